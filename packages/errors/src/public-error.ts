@@ -1,0 +1,28 @@
+import { GraphQLError } from "graphql";
+
+/**
+ * The stable codes a client can `switch` on. They travel as `extensions.code`; the message beside
+ * them is written for the client and never carries SQL, stack traces or internal state.
+ */
+export type PublicErrorCode =
+  | "BAD_USER_INPUT"
+  | "NOT_FOUND"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "LIMIT_EXCEEDED"
+  | "CONFLICT"
+  | "SERVICE_UNAVAILABLE";
+
+/**
+ * Base of every error whose message is safe to show to a client. Anything else that escapes a
+ * resolver is masked (see `maskError`).
+ */
+export class PublicError extends GraphQLError {
+  readonly code: PublicErrorCode;
+
+  constructor(code: PublicErrorCode, message: string, extensions: Record<string, unknown> = {}) {
+    super(message, { extensions: { ...extensions, code } });
+    this.code = code;
+    this.name = new.target.name;
+  }
+}

@@ -1,0 +1,179 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ApolloServer, HeaderMap, type BaseContext } from "@apollo/server";
+import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
+import type { GraphQLSchema } from "graphql";
+import { maskError, PublicError, UnauthenticatedError } from "@compliance-graph/errors";
+import type { Logger } from "./logger.js";
+import { aliasLimitRule, defaultQueryLimits, depthLimitRule, type QueryLimits } from "./query-limits.js";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody } from "./read-json-body.js";
+import { requestIdFrom, requestIdHeader } from "./request-id.js";
+import { sendJson } from "./send-json.js";
+
+export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> {
+  /** The subgraph's name, as in `supergraph.yaml`; used in logs. */
+  name: string;
+  schema: GraphQLSchema;
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** @default "127.0.0.1" */
+  host?: string;
+  production: boolean;
+  /** Serve introspection. @default !production */
+  introspection?: boolean;
+  limits?: Partial<QueryLimits>;
+  /** Largest request body accepted. @default 1_048_576 // 1 MiB */
+  maxBodyBytes?: number;
+  /**
+   * Proves who is calling, from the request headers; throws `UnauthenticatedError` (HTTP 401)
+   * otherwise. Required in production: a subgraph must answer nothing to a caller that did not
+   * come through the gateway.
+   */
+  authenticate?: (request: IncomingMessage) => Promise<TIdentity>;
+  /** Identity used in development when no `authenticate` is configured. */
+  developmentIdentity?: TIdentity;
+  createContext: (input: { identity: TIdentity; requestId: string; logger: Logger }) => TContext | Promise<TContext>;
+  /** Resolves when the subgraph can serve (database reachable); rejects otherwise. */
+  checkReady: () => Promise<void>;
+  logger: Logger;
+  /**
+   * Routes of the subgraph's own beside `/graphql` (for example a public callback). Returns true
+   * when it handled the request.
+   */
+  handleOtherRoute?: (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean>;
+}
+
+export interface RunningSubgraphServer {
+  url: string;
+  httpServer: Server;
+  /** Stops taking requests, lets running ones finish, then stops Apollo Server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves one subgraph over HTTP with the production defaults every deployable shares: CSRF
+ * prevention, query limits, a body size cap, masked errors, health endpoints, JSON logs with the
+ * request id, and a graceful shutdown.
+ */
+export async function startSubgraphServer<TContext extends BaseContext, TIdentity>(
+  options: SubgraphServerOptions<TContext, TIdentity>,
+): Promise<RunningSubgraphServer> {
+  const { logger, production } = options;
+  const limits = { ...defaultQueryLimits, ...options.limits };
+  const maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
+  if (production && !options.authenticate) {
+    throw new Error(`The ${options.name} subgraph refuses to start in production without identity verification.`);
+  }
+  const apollo = new ApolloServer<TContext>({
+    schema: options.schema,
+    introspection: options.introspection ?? !production,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],
+    parseOptions: { maxTokens: limits.maxTokens },
+    formatError: (formatted, error) => {
+      const masked = maskError(formatted, error);
+      if (masked !== formatted && masked.extensions?.code === "INTERNAL_SERVER_ERROR") {
+        logger.error({ err: error }, "unexpected error in a resolver");
+      }
+      return masked;
+    },
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
+  });
+  await apollo.start();
+
+  const handleGraphQL = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+    let identity: TIdentity;
+    try {
+      identity = options.authenticate ? await options.authenticate(request) : (options.developmentIdentity as TIdentity);
+    } catch (error) {
+      if (!(error instanceof UnauthenticatedError)) logger.error({ err: error, requestId }, "identity verification failed");
+      const publicError = error instanceof PublicError ? error : new UnauthenticatedError();
+      response.setHeader("www-authenticate", "Bearer");
+      return sendJson(response, 401, { errors: [{ message: publicError.message, extensions: { code: "UNAUTHENTICATED" } }] });
+    }
+    let body: unknown;
+    try {
+      body = request.method === "POST" ? await readJsonBody(request, maxBodyBytes) : undefined;
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        return sendJson(response, 413, { errors: [{ message: error.message, extensions: { code: "LIMIT_EXCEEDED" } }] });
+      }
+      if (error instanceof MalformedBodyError) {
+        return sendJson(response, 400, { errors: [{ message: error.message, extensions: { code: "BAD_REQUEST" } }] });
+      }
+      throw error;
+    }
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const result = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: request.method ?? "GET", headers, search: url.search, body },
+      context: async () => options.createContext({ identity, requestId, logger: logger.child({ requestId }) }),
+    });
+    response.statusCode = result.status ?? 200;
+    for (const [key, value] of result.headers) response.setHeader(key, value);
+    if (result.body.kind === "complete") {
+      response.end(result.body.string);
+    } else {
+      for await (const chunk of result.body.asyncIterator) response.write(chunk);
+      response.end();
+    }
+  };
+
+  const httpServer = createServer(async (request, response) => {
+    const requestId = requestIdFrom(request.headers);
+    response.setHeader(requestIdHeader, requestId);
+    const started = performance.now();
+    try {
+      const path = (request.url ?? "/").split("?")[0];
+      if (path === "/health/live") return sendJson(response, 200, { status: "live" });
+      if (path === "/health/ready") {
+        try {
+          await options.checkReady();
+          return sendJson(response, 200, { status: "ready" });
+        } catch (error) {
+          logger.warn({ err: error }, "readiness check failed");
+          return sendJson(response, 503, { status: "unavailable" });
+        }
+      }
+      if (path === "/graphql" || path === "/") return await handleGraphQL(request, response, requestId);
+      if (options.handleOtherRoute && (await options.handleOtherRoute(request, response, requestId))) return;
+      return sendJson(response, 404, { error: "not found" });
+    } catch (error) {
+      logger.error({ err: error, requestId }, "request failed");
+      if (!response.headersSent) sendJson(response, 500, { errors: [{ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+      else response.destroy();
+    } finally {
+      logger.debug({ requestId, method: request.method, url: request.url, status: response.statusCode, ms: Math.round(performance.now() - started) }, "request");
+    }
+  });
+  httpServer.keepAliveTimeout = 65_000;
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = httpServer.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}/graphql`;
+  logger.info({ url }, `${options.name} subgraph listening`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    httpServer,
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeIdleConnections();
+        });
+        await apollo.stop();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { AssetRegistry } from "@compliance-graph/dti-assets";
+
+export interface AopdConfig {
+  /** `AOPD_PORT`. @default 4001 */
+  port: number;
+  /** `AOPD_HOST`. @default "127.0.0.1" */
+  host: string;
+  /** `NODE_ENV=production`: refuses weak settings, hides introspection. */
+  production: boolean;
+  /** `DATABASE_URL`: a PostgreSQL server; unset means embedded PGlite. */
+  databaseUrl: string | undefined;
+  /** `AOPD_DATA_DIR`: PGlite's folder. @default ".data/aopd" */
+  dataDir: string;
+  /** `AOPD_PORTAL_URL`. @default "http://localhost:4000/portal" */
+  portalUrl: string;
+  /** `AOPD_CALLBACK_BASE_URL`. @default "http://localhost:4000/aopp/callback" */
+  callbackBaseUrl: string;
+  /** `AOPD_SIGNATURE_PROOF_LIFETIME_SECONDS`. @default 604_800 // 7 days */
+  signatureProofLifetimeSeconds: number;
+  /** `AOPD_SATOSHI_PROOF_LIFETIME_SECONDS`. @default 172_800 // 48 hours */
+  satoshiProofLifetimeSeconds: number;
+  /** `AOPD_SATOSHI_BASE_AMOUNTS`: JSON object from asset code to amount (lowest denomination). */
+  satoshiBaseAmounts: Record<string, string>;
+  /** Longest AOPP message, in characters (the AOPP limit). */
+  maxMessageLength: number;
+  /**
+   * `AOPD_MAX_RESULT_ROWS`: the most proofs one `proofs` call may return. Unset in development,
+   * where the spec's default limit returns every match; 100_000 in production, so that one call
+   * cannot hold an unbounded result in memory. `0` means unlimited.
+   */
+  maxResultRows: number | undefined;
+  /** `AOPD_LANG_FILE`, `AOPD_THEME_FILE`, `AOPD_LOGO_FILE`: portal resources; defaults ship in `portal/`. */
+  langFile: URL | string;
+  themeFile: URL | string;
+  logoFile: URL | string;
+  assets: AssetRegistry;
+}
+
+const defaultSatoshiBaseAmounts: Record<string, string> = {
+  DTI4H95J0R2X: "10000", // 0.0001 BTC
+  DTIX9J9K872S: "100000000000000", // 0.0001 ETH
+};
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}.`);
+  return value;
+}
+
+export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdConfig {
+  const production = env.NODE_ENV === "production";
+  const assets = AssetRegistry.load();
+  const satoshiBaseAmounts = env.AOPD_SATOSHI_BASE_AMOUNTS ? (JSON.parse(env.AOPD_SATOSHI_BASE_AMOUNTS) as Record<string, string>) : defaultSatoshiBaseAmounts;
+  for (const [code, amount] of Object.entries(satoshiBaseAmounts)) {
+    if (!assets.has(code)) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS names an unknown asset ${code}.`);
+    if (!/^[1-9][0-9]*$/.test(String(amount))) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS: the amount of ${code} must be a positive integer string.`);
+  }
+  const maxResultRows = integer(env, "AOPD_MAX_RESULT_ROWS", production ? 100_000 : 0);
+  const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
+  return {
+    port: integer(env, "AOPD_PORT", 4001),
+    host: env.AOPD_HOST ?? "127.0.0.1",
+    production,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.AOPD_DATA_DIR ?? ".data/aopd",
+    portalUrl: env.AOPD_PORTAL_URL ?? "http://localhost:4000/portal",
+    callbackBaseUrl: env.AOPD_CALLBACK_BASE_URL ?? "http://localhost:4000/aopp/callback",
+    signatureProofLifetimeSeconds: integer(env, "AOPD_SIGNATURE_PROOF_LIFETIME_SECONDS", 604_800),
+    satoshiProofLifetimeSeconds: integer(env, "AOPD_SATOSHI_PROOF_LIFETIME_SECONDS", 172_800),
+    satoshiBaseAmounts,
+    maxMessageLength: 1024,
+    maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
+    langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
+    themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
+    logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),
+    assets,
+  };
+}

@@ -1,0 +1,28 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import * as createProofTable from "./migrations/0001-create-proof-table.js";
+
+/**
+ * The migrations, in order. Listed here rather than read from a folder so that they are part of
+ * the module graph (no file-system lookups at start-up, nothing to forget when packaging).
+ */
+const migrations: Record<string, Migration> = {
+  "0001-create-proof-table": createProofTable,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+/**
+ * Applies every pending migration. Kysely's migrator takes a lock, so replicas starting together
+ * apply each migration once.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableName: "aopd_migration", migrationLockTableName: "aopd_migration_lock" });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);
+}

@@ -1,0 +1,49 @@
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { AopdDatabase } from "./database-schema.js";
+import { PGliteDialect } from "./pglite-dialect.js";
+
+export interface DatabaseOptions {
+  /** A PostgreSQL connection string; when absent, embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite's data folder; `memory://` keeps it in memory. @default ".data/aopd" */
+  dataDir?: string;
+  /** Largest number of pooled server connections. @default 10 */
+  maxConnections?: number;
+}
+
+export interface Database {
+  db: Kysely<AopdDatabase>;
+  driver: "postgres" | "pglite";
+  /** The PGlite instance when embedded (for LISTEN/NOTIFY and COPY). */
+  pglite?: PGlite;
+  /** The pool when on a server (for LISTEN/NOTIFY and COPY, which need a dedicated client). */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the proof database: the `pg` driver against a PostgreSQL server when a URL is given (the
+ * production path), else embedded PGlite on a local folder so that a trial needs no server. Both
+ * speak the same SQL through the same Kysely queries.
+ */
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    const db = new Kysely<AopdDatabase>({ dialect: new PostgresDialect({ pool }) });
+    return { db, driver: "postgres", pool, close: () => db.destroy() };
+  }
+  const pglite = await PGlite.create(options.dataDir ?? ".data/aopd", { extensions: { pg_trgm } });
+  const db = new Kysely<AopdDatabase>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    driver: "pglite",
+    pglite,
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { BaseContext } from "@apollo/server";
+import type { Logger } from "@compliance-graph/server-kit";
+import type { Kysely } from "kysely";
+import type { AopdConfig } from "../aopd-config.js";
+import type { AopdDatabase } from "../database/database-schema.js";
+import type { PortalResources } from "../portal/load-portal-resources.js";
+import type { ProofQueryLimits } from "../proofs/proof-query.js";
+
+/** What every resolver of the subgraph gets: the services, built once, and the caller of this request. */
+export interface AopdServices {
+  db: Kysely<AopdDatabase>;
+  config: AopdConfig;
+  portal: PortalResources;
+  limits: ProofQueryLimits;
+}
+
+export interface AopdContext extends BaseContext, AopdServices {
+  identity: unknown;
+  requestId: string;
+  logger: Logger;
+}

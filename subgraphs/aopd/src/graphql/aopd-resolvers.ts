@@ -1,0 +1,69 @@
+import { NotFoundError } from "@compliance-graph/errors";
+import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
+import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
+import type { ProofSortInput } from "../proofs/proof-sort.js";
+import { toProof, type Proof } from "../proofs/proof.js";
+import { configurationOf } from "./configuration-of.js";
+import type { AopdContext } from "./aopd-context.js";
+
+interface PageArgs {
+  offset: number;
+  limit: number;
+  filter?: unknown;
+  sortOrder?: ProofSortInput[] | null;
+}
+
+/** The filters the deprecated queries stand for: each returns what its replacement returns. */
+const byIdPattern = (id: string) => ({ is: { any: { id: { ilike: id } } } });
+const byAddressPattern = (address: string) => ({ is: { any: { address: { ilike: address } } } });
+const byXpubPattern = (xpub: string) => ({ is: { signature: { xpub: { xpub: { ilike: xpub } } } } });
+const byCustomerPattern = (customerId: string) => ({ is: { any: { customerId: { ilike: customerId } } } });
+
+async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
+  const rows = await findProofPage(context.db, args, context.limits);
+  return rows.map(toProof);
+}
+
+async function latest(context: AopdContext, filter: unknown): Promise<Proof | null> {
+  const row = await findLatestProof(context.db, filter, context.limits);
+  return row ? toProof(row) : null;
+}
+
+export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
+  Query: {
+    aopd: () => ({}),
+  },
+  Aopd: {
+    configuration: (_parent, _args, context: AopdContext) => configurationOf(context.config),
+    proof: async (_parent, { id }: { id: string }, context: AopdContext) => {
+      const [proof] = await page(context, { offset: 0, limit: 1, filter: byIdPattern(id) });
+      if (!proof) throw new NotFoundError("The proof", id);
+      return proof;
+    },
+    proofForAddress: (_parent, { address }: { address: string }, context: AopdContext) => latest(context, byAddressPattern(address)),
+    proofForXpub: (_parent, { xpub }: { xpub: string }, context: AopdContext) => latest(context, byXpubPattern(xpub)),
+    proofs: (_parent, args: PageArgs, context: AopdContext) => page(context, args),
+    proofsForCustomer: (_parent, args: { customerId: string; offset: number; limit: number }, context: AopdContext) =>
+      page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }),
+    proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
+    lang: (_parent, _args, context: AopdContext) => context.portal.lang,
+    theme: (_parent, _args, context: AopdContext) => context.portal.theme,
+    logo: (_parent, _args, context: AopdContext) => context.portal.logo,
+  },
+  AopdProof: {
+    __resolveType: (proof: Proof) => proof.__typename,
+    __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
+  },
+  AopdSignatureProof: {
+    __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
+  },
+  AopdSatoshiProof: {
+    __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
+  },
+};
+
+/** Entity resolution for other subgraphs: an id that names no proof resolves to null. */
+async function resolveProofReference(reference: { id: string }, context: AopdContext): Promise<Proof | null> {
+  const [row] = await findProofsByIds(context.db, [reference.id]);
+  return row ? toProof(row) : null;
+}

@@ -1,0 +1,22 @@
+import type { AopdConfig } from "../aopd-config.js";
+
+/** `AopdConfiguration` as the API shows it, from the operator's configuration. */
+export function configurationOf(config: AopdConfig) {
+  return {
+    portalUrl: config.portalUrl,
+    callbackBaseUrl: config.callbackBaseUrl,
+    signatureProofLifetimeSeconds: config.signatureProofLifetimeSeconds,
+    satoshiProofLifetimeSeconds: config.satoshiProofLifetimeSeconds,
+    satoshiBaseAmounts: Object.entries(config.satoshiBaseAmounts).map(([asset, amount]) => ({ asset, amount })),
+    supportedAssets: config.assets.assets.map((asset) => ({
+      asset: asset.code,
+      name: asset.name,
+      symbol: asset.symbol,
+      network: asset.network,
+      decimals: asset.decimals,
+      addressFamily: asset.addressFamily,
+    })),
+    maxMessageLength: config.maxMessageLength,
+    maxResultRows: config.maxResultRows ?? null,
+  };
+}

@@ -1,0 +1,50 @@
+import type { FilterGroupSpec } from "@compliance-graph/filter";
+
+export const proofStatuses = ["PENDING", "SUBMITTED", "VERIFIED", "FAILED", "EXPIRED"] as const;
+
+/**
+ * `AopdProofFilterInput`, field by field: which column each condition reads. The schema file and
+ * this spec name the same fields; a test checks that they agree.
+ */
+export const proofFilterSpec: FilterGroupSpec = {
+  kind: "group",
+  fields: {
+    is: {
+      kind: "group",
+      fields: {
+        any: {
+          kind: "group",
+          fields: {
+            id: { kind: "string", column: "id", uuid: true },
+            createdAt: { kind: "timestamp", column: "created_at" },
+            address: { kind: "string", column: "address" },
+            customerId: { kind: "string", column: "customer_id" },
+            asset: { kind: "string", column: "asset" },
+            comment: { kind: "string", column: "comment" },
+            status: { kind: "enumList", column: "status", values: proofStatuses },
+          },
+        },
+        signature: {
+          kind: "group",
+          requires: { column: "kind", equals: "signature" },
+          fields: {
+            xpub: {
+              kind: "group",
+              requires: { column: "xpub", notNull: true },
+              fields: { xpub: { kind: "string", column: "xpub" } },
+            },
+          },
+        },
+        satoshi: {
+          kind: "group",
+          requires: { column: "kind", equals: "satoshi" },
+          fields: {
+            txId: { kind: "string", column: "tx_id" },
+            depositAddress: { kind: "string", column: "deposit_address" },
+            dueAt: { kind: "timestamp", column: "due_at" },
+          },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,82 @@
+import { compileFilter, defaultFilterLimits, isUuid, type FilterLimits } from "@compliance-graph/filter";
+import { LimitExceededError, UserInputError } from "@compliance-graph/errors";
+import type { Kysely, SelectQueryBuilder } from "kysely";
+import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
+import { proofFilterSpec } from "./proof-filter-spec.js";
+import { proofOrder, type ProofSortInput } from "./proof-sort.js";
+
+export interface ProofPageInput {
+  offset: number;
+  limit: number;
+  filter?: unknown;
+  sortOrder?: readonly ProofSortInput[] | null;
+}
+
+export interface ProofQueryLimits extends FilterLimits {
+  /** Most rows one `proofs` call may return; undefined for no limit. */
+  maxResultRows: number | undefined;
+}
+
+export const defaultProofQueryLimits: ProofQueryLimits = { ...defaultFilterLimits, maxResultRows: undefined };
+
+/** The filtered, ordered selection of proofs, before offset and limit; shared by the page, the count and the export. */
+export function selectProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits) {
+  let query = db.selectFrom("aopd_proof").where((eb) => compileFilter(eb, proofFilterSpec, filter, "filter", limits));
+  for (const term of proofOrder(sortOrder)) query = query.orderBy(term.column, term.direction);
+  return query.selectAll();
+}
+
+/**
+ * One page of proofs in one query. With an operator-set maximum, one row more than allowed is
+ * asked for, so a result that would exceed it is refused with an error instead of cut short.
+ */
+export async function findProofPage(db: Kysely<AopdDatabase>, input: ProofPageInput, limits: ProofQueryLimits): Promise<ProofRow[]> {
+  if (!Number.isInteger(input.offset) || input.offset < 0) throw new UserInputError("offset", "must be 0 or more.");
+  if (!Number.isInteger(input.limit) || input.limit < 0) throw new UserInputError("limit", "must be 0 or more.");
+  if (input.limit === 0) {
+    // Still validates the filter, so a bad filter is an error whatever the limit.
+    selectProofs(db, input.filter, input.sortOrder, limits);
+    return [];
+  }
+  const max = limits.maxResultRows;
+  const effectiveLimit = max === undefined ? input.limit : Math.min(input.limit, max + 1);
+  const rows = await withPage(selectProofs(db, input.filter, input.sortOrder, limits), input.offset, effectiveLimit).execute();
+  if (max !== undefined && rows.length > max) {
+    throw new LimitExceededError(
+      "maxResultRows",
+      max,
+      `The result has more than ${max} proofs, the most one call may return; ask for at most ${max} with limit and page with offset.`,
+    );
+  }
+  return rows;
+}
+
+function withPage<O>(query: SelectQueryBuilder<AopdDatabase, "aopd_proof", O>, offset: number, limit: number) {
+  const limited = query.limit(limit);
+  return offset > 0 ? limited.offset(offset) : limited;
+}
+
+export async function countProofs(db: Kysely<AopdDatabase>, filter: unknown, limits: FilterLimits): Promise<number> {
+  const row = await db
+    .selectFrom("aopd_proof")
+    .where((eb) => compileFilter(eb, proofFilterSpec, filter, "filter", limits))
+    .select((eb) => eb.fn.countAll().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The latest proof matching the filter (creation time, then id, descending), or undefined. */
+export async function findLatestProof(db: Kysely<AopdDatabase>, filter: unknown, limits: FilterLimits): Promise<ProofRow | undefined> {
+  const [row] = await findProofPage(
+    db,
+    { offset: 0, limit: 1, filter, sortOrder: [{ field: "CREATED_AT", direction: "DESC" }, { field: "ID", direction: "DESC" }] },
+    { ...limits, maxResultRows: undefined },
+  );
+  return row;
+}
+
+export async function findProofsByIds(db: Kysely<AopdDatabase>, ids: readonly string[]): Promise<ProofRow[]> {
+  const valid = ids.filter(isUuid).map((id) => id.toLowerCase());
+  if (valid.length === 0) return [];
+  return db.selectFrom("aopd_proof").selectAll().where("id", "in", valid).execute();
+}

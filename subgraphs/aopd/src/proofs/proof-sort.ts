@@ -1,0 +1,41 @@
+import type { ProofTable } from "../database/database-schema.js";
+
+export type ProofSortField = "ID" | "CREATED_AT" | "ADDRESS" | "CUSTOMER_ID" | "ASSET" | "COMMENT" | "STATUS";
+export type SortDirection = "ASC" | "DESC";
+
+export interface ProofSortInput {
+  field: ProofSortField;
+  direction?: SortDirection | null;
+}
+
+export const sortColumns: Record<ProofSortField, keyof ProofTable & string> = {
+  ID: "id",
+  CREATED_AT: "created_at",
+  ADDRESS: "address",
+  CUSTOMER_ID: "customer_id",
+  ASSET: "asset",
+  COMMENT: "comment",
+  STATUS: "status",
+};
+
+export interface OrderTerm {
+  column: keyof ProofTable & string;
+  direction: "asc" | "desc";
+}
+
+/**
+ * The ORDER BY of a `proofs` call: the given criteria in order (a column named twice counts
+ * once, at its first place), then the id as the final tie-breaker so that every row has one
+ * place and consecutive pages never overlap or skip. Without criteria: creation time, then id.
+ */
+export function proofOrder(sortOrder: readonly ProofSortInput[] | null | undefined): OrderTerm[] {
+  const criteria = sortOrder && sortOrder.length > 0 ? sortOrder : [{ field: "CREATED_AT" as const }];
+  const terms: OrderTerm[] = [];
+  for (const criterion of criteria) {
+    const column = sortColumns[criterion.field];
+    if (terms.some((term) => term.column === column)) continue;
+    terms.push({ column, direction: criterion.direction === "DESC" ? "desc" : "asc" });
+  }
+  if (!terms.some((term) => term.column === "id")) terms.push({ column: "id", direction: "asc" });
+  return terms;
+}

@@ -1,0 +1,59 @@
+import type { AddressFormat, Assessment, ProofRow, ProofStatus } from "../database/database-schema.js";
+
+interface ProofBase {
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+  address: string;
+  customerId: string;
+  asset: string;
+  comment: string | null;
+  status: ProofStatus;
+  dueAt: Date | null;
+}
+
+export interface SignatureProof extends ProofBase {
+  __typename: "AopdSignatureProof";
+  format: AddressFormat | null;
+  message: string;
+  signature: string | null;
+  xpub: string | null;
+}
+
+export interface SatoshiProof extends ProofBase {
+  __typename: "AopdSatoshiProof";
+  amount: string;
+  senderAddress: string;
+  depositAddress: string;
+  txId: string | null;
+  assessment: Assessment | null;
+}
+
+/** A proof as the API shows it; the resolvers, the export and the events all read this shape. */
+export type Proof = SignatureProof | SatoshiProof;
+
+export function toProof(row: ProofRow): Proof {
+  const base: ProofBase = {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    address: row.address,
+    customerId: row.customer_id,
+    asset: row.asset,
+    comment: row.comment,
+    status: row.status,
+    dueAt: row.due_at,
+  };
+  if (row.kind === "satoshi") {
+    return {
+      ...base,
+      __typename: "AopdSatoshiProof",
+      amount: String(row.amount),
+      senderAddress: row.address,
+      depositAddress: row.deposit_address ?? "",
+      txId: row.tx_id,
+      assessment: row.assessment,
+    };
+  }
+  return { ...base, __typename: "AopdSignatureProof", format: row.format, message: row.message ?? "", signature: row.signature, xpub: row.xpub };
+}

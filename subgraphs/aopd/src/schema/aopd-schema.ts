@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { buildSubgraphSchema } from "@apollo/subgraph";
+import { dateTimeScalar } from "@compliance-graph/filter";
+import { parse, type GraphQLSchema } from "graphql";
+import { aopdResolvers } from "../graphql/aopd-resolvers.js";
+import { amountScalar } from "../scalars/amount-scalar.js";
+import { binaryScalar } from "../scalars/binary-scalar.js";
+import { aoppUriScalar, portalUrlScalar } from "../scalars/url-scalar.js";
+import { aopdSchemaFile } from "./assemble-aopd-sdl.js";
+
+/** The executable subgraph schema: the contract file read at start-up, with the resolvers. */
+export function buildAopdSchema(): GraphQLSchema {
+  const typeDefs = parse(readFileSync(aopdSchemaFile, "utf8"));
+  return buildSubgraphSchema({
+    typeDefs,
+    resolvers: {
+      ...aopdResolvers,
+      DateTime: dateTimeScalar,
+      Amount: amountScalar,
+      Binary: binaryScalar,
+      AopdAoppPortalUrl: portalUrlScalar,
+      AopdAoppUri: aoppUriScalar,
+    },
+  });
+}

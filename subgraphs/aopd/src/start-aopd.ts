@@ -1,0 +1,80 @@
+import type { IncomingMessage } from "node:http";
+import { sql } from "kysely";
+import { createLogger, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
+import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
+import { migrateToLatest } from "./database/migrate-to-latest.js";
+import { openDatabase } from "./database/open-database.js";
+import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
+import { loadPortalResources } from "./portal/load-portal-resources.js";
+import { defaultProofQueryLimits } from "./proofs/proof-query.js";
+import { buildAopdSchema } from "./schema/aopd-schema.js";
+import { seedProofs } from "./seed/seed-proofs.js";
+
+export interface StartAopdOptions {
+  /** Overrides of the configuration read from the environment. */
+  config?: Partial<AopdConfig>;
+  /** Verifies the caller's identity from the request; required in production. */
+  authenticate?: (request: IncomingMessage) => Promise<unknown>;
+  /** Seeds this many demo proofs when the database is empty (for `npm start`). @default 0 */
+  seedDemoProofs?: number;
+  logger?: Logger;
+}
+
+export interface RunningAopd {
+  url: string;
+  services: AopdServices;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the address ownership proof subgraph: opens the database, applies the migrations,
+ * loads the portal resources and serves GraphQL. Everything a replica needs comes from the
+ * configuration; it keeps no state of its own.
+ */
+export async function startAopd(options: StartAopdOptions = {}): Promise<RunningAopd> {
+  const config = { ...aopdConfigFromEnv(), ...options.config };
+  const logger = options.logger ?? createLogger("aopd");
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) logger.info({ applied }, "migrations applied");
+    if (options.seedDemoProofs) {
+      const { count } = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
+      if (Number(count) === 0) {
+        await seedProofs(database, { count: options.seedDemoProofs, seed: 1 });
+        logger.info({ count: options.seedDemoProofs }, "demo proofs seeded");
+      }
+    }
+    const services: AopdServices = {
+      db: database.db,
+      config,
+      portal: await loadPortalResources(config),
+      limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
+    };
+    const server = await startSubgraphServer<AopdContext, unknown>({
+      name: "aopd",
+      schema: buildAopdSchema(),
+      port: config.port,
+      host: config.host,
+      production: config.production,
+      authenticate: options.authenticate,
+      developmentIdentity: { subject: "development", roles: [] },
+      createContext: ({ identity, requestId, logger: requestLogger }) => ({ ...services, identity, requestId, logger: requestLogger }),
+      checkReady: async () => {
+        await sql`SELECT 1`.execute(database.db);
+      },
+      logger,
+    });
+    return {
+      url: server.url,
+      services,
+      close: async () => {
+        await server.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
