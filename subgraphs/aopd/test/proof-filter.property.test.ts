@@ -1,0 +1,85 @@
+import fc from "fast-check";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../src/database/open-database.js";
+import { defaultProofQueryLimits, findProofPage, countProofs } from "../src/proofs/proof-query.js";
+import { sortColumns, type ProofSortInput } from "../src/proofs/proof-sort.js";
+import { proofFilter, proofRows, sortOrder } from "./support/proof-arbitraries.js";
+import { referenceMatches, type ReferenceRow } from "./support/reference-proof-filter.js";
+import { databaseDrivers, openTestDatabase } from "./support/test-database.js";
+
+async function replaceRows(database: Database, rows: ReferenceRow[]) {
+  await sql`TRUNCATE aopd_proof`.execute(database.db);
+  if (rows.length === 0) return;
+  await database.db
+    .insertInto("aopd_proof")
+    .values(rows.map((row) => ({ ...row, amount: row.kind === "satoshi" ? "1000" : null })))
+    .execute();
+}
+
+/** The order the API promises, stated over plain rows: criteria in order, byte order for text, then id. */
+function referenceOrder(rows: ReferenceRow[], order: ProofSortInput[]): ReferenceRow[] {
+  const terms: { column: keyof ReferenceRow; desc: boolean }[] = [];
+  for (const criterion of order.length > 0 ? order : [{ field: "CREATED_AT" as const }]) {
+    const column = sortColumns[criterion.field] as keyof ReferenceRow;
+    if (!terms.some((term) => term.column === column)) terms.push({ column, desc: criterion.direction === "DESC" });
+  }
+  if (!terms.some((term) => term.column === "id")) terms.push({ column: "id", desc: false });
+  const key = (value: unknown) => (value instanceof Date ? value.getTime() : value);
+  return [...rows].sort((a, b) => {
+    for (const { column, desc } of terms) {
+      const x = key(a[column]);
+      const y = key(b[column]);
+      if (x === y) continue;
+      // PostgreSQL puts missing values last ascending and first descending.
+      if (x === null || x === undefined) return desc ? -1 : 1;
+      if (y === null || y === undefined) return desc ? 1 : -1;
+      const less = typeof x === "string" && typeof y === "string" ? Buffer.compare(Buffer.from(x), Buffer.from(y)) < 0 : (x as number) < (y as number);
+      return (less ? -1 : 1) * (desc ? -1 : 1);
+    }
+    return 0;
+  });
+}
+
+describe.each(databaseDrivers)("proof filters and sorting on %s", (driver) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase(driver, "filterprop");
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("returns exactly the rows the reference predicate accepts, and counts them", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        proofRows.chain((rows) => fc.tuple(fc.constant(rows), proofFilter(rows.map((row) => row.id)))),
+        async ([rows, filter]) => {
+          await replaceRows(database, rows);
+          const found = await findProofPage(database.db, { offset: 0, limit: 1000, filter }, defaultProofQueryLimits);
+          const expected = rows.filter((row) => referenceMatches(row, filter)).map((row) => row.id).sort();
+          expect(found.map((row) => row.id).sort()).toEqual(expected);
+          expect(await countProofs(database.db, filter, defaultProofQueryLimits)).toBe(expected.length);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("orders by any criteria with the id as tie-breaker, and pages never overlap", async () => {
+    await fc.assert(
+      fc.asyncProperty(proofRows, sortOrder, fc.integer({ min: 1, max: 7 }), async (rows, order, pageSize) => {
+        await replaceRows(database, rows);
+        const all = await findProofPage(database.db, { offset: 0, limit: 1000, sortOrder: order }, defaultProofQueryLimits);
+        expect(all.map((row) => row.id)).toEqual(referenceOrder(rows, order).map((row) => row.id));
+        const paged: string[] = [];
+        for (let offset = 0; offset < rows.length; offset += pageSize) {
+          const page = await findProofPage(database.db, { offset, limit: pageSize, sortOrder: order }, defaultProofQueryLimits);
+          paged.push(...page.map((row) => row.id));
+        }
+        expect(paged).toEqual(all.map((row) => row.id));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,15 @@
+import { createTestDatabase } from "../../../../test/support/postgres-server.js";
+import { migrateToLatest } from "../../src/database/migrate-to-latest.js";
+import { openDatabase, type Database } from "../../src/database/open-database.js";
+
+/** Every database suite runs on both: the PostgreSQL server and embedded PGlite. */
+export const databaseDrivers = ["postgres", "pglite"] as const;
+export type DatabaseDriver = (typeof databaseDrivers)[number];
+
+/** A migrated, empty database of its own for one suite. */
+export async function openTestDatabase(driver: DatabaseDriver, label: string): Promise<Database & { databaseUrl?: string }> {
+  const databaseUrl = driver === "postgres" ? await createTestDatabase(label) : undefined;
+  const database = await openDatabase(databaseUrl ? { databaseUrl, maxConnections: 4 } : { dataDir: "memory://" });
+  await migrateToLatest(database.db);
+  return Object.assign(database, { databaseUrl });
+}
