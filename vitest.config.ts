@@ -1,6 +1,13 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  // Vite would resolve `graphql` to its ESM build (index.mjs) while CommonJS packages (@apollo/*)
+  // load index.js: two copies of graphql, and its instanceof checks fail. Node itself resolves the
+  // CommonJS build, so tests do the same.
+  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }] },
   test: {
     include: ["packages/*/test/**/*.test.ts", "subgraphs/*/test/**/*.test.ts", "gateway/test/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["./test/support/global-setup.ts"],
@@ -8,6 +15,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { APOLLO_TELEMETRY_DISABLED: "1" },
+    env: { APOLLO_TELEMETRY_DISABLED: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
   },
 });

@@ -6,4 +6,4 @@ export type { AopdDatabase, NewProofRow, ProofRow } from "./database/database-sc
 export { assembleAopdSdl, aopdSchemaFile } from "./schema/assemble-aopd-sdl.js";
 export { seedProofs } from "./seed/seed-proofs.js";
 export { toProof, type Proof } from "./proofs/proof.js";
-export { selectProofs } from "./proofs/proof-query.js";
+export { countProofsQuery, selectProofs } from "./proofs/proof-query.js";

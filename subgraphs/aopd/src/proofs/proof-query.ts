@@ -56,12 +56,15 @@ function withPage<O>(query: SelectQueryBuilder<AopdDatabase, "aopd_proof", O>, o
   return offset > 0 ? limited.offset(offset) : limited;
 }
 
-export async function countProofs(db: Kysely<AopdDatabase>, filter: unknown, limits: FilterLimits): Promise<number> {
-  const row = await db
+export function countProofsQuery(db: Kysely<AopdDatabase>, filter: unknown, limits: FilterLimits) {
+  return db
     .selectFrom("aopd_proof")
     .where((eb) => compileFilter(eb, proofFilterSpec, filter, "filter", limits))
-    .select((eb) => eb.fn.countAll().as("count"))
-    .executeTakeFirstOrThrow();
+    .select((eb) => eb.fn.countAll().as("count"));
+}
+
+export async function countProofs(db: Kysely<AopdDatabase>, filter: unknown, limits: FilterLimits): Promise<number> {
+  const row = await countProofsQuery(db, filter, limits).executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -1,0 +1,18 @@
+/** Runs `operation` sequentially: a warm-up, then `iterations` timed calls; returns milliseconds per call, sorted. */
+export async function measureLatency(operation: () => Promise<unknown>, iterations: number, warmup = 3): Promise<number[]> {
+  for (let i = 0; i < warmup; i += 1) await operation();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i += 1) {
+    const started = performance.now();
+    await operation();
+    samples.push(performance.now() - started);
+  }
+  return samples.sort((a, b) => a - b);
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+export const ms = (value: number) => value.toFixed(2);

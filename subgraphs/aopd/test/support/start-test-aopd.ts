@@ -1,0 +1,30 @@
+import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
+import type { AopdConfig } from "../../src/aopd-config.js";
+import { createTestDatabase } from "../../../../test/support/postgres-server.js";
+import type { DatabaseDriver } from "./test-database.js";
+
+export interface TestAopd extends RunningAopd {
+  /** Posts a GraphQL request and returns the HTTP status and the parsed body. */
+  query(query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: GraphQLBody }>;
+}
+
+export interface GraphQLBody {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
+}
+
+/** The aopd subgraph on a free port, on a fresh database of the given driver. */
+export async function startTestAopd(driver: DatabaseDriver, options: { seedDemoProofs?: number; config?: Partial<AopdConfig> } = {}): Promise<TestAopd> {
+  const databaseUrl = driver === "postgres" ? await createTestDatabase("aopdapi") : undefined;
+  const aopd = await startAopd({
+    config: { port: 0, databaseUrl, dataDir: "memory://", ...options.config },
+    seedDemoProofs: options.seedDemoProofs,
+  });
+  return {
+    ...aopd,
+    async query(query, variables = {}) {
+      const response = await fetch(aopd.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+      return { status: response.status, body: (await response.json()) as GraphQLBody };
+    },
+  };
+}
