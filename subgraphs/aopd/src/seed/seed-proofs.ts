@@ -1,5 +1,6 @@
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
+import { sql } from "kysely";
 import { from as copyFrom } from "pg-copy-streams";
 import type { Database } from "../database/open-database.js";
 import { demoProofColumns, demoProofRow, type DemoProofRow } from "./demo-proof-rows.js";
@@ -12,6 +13,13 @@ export interface SeedOptions {
   /** Rows per COPY batch. @default 50_000 */
   batchSize?: number;
 }
+
+/**
+ * From this many rows on, the seeder drops the secondary indexes, loads, and rebuilds them: one
+ * index build is many times faster than maintaining trigram indexes row by row. It is a demo and
+ * benchmark tool; the rebuild locks the table, so it is not for a database in use.
+ */
+const bulkLoadThreshold = 10_000;
 
 const copySql = `COPY aopd_proof (${demoProofColumns.join(", ")}) FROM STDIN WITH (FORMAT csv)`;
 
@@ -32,14 +40,31 @@ export async function seedProofs(database: Database, options: SeedOptions): Prom
   const random = new SeededRandom(options.seed ?? 1);
   const batchSize = options.batchSize ?? 50_000;
   const customerCount = Math.max(50, Math.ceil(options.count / 20));
-  for (let written = 0; written < options.count; ) {
-    const size = Math.min(batchSize, options.count - written);
-    const rows: DemoProofRow[] = [];
-    for (let i = 0; i < size; i += 1) rows.push(demoProofRow(random, customerCount));
-    await copyRows(database, toCsv(rows));
-    written += size;
+  const droppedIndexes = options.count >= bulkLoadThreshold ? await dropSecondaryIndexes(database) : [];
+  try {
+    for (let written = 0; written < options.count; ) {
+      const size = Math.min(batchSize, options.count - written);
+      const rows: DemoProofRow[] = [];
+      for (let i = 0; i < size; i += 1) rows.push(demoProofRow(random, customerCount));
+      await copyRows(database, toCsv(rows));
+      written += size;
+    }
+  } finally {
+    // Rebuilt even when loading failed: a table without its indexes would be a silent slowdown.
+    await sql`SET maintenance_work_mem = '256MB'`.execute(database.db).catch(() => undefined);
+    for (const definition of droppedIndexes) await sql.raw(definition).execute(database.db);
   }
   return { count: options.count };
+}
+
+/** Drops every index of the proof table except the primary key and returns their definitions. */
+async function dropSecondaryIndexes(database: Database): Promise<string[]> {
+  const { rows } = await sql<{ indexname: string; indexdef: string }>`
+    SELECT indexname, indexdef FROM pg_indexes
+    WHERE schemaname = current_schema() AND tablename = 'aopd_proof' AND indexname <> 'aopd_proof_pkey'
+  `.execute(database.db);
+  for (const { indexname } of rows) await sql`DROP INDEX ${sql.id(indexname)}`.execute(database.db);
+  return rows.map((row) => row.indexdef);
 }
 
 async function copyRows(database: Database, csv: string): Promise<void> {
