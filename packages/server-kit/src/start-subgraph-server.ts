@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApolloServer, HeaderMap, type BaseContext } from "@apollo/server";
-import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
 import { maskError, PublicError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
@@ -78,7 +78,8 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
       }
       return masked;
     },
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
   });
   await apollo.start();
 
