@@ -32,8 +32,32 @@ export interface SatoshiProof extends ProofBase {
 /** A proof as the API shows it; the resolvers, the export and the events all read this shape. */
 export type Proof = SignatureProof | SatoshiProof;
 
+/**
+ * Maps a row to the API shape. Written as two literals rather than a shared base spread into each:
+ * this runs for every row of every page and export, and spreads cost several times more.
+ */
 export function toProof(row: ProofRow): Proof {
-  const base: ProofBase = {
+  if (row.kind === "satoshi") {
+    return {
+      __typename: "AopdSatoshiProof",
+      id: row.id,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      address: row.address,
+      customerId: row.customer_id,
+      asset: row.asset,
+      comment: row.comment,
+      status: row.status,
+      dueAt: row.due_at,
+      amount: String(row.amount),
+      senderAddress: row.address,
+      depositAddress: row.deposit_address ?? "",
+      txId: row.tx_id,
+      assessment: row.assessment,
+    };
+  }
+  return {
+    __typename: "AopdSignatureProof",
     id: row.id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -43,17 +67,9 @@ export function toProof(row: ProofRow): Proof {
     comment: row.comment,
     status: row.status,
     dueAt: row.due_at,
+    format: row.format,
+    message: row.message ?? "",
+    signature: row.signature,
+    xpub: row.xpub,
   };
-  if (row.kind === "satoshi") {
-    return {
-      ...base,
-      __typename: "AopdSatoshiProof",
-      amount: String(row.amount),
-      senderAddress: row.address,
-      depositAddress: row.deposit_address ?? "",
-      txId: row.tx_id,
-      assessment: row.assessment,
-    };
-  }
-  return { ...base, __typename: "AopdSignatureProof", format: row.format, message: row.message ?? "", signature: row.signature, xpub: row.xpub };
 }
