@@ -1,0 +1,95 @@
+/**
+ * Verifies the callers' OIDC access tokens. Threats: a request without a token, or with a token
+ * that is forged (bad signature, `alg: none`, an HMAC signed with the issuer's public key as the
+ * secret), signed by a key the issuer never published, issued by another issuer or for another
+ * audience, expired, not yet valid, or without an expiry at all. Each is refused: algorithms come
+ * from an allowlist (never from the token), keys only from the issuer's discovered JWKS, and
+ * issuer, audience, `exp` and `sub` are required. Callers learn only that the token was refused;
+ * the reason goes to the log.
+ */
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { UnauthenticatedError } from "@compliance-graph/errors";
+import { ExpiringCache, identityFromKeycloakClaims, type Identity } from "@compliance-graph/identity";
+import { discoverIssuer } from "./discover-issuer.js";
+
+export interface AccessTokenVerifierOptions {
+  /** `OIDC_ISSUER`: the issuer URL, exactly as in its tokens' `iss`. */
+  issuer: string;
+  /** `OIDC_AUDIENCE`: the audience the API's tokens carry. */
+  audience: string;
+  /** `OIDC_ALGORITHMS` (comma-separated). @default ["RS256"] */
+  algorithms?: string[];
+  /** `OIDC_CLOCK_TOLERANCE_SECONDS`: skew tolerated on `exp`, `nbf`. @default 10 // seconds */
+  clockToleranceSeconds?: number;
+  /** `OIDC_ROLE_CLIENTS` (comma-separated): clients whose client roles count. @default [audience] */
+  roleClients?: string[];
+  /** Most verified tokens remembered until they expire. @default 10_000 */
+  maxCachedTokens?: number;
+  /**
+   * Least time between two JWKS fetches triggered by an unknown key id: a rotated key is picked up
+   * on first sight, but a flood of made-up key ids cannot turn into a flood of JWKS requests.
+   * @default 30_000 // 30 seconds
+   */
+  jwksCooldownMs?: number;
+  /** JWKS refetched when older than this, even without an unknown key id. @default 600_000 // 10 minutes */
+  jwksMaxAgeMs?: number;
+}
+
+/** The identity provider could not be reached; the request is answered 503, not 401. */
+export class IdentityProviderUnavailableError extends Error {}
+
+export interface AccessTokenVerifier {
+  verify(token: string): Promise<Identity>;
+}
+
+export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, log?: (reason: string) => void): AccessTokenVerifier {
+  const algorithms = options.algorithms ?? ["RS256"];
+  if (algorithms.some((algorithm) => algorithm === "none" || algorithm.startsWith("HS"))) {
+    throw new Error("OIDC_ALGORITHMS may name asymmetric algorithms only.");
+  }
+  const roleClients = options.roleClients ?? [options.audience];
+  const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000);
+  // Discovery is lazy and retried after a failure, so the gateway can start before its issuer.
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  const getKeys = () => {
+    keys ??= discoverIssuer(options.issuer).then(
+      ({ jwksUri }) =>
+        createRemoteJWKSet(new URL(jwksUri), {
+          cooldownDuration: options.jwksCooldownMs ?? 30_000,
+          cacheMaxAge: options.jwksMaxAgeMs ?? 600_000,
+        }),
+      (error: unknown) => {
+        keys = undefined;
+        throw new IdentityProviderUnavailableError((error as Error).message);
+      },
+    );
+    return keys;
+  };
+
+  return {
+    async verify(token) {
+      const cached = cache.get(token);
+      if (cached) return cached;
+      const jwks = await getKeys();
+      let payload;
+      try {
+        ({ payload } = await jwtVerify(token, jwks, {
+          issuer: options.issuer,
+          audience: options.audience,
+          algorithms,
+          requiredClaims: ["exp", "sub"],
+          clockTolerance: options.clockToleranceSeconds ?? 10,
+        }));
+      } catch (error) {
+        if (error instanceof joseErrors.JWKSTimeout || (error instanceof Error && error.name === "TypeError")) {
+          throw new IdentityProviderUnavailableError(error.message);
+        }
+        log?.(error instanceof joseErrors.JOSEError ? error.code : (error as Error).message);
+        throw new UnauthenticatedError();
+      }
+      const identity = identityFromKeycloakClaims(payload, { roleClients });
+      cache.set(token, identity, (payload.exp ?? 0) * 1000);
+      return identity;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { JWK } from "jose";
+import { generateInternalSigningKey } from "@compliance-graph/identity";
+import type { Logger } from "@compliance-graph/server-kit";
+import type { GatewayOptions } from "./start-gateway.js";
+
+function integer(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}.`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] | undefined {
+  return raw === undefined || raw === "" ? undefined : raw.split(",").map((item) => item.trim()).filter(Boolean);
+}
+
+/**
+ * The gateway's configuration from its environment; `docs/authentication.md` lists every variable.
+ * Without `INTERNAL_JWT_PRIVATE_JWK` a development key is generated (its public half is served at
+ * `/.well-known/internal-jwks.json`); `startGateway` refuses such a key in production.
+ */
+export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env, logger?: Logger): Promise<GatewayOptions> {
+  const production = env.NODE_ENV === "production";
+  const issuer = env.OIDC_ISSUER;
+  if (!issuer) throw new Error("OIDC_ISSUER is required: the URL of the identity provider's realm.");
+  let privateJwk: JWK;
+  if (env.INTERNAL_JWT_PRIVATE_JWK) {
+    privateJwk = JSON.parse(env.INTERNAL_JWT_PRIVATE_JWK) as JWK;
+  } else {
+    if (production) throw new Error("INTERNAL_JWT_PRIVATE_JWK is required in production.");
+    privateJwk = (await generateInternalSigningKey()).privateJwk;
+    logger?.warn("no INTERNAL_JWT_PRIVATE_JWK: signing internal tokens with a generated development key");
+  }
+  const subgraphUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^SUBGRAPH_([A-Z0-9_]+)_URL$/.exec(name);
+    if (match?.[1] && value) subgraphUrls[match[1].toLowerCase()] = value;
+  }
+  const algorithms = list(env.OIDC_ALGORITHMS);
+  const roleClients = list(env.OIDC_ROLE_CLIENTS);
+  const clockToleranceSeconds = integer(env, "OIDC_CLOCK_TOLERANCE_SECONDS");
+  const ttlSeconds = integer(env, "INTERNAL_JWT_TTL_SECONDS");
+  const limits = {
+    ...(integer(env, "GRAPHQL_MAX_DEPTH") !== undefined ? { maxDepth: integer(env, "GRAPHQL_MAX_DEPTH") } : {}),
+    ...(integer(env, "GRAPHQL_MAX_ALIASES") !== undefined ? { maxAliases: integer(env, "GRAPHQL_MAX_ALIASES") } : {}),
+    ...(integer(env, "GRAPHQL_MAX_TOKENS") !== undefined ? { maxTokens: integer(env, "GRAPHQL_MAX_TOKENS") } : {}),
+  };
+  return {
+    port: integer(env, "PORT") ?? 4000,
+    host: env.HOST ?? "127.0.0.1",
+    production,
+    supergraph: { path: env.SUPERGRAPH_PATH ?? "supergraph.graphql", pollIntervalMs: integer(env, "SUPERGRAPH_POLL_INTERVAL_MS") ?? 1_000 },
+    subgraphUrls,
+    oidc: {
+      issuer,
+      audience: env.OIDC_AUDIENCE ?? "compliance-graph",
+      ...(algorithms ? { algorithms } : {}),
+      ...(roleClients ? { roleClients } : {}),
+      ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
+    },
+    internalToken: {
+      privateJwk,
+      ...(env.INTERNAL_JWT_ISSUER ? { issuer: env.INTERNAL_JWT_ISSUER } : {}),
+      ...(ttlSeconds !== undefined ? { ttlSeconds } : {}),
+      ...(env.INTERNAL_JWT_PREVIOUS_PUBLIC_JWKS ? { additionalPublicKeys: (JSON.parse(env.INTERNAL_JWT_PREVIOUS_PUBLIC_JWKS) as { keys: JWK[] }).keys } : {}),
+    },
+    introspection: env.GRAPHQL_INTROSPECTION === undefined ? !production : env.GRAPHQL_INTROSPECTION === "true",
+    limits: limits as GatewayOptions["limits"],
+    maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
+  };
+}

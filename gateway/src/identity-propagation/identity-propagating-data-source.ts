@@ -1,0 +1,37 @@
+/**
+ * Identity propagation to the subgraphs. Threats: a client smuggling identity headers (its own
+ * `Authorization`, `X-User`, `X-Roles`, ...) through the gateway to a subgraph that might trust
+ * them, and a subgraph receiving the caller's raw access token, which it could replay elsewhere.
+ * Every subgraph request is built with only the headers set here: the caller's headers are never
+ * copied, and the one credential is an internal token the gateway signs for this subgraph alone.
+ */
+import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import type { InternalTokenMinter } from "@compliance-graph/identity";
+import { requestIdHeader } from "@compliance-graph/server-kit";
+import type { GatewayContext } from "../gateway-context.js";
+
+type Fetcher = RemoteGraphQLDataSource["fetcher"];
+
+/** Headers that carry identity in one setup or another; removed should anything have added them. */
+const identityHeaders = ["authorization", "cookie", "proxy-authorization", "x-user", "x-user-id", "x-roles", "x-forwarded-user", "x-auth-request-user", "x-identity"];
+
+export class IdentityPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  readonly #subgraph: string;
+  readonly #mint: InternalTokenMinter;
+
+  constructor(options: { subgraph: string; url: string; mint: InternalTokenMinter; fetcher: Fetcher }) {
+    super({ url: options.url, fetcher: options.fetcher });
+    this.#subgraph = options.subgraph;
+    this.#mint = options.mint;
+  }
+
+  override async willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<void> {
+    const headers = request.http?.headers;
+    if (!headers) return;
+    for (const name of identityHeaders) headers.delete(name);
+    // Requests the gateway makes on its own (no caller) carry no identity and are refused.
+    const { identity, requestId } = (context ?? {}) as Partial<GatewayContext>;
+    if (identity) headers.set("authorization", `Bearer ${await this.#mint(identity, this.#subgraph)}`);
+    if (requestId) headers.set(requestIdHeader, requestId);
+  }
+}

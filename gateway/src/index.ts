@@ -1,0 +1,15 @@
+export { startGateway, internalJwksPath, type GatewayOptions, type RunningGateway } from "./start-gateway.js";
+export { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
+export { composeSupergraph, composeSubgraphs, CompositionError } from "./composition/compose-supergraph.js";
+export { readSupergraphConfig, type SupergraphConfig, type SubgraphConfig } from "./composition/supergraph-config.js";
+export { createSupergraphSource, type SupergraphSource, type SubgraphEndpoint } from "./composition/supergraph-source.js";
+export {
+  createAccessTokenVerifier,
+  IdentityProviderUnavailableError,
+  type AccessTokenVerifier,
+  type AccessTokenVerifierOptions,
+} from "./authentication/access-token-verifier.js";
+export { createDevIdentityProvider, generateDevSigningKey, type DevIdentityProvider, type DevIdentityProviderOptions } from "./dev-identity-provider/create-dev-identity-provider.js";
+export { startDevIdentityProvider, type RunningDevIdentityProvider } from "./dev-identity-provider/start-dev-identity-provider.js";
+export { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig } from "./dev-identity-provider/dev-identity-provider-config.js";
+export type { GatewayContext } from "./gateway-context.js";

@@ -1,0 +1,181 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ApolloGateway } from "@apollo/gateway";
+import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
+import type { JWK } from "jose";
+import { maskError } from "@compliance-graph/errors";
+import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf } from "@compliance-graph/identity";
+import {
+  aliasLimitRule,
+  createLogger,
+  defaultQueryLimits,
+  depthLimitRule,
+  requestIdFrom,
+  requestIdHeader,
+  sendJson,
+  type Logger,
+  type QueryLimits,
+} from "@compliance-graph/server-kit";
+import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
+import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";
+import { createSupergraphSource } from "./composition/supergraph-source.js";
+import type { GatewayContext } from "./gateway-context.js";
+import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
+import { createGraphQLHandler } from "./http/handle-graphql.js";
+import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
+import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
+
+export interface GatewayOptions {
+  /** `PORT`; 0 picks a free one. @default 4000 */
+  port: number;
+  /** `HOST`. @default "127.0.0.1" */
+  host?: string;
+  /** `NODE_ENV=production`: refuses development keys, hides introspection. */
+  production: boolean;
+  /** The supergraph file and how often it is checked for changes (see `createSupergraphSource`). */
+  supergraph: { path: string; pollIntervalMs?: number };
+  /** `SUBGRAPH_<NAME>_URL`: routing URLs that replace the supergraph's, by subgraph name. */
+  subgraphUrls?: Record<string, string>;
+  /** The callers' identity provider. */
+  oidc: AccessTokenVerifierOptions;
+  /** The gateway's own key for internal tokens (`INTERNAL_JWT_*`). */
+  internalToken: { privateJwk: JWK; issuer?: string; ttlSeconds?: number; additionalPublicKeys?: JWK[] };
+  /** `GRAPHQL_INTROSPECTION`. @default !production */
+  introspection?: boolean;
+  limits?: Partial<QueryLimits>;
+  /** `GRAPHQL_MAX_BODY_BYTES`. @default 1_048_576 // 1 MiB */
+  maxBodyBytes?: number;
+  logger?: Logger;
+  /** Routes served beside the gateway's own (the development identity provider); true when handled. */
+  handleOtherRoute?: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+}
+
+export interface RunningGateway {
+  /** `http://host:port/graphql`. */
+  url: string;
+  /** `http://host:port`. */
+  baseUrl: string;
+  httpServer: Server;
+  /** Checks the supergraph files now instead of at the next poll. */
+  reloadSupergraph(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Path of the gateway's public internal-token keys, for subgraphs configured with `INTERNAL_JWKS_URL`. */
+export const internalJwksPath = "/.well-known/internal-jwks.json";
+
+/**
+ * Starts the gateway: one `/graphql` for the supergraph, bearer tokens checked once, operations
+ * authorized before planning, and each subgraph call carrying an internal identity token.
+ */
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const logger = options.logger ?? createLogger("gateway");
+  const { production } = options;
+  const { privateJwk } = options.internalToken;
+  if (production && (typeof privateJwk.kid !== "string" || privateJwk.kid.startsWith(developmentKeyIdPrefix))) {
+    throw new Error("The gateway refuses a development internal signing key in production; set INTERNAL_JWT_PRIVATE_JWK.");
+  }
+  const limits = { ...defaultQueryLimits, ...options.limits };
+  const verifier = createAccessTokenVerifier(options.oidc, (reason) => logger.info({ reason }, "access token refused"));
+  const mint = await createInternalTokenMinter({
+    privateJwk,
+    ...(options.internalToken.issuer ? { issuer: options.internalToken.issuer } : {}),
+    ...(options.internalToken.ttlSeconds ? { ttlSeconds: options.internalToken.ttlSeconds } : {}),
+  });
+  const internalJwks = JSON.stringify({ keys: [publicJwkOf(privateJwk), ...(options.internalToken.additionalPublicKeys ?? [])] });
+  const subgraphUrls = options.subgraphUrls ?? {};
+  const fetcher = createSubgraphFetcher();
+  const source = createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
+  const authorization = createSupergraphAuthorization();
+  const gatewayLogger = logger.child({ component: "apollo-gateway" });
+
+  const gateway = new ApolloGateway({
+    supergraphSdl: source.hook,
+    buildService: ({ name, url }) => new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher }),
+    logger: {
+      debug: (message: unknown) => gatewayLogger.debug(String(message)),
+      info: (message: unknown) => gatewayLogger.info(String(message)),
+      warn: (message: unknown) => gatewayLogger.warn(String(message)),
+      error: (message: unknown) => gatewayLogger.error(String(message)),
+    },
+  });
+  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => authorization.update(coreSupergraphSdl));
+
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    introspection: options.introspection ?? !production,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],
+    parseOptions: { maxTokens: limits.maxTokens },
+    // Subgraphs mask their own errors, so the public codes they send are trusted.
+    formatError: (formatted, error) => {
+      const masked = maskError(formatted, error, { trustCodes: true });
+      if (masked.extensions?.code === "INTERNAL_SERVER_ERROR") logger.error({ err: error }, "unexpected error");
+      return masked;
+    },
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), authorization.plugin],
+  });
+  await apollo.start();
+
+  const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
+  const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
+
+  const httpServer = createServer(async (request, response) => {
+    const requestId = requestIdFrom(request.headers);
+    response.setHeader(requestIdHeader, requestId);
+    try {
+      const path = (request.url ?? "/").split("?")[0];
+      if (path === "/graphql") return await handleGraphQL(request, response, requestId);
+      if (path === "/health/live") return sendJson(response, 200, { status: "live" });
+      if (path === "/health/ready") {
+        try {
+          await checkSubgraphsReady(subgraphs());
+          return sendJson(response, 200, { status: "ready" });
+        } catch (error) {
+          logger.warn({ err: error }, "readiness check failed");
+          return sendJson(response, 503, { status: "unavailable" });
+        }
+      }
+      if (path === internalJwksPath) {
+        response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
+        return response.end(internalJwks);
+      }
+      if (options.handleOtherRoute && (await options.handleOtherRoute(request, response))) return;
+      return sendJson(response, 404, { error: "not found" });
+    } catch (error) {
+      logger.error({ err: error, requestId }, "request failed");
+      if (!response.headersSent) sendJson(response, 500, { errors: [{ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+      else response.destroy();
+    }
+  });
+  httpServer.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = httpServer.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const baseUrl = `http://${host}:${address.port}`;
+  logger.info({ url: `${baseUrl}/graphql` }, "gateway listening");
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${baseUrl}/graphql`,
+    baseUrl,
+    httpServer,
+    reloadSupergraph: () => source.reload(),
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeIdleConnections();
+        });
+        await apollo.stop();
+        await fetcher.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The subgraph side of identity propagation. Threat: a caller who reaches a subgraph directly,
+ * bypassing the gateway, and presents no token, a token it made up, a token signed with some other
+ * key, an expired token, or a genuine token minted for another subgraph, to read data without
+ * passing the gateway's authentication and authorization. Every one of these is refused with
+ * `UnauthenticatedError` (HTTP 401); only the gateway's key, for this subgraph's name, with the
+ * internal token type and an unexpired lifetime, is accepted.
+ */
+import type { IncomingMessage } from "node:http";
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
+import { UnauthenticatedError } from "@compliance-graph/errors";
+import { bearerTokenFrom } from "./bearer-token-from.js";
+import { ExpiringCache } from "./expiring-cache.js";
+import type { Identity } from "./identity.js";
+import { defaultInternalTokenIssuer, internalTokenAlgorithm, internalTokenType } from "./internal-token.js";
+import { isRole } from "./roles.js";
+
+export interface InternalTokenVerifierOptions {
+  /** This subgraph's name, as in `supergraph.yaml`; tokens minted for another name are refused. */
+  audience: string;
+  /** The gateway's public keys (a JWKS `keys` array); keep the old key here while rotating. */
+  publicKeys?: JWK[];
+  /** Or: a JWKS URL the gateway serves (`/.well-known/internal-jwks.json`). */
+  jwksUrl?: string;
+  /** @default "compliance-graph-gateway" */
+  issuer?: string;
+  /** Clock skew tolerated between gateway and subgraph hosts. @default 5 // seconds */
+  clockToleranceSeconds?: number;
+  /** Most verified tokens remembered until they expire. @default 10_000 */
+  maxCachedTokens?: number;
+  /** Clock, for tests. @default Date.now */
+  now?: () => number;
+}
+
+export type InternalTokenVerifier = (request: IncomingMessage) => Promise<Identity>;
+
+export function createInternalTokenVerifier(options: InternalTokenVerifierOptions): InternalTokenVerifier {
+  let keys: JWTVerifyGetKey;
+  if (options.publicKeys && options.publicKeys.length > 0) {
+    if (options.publicKeys.some((key) => "d" in key)) throw new Error("INTERNAL_JWT_PUBLIC_JWKS must hold public keys only.");
+    keys = createLocalJWKSet({ keys: options.publicKeys });
+  } else if (options.jwksUrl) {
+    keys = createRemoteJWKSet(new URL(options.jwksUrl));
+  } else {
+    throw new Error("The internal token verifier needs the gateway's public keys or a JWKS URL.");
+  }
+  const issuer = options.issuer ?? defaultInternalTokenIssuer;
+  const now = options.now ?? Date.now;
+  const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000, now);
+
+  return async (request) => {
+    const token = bearerTokenFrom(request.headers);
+    if (token === undefined) throw new UnauthenticatedError("A valid internal identity token is required.");
+    const cached = cache.get(token);
+    if (cached) return cached;
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, {
+        algorithms: [internalTokenAlgorithm],
+        typ: internalTokenType,
+        issuer,
+        audience: options.audience,
+        requiredClaims: ["sub", "exp", "iat"],
+        clockTolerance: options.clockToleranceSeconds ?? 5,
+        currentDate: new Date(now()),
+      }));
+    } catch {
+      // The reason stays in this process: a prober learns nothing from the answer.
+      throw new UnauthenticatedError("A valid internal identity token is required.");
+    }
+    const roles = Array.isArray(payload.roles) ? payload.roles.filter(isRole) : [];
+    const identity: Identity = {
+      subject: payload.sub ?? "",
+      client: typeof payload.azp === "string" ? payload.azp : "",
+      roles,
+    };
+    if (typeof payload.preferred_username === "string") identity.username = payload.preferred_username;
+    cache.set(token, identity, (payload.exp ?? 0) * 1000);
+    return identity;
+  };
+}

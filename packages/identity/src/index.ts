@@ -1,0 +1,34 @@
+export type { Identity } from "./identity.js";
+export { roles, allRoles, isRole, type Role } from "./roles.js";
+export { identityFromKeycloakClaims, type KeycloakRoleSources } from "./identity-from-keycloak-claims.js";
+export { bearerTokenFrom } from "./bearer-token-from.js";
+export { ExpiringCache } from "./expiring-cache.js";
+export {
+  defaultInternalTokenIssuer,
+  internalTokenAlgorithm,
+  internalTokenType,
+  type InternalTokenClaims,
+} from "./internal-token.js";
+export {
+  developmentKeyIdPrefix,
+  generateInternalSigningKey,
+  publicJwkOf,
+  type InternalSigningKey,
+} from "./generate-internal-signing-key.js";
+export { createInternalTokenMinter, type InternalTokenMinter, type InternalTokenMinterOptions } from "./create-internal-token-minter.js";
+export {
+  createInternalTokenVerifier,
+  type InternalTokenVerifier,
+  type InternalTokenVerifierOptions,
+} from "./create-internal-token-verifier.js";
+export { internalTokenVerifierFromEnv } from "./internal-token-verifier-from-env.js";
+export {
+  authorizationSpecUrl,
+  requiredRoleIn,
+  requiresRoleDirectiveName,
+  requiresRoleDirectivePath,
+  requiresRoleDirectiveSdl,
+} from "./requires-role-directive.js";
+export { RequiredRoles } from "./required-roles.js";
+export { enforceRequiredRoles, type ContextWithIdentity } from "./enforce-required-roles.js";
+export { findMissingRole, type MissingRole } from "./find-missing-role.js";

@@ -1,0 +1,24 @@
+/**
+ * The role model. A role is granted in the identity provider (Keycloak: a realm role or a client
+ * role of the API's client) and required per field with `@requiresRole` in the subgraph schemas.
+ */
+export const roles = {
+  /** Read proofs, their configuration and the portal assets. */
+  proofsRead: "proofs:read",
+  /** Export proofs as XLSX. */
+  proofsExport: "proofs:export",
+  /** Submit or change proofs. */
+  proofsWrite: "proofs:write",
+  /** Read travel-rule data (VASPs, transfers). */
+  travelRuleRead: "travel-rule:read",
+} as const;
+
+export type Role = (typeof roles)[keyof typeof roles];
+
+export const allRoles: readonly Role[] = Object.values(roles);
+
+const known = new Set<string>(allRoles);
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && known.has(value);
+}

@@ -1,0 +1,66 @@
+// `npm start`: the whole system on one base URL for a local trial, as a Keycloak deployment behind
+// one ingress would look: the development identity provider at /auth/realms/<realm>/..., the
+// gateway at /graphql, and the aopd (embedded PGlite, demo proofs) and trpd subgraphs behind it.
+// Ctrl-C stops everything. Each part also runs on its own (see docs/authentication.md).
+import { fileURLToPath } from "node:url";
+import { startAopd } from "@compliance-graph/aopd";
+import { createDevIdentityProvider, gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
+import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
+import { createLogger, onShutdownSignal } from "@compliance-graph/server-kit";
+import { startTrpd } from "@compliance-graph/trpd";
+
+process.env.APOLLO_TELEMETRY_DISABLED = "1";
+if (process.env.NODE_ENV === "production") {
+  console.error("npm start is the local trial; it refuses NODE_ENV=production. Run each deployable on its own.");
+  process.exit(1);
+}
+const port = Number(process.env.PORT ?? 4000);
+const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
+const logger = createLogger("start");
+
+const idp = await createDevIdentityProvider({ baseUrl });
+// One generated key pair: the gateway signs with it, the subgraphs trust its public half.
+const internalKey = await generateInternalSigningKey();
+const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
+
+const aopd = await startAopd({ authenticate: verifierFor("aopd"), seedDemoProofs: 250, logger: createLogger("aopd") });
+const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
+const options = await gatewayOptionsFromEnv({
+  ...process.env,
+  PORT: String(port),
+  OIDC_ISSUER: idp.issuer,
+  OIDC_AUDIENCE: idp.audience,
+  INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internalKey.privateJwk),
+  SUPERGRAPH_PATH: process.env.SUPERGRAPH_PATH ?? fileURLToPath(new URL("../supergraph.graphql", import.meta.url)),
+});
+const gateway = await startGateway({
+  ...options,
+  host: process.env.HOST ?? "localhost",
+  subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
+  logger: createLogger("gateway"),
+  handleOtherRoute: idp.handle,
+});
+
+const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
+const secret = process.env.DEV_IDP_CLIENT_SECRET ?? "dev-secret";
+console.log(`
+compliance-graph is running at ${baseUrl}
+
+Get a token (client-credentials grant, spec 4.3):
+
+  TOKEN=$(curl -s -X POST ${idp.tokenEndpoint} \\
+    -d client_id=${client} -d grant_type=client_credentials -d client_secret=${secret} -d scope=openid \\
+    | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
+
+First query, across both subgraphs:
+
+  curl -s ${gateway.url.replace(/\/\/[^/]+/, `//${new URL(baseUrl).host}`)} -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+    -d '{"query":"{ trpd { vasps { name } } aopd { proofsCount proofs(limit: 2) { id address travelRuleTransfers { counterpartyVasp direction } } } }"}'
+
+Ctrl-C stops everything.
+`);
+
+onShutdownSignal(logger, async () => {
+  await gateway.close();
+  await Promise.all([aopd.close(), trpd.close()]);
+});

@@ -1,0 +1,38 @@
+import type { IncomingMessage } from "node:http";
+import { allRoles, type Identity } from "@compliance-graph/identity";
+import { createLogger, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
+import { buildTrpdSchema } from "./trpd-schema.js";
+import type { TrpdContext } from "./trpd-context.js";
+import { trpdConfigFromEnv, type TrpdConfig } from "./trpd-config.js";
+
+export interface StartTrpdOptions {
+  /** Overrides of the configuration read from the environment. */
+  config?: Partial<TrpdConfig>;
+  /** Verifies the gateway's internal token (`createInternalTokenVerifier`); required in production. */
+  authenticate?: (request: IncomingMessage) => Promise<Identity>;
+  logger?: Logger;
+}
+
+export interface RunningTrpd {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the travel-rule stub subgraph. It keeps no state, so `checkReady` has nothing to wait for. */
+export async function startTrpd(options: StartTrpdOptions = {}): Promise<RunningTrpd> {
+  const config = { ...trpdConfigFromEnv(), ...options.config };
+  const server = await startSubgraphServer<TrpdContext, Identity>({
+    name: "trpd",
+    schema: buildTrpdSchema(),
+    port: config.port,
+    host: config.host,
+    production: config.production,
+    authenticate: options.authenticate,
+    // Only without a verifier, which production refuses: a standalone development run.
+    developmentIdentity: { subject: "development", client: "development", roles: [...allRoles] },
+    createContext: ({ identity, requestId, logger }) => ({ identity, requestId, logger }),
+    checkReady: async () => {},
+    logger: options.logger ?? createLogger("trpd"),
+  });
+  return { url: server.url, close: () => server.close() };
+}

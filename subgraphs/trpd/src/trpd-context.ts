@@ -1,0 +1,9 @@
+import type { BaseContext } from "@apollo/server";
+import type { Identity } from "@compliance-graph/identity";
+import type { Logger } from "@compliance-graph/server-kit";
+
+export interface TrpdContext extends BaseContext {
+  identity: Identity;
+  requestId: string;
+  logger: Logger;
+}

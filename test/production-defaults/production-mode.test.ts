@@ -1,0 +1,80 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
+import { generateInternalSigningKey } from "@compliance-graph/identity";
+import { createLogger } from "@compliance-graph/server-kit";
+import { postGraphQL, startStack, type Stack } from "../support/start-stack.js";
+
+const introspection = "{ __schema { queryType { name } } }";
+
+describe("production mode of the gateway", () => {
+  let stack: Stack;
+  let token: string;
+  let folder: string;
+  const gateways: RunningGateway[] = [];
+  const startProductionGateway = async (options: { introspection?: boolean } = {}) => {
+    const gateway = await startGateway({
+      port: 0,
+      production: true,
+      supergraph: { path: stack.supergraphPath },
+      subgraphUrls: stack.subgraphUrls,
+      oidc: { issuer: stack.idp.issuer, audience: stack.idp.audience },
+      internalToken: { privateJwk: stack.internalKey.privateJwk.kid?.startsWith("dev-") ? (await generateInternalSigningKey("production-key")).privateJwk : stack.internalKey.privateJwk },
+      ...options,
+      logger: createLogger("gateway", "silent"),
+    });
+    gateways.push(gateway);
+    return gateway;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    token = await stack.fetchToken();
+    folder = await mkdtemp(join(tmpdir(), "cg-production-"));
+  });
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.close();
+    await stack?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("refuses to start with a development internal signing key", async () => {
+    const { privateJwk } = await generateInternalSigningKey();
+    await expect(
+      startGateway({
+        port: 0,
+        production: true,
+        supergraph: { path: stack.supergraphPath },
+        oidc: { issuer: stack.idp.issuer, audience: stack.idp.audience },
+        internalToken: { privateJwk },
+        logger: createLogger("gateway", "silent"),
+      }),
+    ).rejects.toThrow(/development internal signing key/);
+  });
+
+  it("hides introspection unless enabled", async () => {
+    const hidden = await startProductionGateway();
+    const refused = await postGraphQL(hidden.url, introspection, token);
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    const shown = await startProductionGateway({ introspection: true });
+    const answered = await postGraphQL(shown.url, introspection, token);
+    expect(answered.body.data).toEqual({ __schema: { queryType: { name: "Query" } } });
+  });
+
+  it("refuses to start on a file that is not a supergraph", async () => {
+    const badSupergraph = join(folder, "broken.graphql");
+    await writeFile(badSupergraph, "this is not a supergraph");
+    await expect(
+      startGateway({
+        port: 0,
+        production: false,
+        supergraph: { path: badSupergraph },
+        oidc: { issuer: stack.idp.issuer, audience: stack.idp.audience },
+        internalToken: { privateJwk: stack.internalKey.privateJwk },
+        logger: createLogger("gateway", "silent"),
+      }),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,142 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { JWK } from "jose";
+import { startAopd } from "@compliance-graph/aopd";
+import { composeSubgraphs, startDevIdentityProvider, startGateway, type DevClient, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
+import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey } from "@compliance-graph/identity";
+import { createLogger } from "@compliance-graph/server-kit";
+import { startTrpd, trpdSchemaFile } from "@compliance-graph/trpd";
+import { aopdStandInSchemaFile, startAopdStandIn } from "./aopd-stand-in.js";
+
+export interface Stack {
+  idp: RunningDevIdentityProvider;
+  gateway: RunningGateway;
+  internalKey: InternalSigningKey;
+  subgraphUrls: { aopd: string; trpd: string };
+  supergraphPath: string;
+  /** An access token from the development provider, fetched with the form of spec 4.3. */
+  fetchToken(clientId?: string, clientSecret?: string): Promise<string>;
+  /** POSTs a query to the gateway with the given token (none when undefined). */
+  query(query: string, token: string | undefined, variables?: Record<string, unknown>): Promise<{ status: number; headers: Headers; body: GraphQLBody }>;
+  close(): Promise<void>;
+}
+
+export interface GraphQLBody {
+  data?: Record<string, unknown> | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+}
+
+export interface StackOptions {
+  /** Extra clients of the development provider (a client with fewer roles, for instance). */
+  extraClients?: DevClient[];
+  signingKeys?: JWK[];
+  jwksCooldownMs?: number;
+  limits?: { maxDepth?: number; maxAliases?: number; maxTokens?: number };
+  maxBodyBytes?: number;
+  supergraphPollIntervalMs?: number;
+  /**
+   * Serve the real aopd subgraph (on this PostgreSQL database, with demo proofs) and the committed
+   * supergraph.graphql instead of the stand-in.
+   */
+  realAopd?: { databaseUrl: string; seedDemoProofs: number };
+}
+
+const committedSupergraph = fileURLToPath(new URL("../../supergraph.graphql", import.meta.url));
+
+export const defaultClient = { clientId: "dev-api-client", clientSecret: "dev-secret" };
+
+/**
+ * The whole stack on free ports: the development identity provider, the aopd stand-in, trpd and
+ * the gateway serving a supergraph composed from their schemas into a temporary file.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+  try {
+    const idp = await startDevIdentityProvider({
+      clients: [{ ...defaultClient, roles: ["proofs:read", "proofs:export", "proofs:write", "travel-rule:read"] }, ...(options.extraClients ?? [])],
+      ...(options.signingKeys ? { signingKeys: options.signingKeys } : {}),
+    });
+    closers.push(() => idp.close());
+    const internalKey = await generateInternalSigningKey();
+    const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
+    const aopd = options.realAopd
+      ? await startAopd({
+          config: { port: 0, databaseUrl: options.realAopd.databaseUrl, production: false },
+          authenticate: verifierFor("aopd"),
+          seedDemoProofs: options.realAopd.seedDemoProofs,
+          logger: createLogger("aopd", "silent"),
+        })
+      : await startAopdStandIn(verifierFor("aopd"));
+    closers.push(() => aopd.close());
+    const trpd = await startTrpd({ config: { port: 0, production: false }, authenticate: verifierFor("trpd"), logger: createLogger("trpd", "silent") });
+    closers.push(() => trpd.close());
+    const folder = await mkdtemp(join(tmpdir(), "cg-stack-"));
+    closers.push(() => rm(folder, { recursive: true, force: true }));
+    const supergraphPath = join(folder, "supergraph.graphql");
+    await writeFile(
+      supergraphPath,
+      options.realAopd ? await readFile(committedSupergraph, "utf8") : await composeSubgraphs([
+        { name: "aopd", routingUrl: "http://localhost:4001/graphql", schemaFile: aopdStandInSchemaFile },
+        { name: "trpd", routingUrl: "http://localhost:4002/graphql", schemaFile: trpdSchemaFile },
+      ]),
+    );
+    const subgraphUrls = { aopd: aopd.url, trpd: trpd.url };
+    const gateway = await startGateway({
+      port: 0,
+      production: false,
+      supergraph: { path: supergraphPath, pollIntervalMs: options.supergraphPollIntervalMs ?? 100 },
+      subgraphUrls,
+      oidc: { issuer: idp.issuer, audience: idp.audience, ...(options.jwksCooldownMs !== undefined ? { jwksCooldownMs: options.jwksCooldownMs } : {}) },
+      internalToken: { privateJwk: internalKey.privateJwk },
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      logger: createLogger("gateway", "silent"),
+    });
+    closers.push(() => gateway.close());
+    return {
+      idp,
+      gateway,
+      internalKey,
+      subgraphUrls,
+      supergraphPath,
+      fetchToken: (clientId = defaultClient.clientId, clientSecret = defaultClient.clientSecret) => fetchToken(idp.tokenEndpoint, clientId, clientSecret),
+      query: (query, token, variables) => postGraphQL(gateway.url, query, token, variables),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The client-credentials grant with exactly the form fields of spec 4.3. */
+export async function fetchToken(tokenEndpoint: string, clientId: string, clientSecret: string): Promise<string> {
+  const response = await fetch(tokenEndpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_id: clientId, grant_type: "client_credentials", client_secret: clientSecret, scope: "openid" }),
+  });
+  const body = (await response.json()) as { access_token?: string; error?: string };
+  if (!body.access_token) throw new Error(`The token endpoint answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+export async function postGraphQL(
+  url: string,
+  query: string,
+  token: string | undefined,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: GraphQLBody }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: JSON.stringify({ query, ...(variables ? { variables } : {}) }),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLBody };
+}
