@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { sql } from "kysely";
+import { allRoles, type Identity } from "@compliance-graph/identity";
 import { createLogger, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
@@ -14,7 +15,7 @@ export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
   config?: Partial<AopdConfig>;
   /** Verifies the caller's identity from the request; required in production. */
-  authenticate?: (request: IncomingMessage) => Promise<unknown>;
+  authenticate?: (request: IncomingMessage) => Promise<Identity>;
   /** Seeds this many demo proofs when the database is empty (for `npm start`). @default 0 */
   seedDemoProofs?: number;
   logger?: Logger;
@@ -51,14 +52,15 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       portal: await loadPortalResources(config),
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
     };
-    const server = await startSubgraphServer<AopdContext, unknown>({
+    const server = await startSubgraphServer<AopdContext, Identity>({
       name: "aopd",
       schema: buildAopdSchema(),
       port: config.port,
       host: config.host,
       production: config.production,
       authenticate: options.authenticate,
-      developmentIdentity: { subject: "development", roles: [] },
+      // Development without a gateway in front: every caller is a developer with every role.
+      developmentIdentity: { subject: "development", client: "development", roles: [...allRoles] },
       createContext: ({ identity, requestId, logger: requestLogger }) => ({ ...services, identity, requestId, logger: requestLogger }),
       checkReady: async () => {
         await sql`SELECT 1`.execute(database.db);

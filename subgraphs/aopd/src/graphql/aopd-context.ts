@@ -1,4 +1,5 @@
 import type { BaseContext } from "@apollo/server";
+import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -15,7 +16,7 @@ export interface AopdServices {
 }
 
 export interface AopdContext extends BaseContext, AopdServices {
-  identity: unknown;
+  identity: Identity;
   requestId: string;
   logger: Logger;
 }
