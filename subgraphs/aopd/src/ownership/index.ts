@@ -1,0 +1,37 @@
+export { ownershipFailure, type OwnershipFailure, type OwnershipFailureCode } from "./ownership-failure.js";
+export { OwnershipInputError } from "./ownership-input-error.js";
+export {
+  parseBitcoinAddress,
+  type BitcoinAddress,
+  type BitcoinAddressFormat,
+  type BitcoinNetwork,
+  type ParsedBitcoinAddress,
+} from "./parse-bitcoin-address.js";
+export { parseEthereumAddress, toEip55Address, type ParsedEthereumAddress } from "./parse-ethereum-address.js";
+export {
+  addressMatchesFormat,
+  bitcoinNetworkMatches,
+  checkAddressFormat,
+  type AddressExpectation,
+  type AssetFamily,
+} from "./address-matches-format.js";
+export {
+  maxBitcoinSignatureLength,
+  verifyBitcoinMessage,
+  type BitcoinMessageVerification,
+  type BitcoinSignatureScheme,
+} from "./verify-bitcoin-message.js";
+export { ethereumMessageHash, verifyEthereumMessage } from "./verify-ethereum-message.js";
+export {
+  parseExtendedPublicKey,
+  type ExtendedPublicKey,
+  type ParsedExtendedPublicKey,
+  type XpubAddressForm,
+} from "./parse-extended-public-key.js";
+export { findXpubDerivation, type XpubDerivation } from "./find-xpub-derivation.js";
+export {
+  verifyOwnershipSignature,
+  type OwnershipSignatureInput,
+  type OwnershipSignatureScheme,
+  type OwnershipVerification,
+} from "./verify-ownership-signature.js";

@@ -1,0 +1,60 @@
+import { checkAddressFormat, type AssetFamily } from "./address-matches-format.js";
+import { ownershipFailure, type OwnershipFailure } from "./ownership-failure.js";
+import type { BitcoinAddressFormat, BitcoinNetwork } from "./parse-bitcoin-address.js";
+import { verifyBitcoinMessage, type BitcoinSignatureScheme } from "./verify-bitcoin-message.js";
+import { verifyEthereumMessage } from "./verify-ethereum-message.js";
+
+/**
+ * The one door through which AOPP ingestion checks a submitted proof of control: the address must
+ * be valid, of the format and network the proof request asked for, and the signature must be the
+ * address key's signature over exactly the requested message. It never throws and never lets a
+ * library's message through; every refusal is a stable code and a sentence for the client.
+ */
+
+export type OwnershipSignatureScheme = BitcoinSignatureScheme | "eip191";
+
+export interface OwnershipSignatureInput {
+  assetFamily: AssetFamily;
+  address: string;
+  /** The exact text the proof request asked the user to sign. */
+  message: string;
+  /** Bitcoin: base64 (legacy or BIP-322 simple). Ethereum: 65 bytes as 0x-hex or base64. */
+  signature: string;
+  /** null or absent: any format of the asset family. */
+  expectedFormat?: BitcoinAddressFormat | null;
+  /** Bitcoin only; null or absent: any network. */
+  network?: BitcoinNetwork | null;
+}
+
+export type OwnershipVerification =
+  | {
+      readonly ok: true;
+      /** The address format; null for Ethereum, whose one format is the standard one. */
+      readonly format: BitcoinAddressFormat | null;
+      readonly scheme: OwnershipSignatureScheme;
+    }
+  | OwnershipFailure;
+
+export function verifyOwnershipSignature(input: OwnershipSignatureInput): OwnershipVerification {
+  try {
+    const address = checkAddressFormat({
+      assetFamily: input.assetFamily,
+      address: input.address,
+      format: input.expectedFormat,
+      network: input.network,
+    });
+    if (!address.ok) return address;
+    if (typeof input.message !== "string") {
+      return ownershipFailure("MALFORMED_SIGNATURE", "The signed message is missing.");
+    }
+    if (input.assetFamily === "ethereum") {
+      const result = verifyEthereumMessage(input);
+      return result.ok ? { ok: true, format: null, scheme: "eip191" } : result;
+    }
+    const result = verifyBitcoinMessage(input);
+    return result.ok ? { ok: true, format: address.format, scheme: result.scheme } : result;
+  } catch {
+    // Fail closed. Nothing above is expected to throw, and whatever did must not reach a client.
+    return ownershipFailure("SIGNATURE_MISMATCH", "The signature could not be verified.");
+  }
+}
