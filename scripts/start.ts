@@ -1,12 +1,12 @@
 // `npm start`: the whole system on one base URL for a local trial, as a Keycloak deployment behind
 // one ingress would look: the development identity provider at /auth/realms/<realm>/..., the
-// gateway at /graphql, and the aopd (embedded PGlite, demo proofs) and trpd subgraphs behind it.
+// gateway at /graphql, the public AOPP callback at /aopp/callback/ (forwarded to aopd), and the aopd (embedded PGlite, demo proofs) and trpd subgraphs behind it.
 // Ctrl-C stops everything. Each part also runs on its own (see docs/authentication.md).
 import { fileURLToPath } from "node:url";
 import { startAopd } from "@compliance-graph/aopd";
 import { createDevIdentityProvider, gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
-import { createLogger, onShutdownSignal } from "@compliance-graph/server-kit";
+import { createLogger, forwardPathPrefix, onShutdownSignal } from "@compliance-graph/server-kit";
 import { startTrpd } from "@compliance-graph/trpd";
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
@@ -24,6 +24,7 @@ const internalKey = await generateInternalSigningKey();
 const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
 
 const aopd = await startAopd({ authenticate: verifierFor("aopd"), seedDemoProofs: 250, logger: createLogger("aopd") });
+const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
 const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
 const options = await gatewayOptionsFromEnv({
   ...process.env,
@@ -38,7 +39,9 @@ const gateway = await startGateway({
   host: process.env.HOST ?? "localhost",
   subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
   logger: createLogger("gateway"),
-  handleOtherRoute: idp.handle,
+  // The ingress of this trial: the identity provider's paths, and the public AOPP callback of aopd.
+  handleOtherRoute: async (request, response) =>
+    (await idp.handle(request, response)) || (await forwardCallback(request, response)),
 });
 
 const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";

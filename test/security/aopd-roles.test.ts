@@ -27,6 +27,18 @@ describe("roles on the real aopd subgraph", () => {
     expect(allowed.body.errors).toBeUndefined();
   });
 
+  it("refuses proof writes to a token without proofs:write, before aopd is called", async () => {
+    const token = await stack.fetchToken("travel-only", "travel-secret");
+    const { status, body } = await stack.query(
+      `mutation { aopd { requestSatoshiProof(input: { customerId: "C", asset: DTI4H95J0R2X, senderAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h" }) { id } } }`,
+      token,
+    );
+    expect(status).toBe(403);
+    expect(body.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN", requiredRole: "proofs:write" } });
+    const count = await stack.query("{ aopd { proofsCount } }", await stack.fetchToken());
+    expect(count.body.data).toEqual({ aopd: { proofsCount: 3 } });
+  });
+
   it("refuses them again at the subgraph when an internal token lacks the role", async () => {
     const mint = await createInternalTokenMinter({ privateJwk: stack.internalKey.privateJwk });
     const internal = await mint({ subject: "intruder", client: "travel-only", roles: ["travel-rule:read"] }, "aopd");

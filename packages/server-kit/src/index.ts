@@ -5,3 +5,4 @@ export { requestIdFrom, requestIdHeader } from "./request-id.js";
 export { sendJson } from "./send-json.js";
 export { startSubgraphServer, type RunningSubgraphServer, type SubgraphServerOptions } from "./start-subgraph-server.js";
 export { onShutdownSignal } from "./on-shutdown-signal.js";
+export { forwardPathPrefix } from "./forward-path-prefix.js";

@@ -23,6 +23,16 @@ export interface AopdConfig {
   satoshiBaseAmounts: Record<string, string>;
   /** Longest AOPP message, in characters (the AOPP limit). */
   maxMessageLength: number;
+  /** `AOPD_BITCOIN_NETWORK`: the network Bitcoin addresses must belong to. @default "mainnet" */
+  bitcoinNetwork: "mainnet" | "testnet" | "regtest";
+  /**
+   * `AOPD_XPUB_MAX_INDEX`: the highest receive/change index searched when an address must derive
+   * from an xpub. Each index costs about half a millisecond of CPU per chain and address form, and
+   * a caller can ask for a full search, so the default stays small. @default 100
+   */
+  xpubMaxIndex: number;
+  /** `AOPD_EXPIRY_INTERVAL_SECONDS`: how often pending proofs past their due time are expired (0: never). @default 10 */
+  expiryIntervalSeconds: number;
   /**
    * `AOPD_MAX_RESULT_ROWS`: the most proofs one `proofs` call may return. Unset in development,
    * where the spec's default limit returns every match; 100_000 in production, so that one call
@@ -49,6 +59,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   return value;
 }
 
+function bitcoinNetworkFrom(value: string | undefined): AopdConfig["bitcoinNetwork"] {
+  if (value === undefined || value === "") return "mainnet";
+  if (value === "mainnet" || value === "testnet" || value === "regtest") return value;
+  throw new Error(`AOPD_BITCOIN_NETWORK must be mainnet, testnet or regtest; got ${JSON.stringify(value)}.`);
+}
+
 export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdConfig {
   const production = env.NODE_ENV === "production";
   const assets = AssetRegistry.load();
@@ -71,6 +87,9 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     satoshiProofLifetimeSeconds: integer(env, "AOPD_SATOSHI_PROOF_LIFETIME_SECONDS", 172_800),
     satoshiBaseAmounts,
     maxMessageLength: 1024,
+    bitcoinNetwork: bitcoinNetworkFrom(env.AOPD_BITCOIN_NETWORK),
+    xpubMaxIndex: integer(env, "AOPD_XPUB_MAX_INDEX", 100),
+    expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),

@@ -6,6 +6,8 @@ import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
 import { openDatabase } from "./database/open-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
+import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
+import { startExpiryJob } from "./ingestion/start-expiry-job.js";
 import { loadPortalResources } from "./portal/load-portal-resources.js";
 import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
@@ -66,11 +68,14 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         await sql`SELECT 1`.execute(database.db);
       },
       logger,
+      handleOtherRoute: aoppCallbackRoute({ db: database.db, config, logger }),
     });
+    const stopExpiryJob = startExpiryJob(database.db, config.expiryIntervalSeconds, logger);
     return {
       url: server.url,
       services,
       close: async () => {
+        await stopExpiryJob();
         await server.close();
         await database.close();
       },

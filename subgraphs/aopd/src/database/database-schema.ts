@@ -35,6 +35,10 @@ export interface ProofTable {
   deposit_address: string | null;
   tx_id: string | null;
   assessment: Assessment | null;
+  /** SHA-256 of the AOPP callback token of a pending signature proof. */
+  callback_token_hash: Buffer | null;
+  /** The AOPP request demanded that the address derive from a submitted xpub. */
+  xpub_required: Generated<boolean>;
 }
 
 export interface AopdDatabase {

@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import * as createProofTable from "./migrations/0001-create-proof-table.js";
+import * as addAoppCallback from "./migrations/0002-add-aopp-callback.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -7,6 +8,7 @@ import * as createProofTable from "./migrations/0001-create-proof-table.js";
  */
 const migrations: Record<string, Migration> = {
   "0001-create-proof-table": createProofTable,
+  "0002-add-aopp-callback": addAoppCallback,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

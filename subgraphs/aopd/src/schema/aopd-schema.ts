@@ -3,6 +3,7 @@ import { buildSubgraphSchema } from "@apollo/subgraph";
 import { dateTimeScalar } from "@compliance-graph/filter";
 import { enforceRequiredRoles } from "@compliance-graph/identity";
 import { parse, type GraphQLSchema } from "graphql";
+import { aopdMutationResolvers } from "../graphql/aopd-mutation-resolvers.js";
 import { aopdResolvers } from "../graphql/aopd-resolvers.js";
 import { amountScalar } from "../scalars/amount-scalar.js";
 import { binaryScalar } from "../scalars/binary-scalar.js";
@@ -19,6 +20,7 @@ export function buildAopdSchema(): GraphQLSchema {
     typeDefs,
     resolvers: {
       ...aopdResolvers,
+      ...aopdMutationResolvers,
       DateTime: dateTimeScalar,
       Amount: amountScalar,
       Binary: binaryScalar,

@@ -1,0 +1,25 @@
+import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
+import type { Assessment } from "../database/database-schema.js";
+import { requestAoppProof, type RequestAoppProofInput } from "../ingestion/request-aopp-proof.js";
+import { requestSatoshiProof, type RequestSatoshiProofInput } from "../ingestion/request-satoshi-proof.js";
+import { assessSatoshiProof, finalizeSatoshiProof } from "../ingestion/satoshi-proof-transitions.js";
+import { toProof } from "../proofs/proof.js";
+import type { AopdContext } from "./aopd-context.js";
+
+export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
+  Mutation: {
+    aopd: () => ({}),
+  },
+  AopdMutation: {
+    requestAoppProof: async (_parent, { input }: { input: RequestAoppProofInput }, context: AopdContext) => {
+      const request = await requestAoppProof(context.db, context.config, input);
+      return { proof: toProof(request.row), aoppUri: request.aoppUri, portalUrl: request.portalUrl };
+    },
+    requestSatoshiProof: async (_parent, { input }: { input: RequestSatoshiProofInput }, context: AopdContext) =>
+      toProof(await requestSatoshiProof(context.db, context.config, input)),
+    finalizeSatoshiProof: async (_parent, { id, txId }: { id: string; txId: string }, context: AopdContext) =>
+      toProof(await finalizeSatoshiProof(context.db, context.config, id, txId)),
+    assessSatoshiProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>
+      toProof(await assessSatoshiProof(context.db, args.id, args.assessment, args.comment)),
+  },
+};

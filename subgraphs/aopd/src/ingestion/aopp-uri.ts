@@ -1,0 +1,32 @@
+import type { AddressFormat } from "../database/database-schema.js";
+
+export type AoppAsset = "btc" | "eth";
+export type AoppFormat = "p2pkh" | "p2wpkh" | "p2sh" | "p2tr" | "any" | "standard";
+
+/**
+ * The `aopp:` URI a wallet opens: version 0, the message to sign, the asset, the expected address
+ * format and the callback that receives the signature (AOPP, https://aopp.group).
+ */
+export function buildAoppUri(request: { message: string; asset: AoppAsset; format: AoppFormat; callbackUrl: string }): string {
+  const query = new URLSearchParams({ v: "0", msg: request.message, asset: request.asset, format: request.format, callback: request.callbackUrl });
+  return `aopp:?${query.toString().replace(/\+/g, "%20")}`;
+}
+
+/** The AOPP format parameter for a requested address format; undefined when AOPP cannot express it. */
+export function aoppFormatOf(asset: AoppAsset, format: AddressFormat | null | undefined): AoppFormat | undefined {
+  if (asset === "eth") return format === null || format === undefined || format === "STANDARD" ? "standard" : undefined;
+  switch (format ?? "ANY") {
+    case "ANY":
+      return "any";
+    case "P2PKH":
+      return "p2pkh";
+    case "P2SH":
+      return "p2sh";
+    case "P2WPKH":
+      return "p2wpkh";
+    case "P2TR":
+      return "p2tr";
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
+import { isUuid } from "@compliance-graph/filter";
+import { sql, type Kysely, type Updateable } from "kysely";
+import type { AopdDatabase, ProofKind, ProofRow, ProofStatus, ProofTable } from "../database/database-schema.js";
+import { publishProofEvent } from "../events/proof-event.js";
+
+export interface StatusChange {
+  /** What the change does, as a past participle for messages ("finalized", "assessed", ...). */
+  action: string;
+  kind: ProofKind;
+  from: readonly ProofStatus[];
+  /** The new columns; `status` among them. `updated_at` is set here. */
+  set: Updateable<ProofTable> & { status: ProofStatus };
+  /** Refuse when the due time has passed, even before the expiry job marks the proof. */
+  beforeDue?: boolean;
+}
+
+/**
+ * The state machine's one write path: a conditional UPDATE that succeeds only from an allowed
+ * status, so two concurrent changes of one proof cannot both win (the second finds the status
+ * already moved and is refused). The event is published in the same transaction. A refused change
+ * changes nothing and says why.
+ */
+export async function changeProofStatus(db: Kysely<AopdDatabase>, id: string, change: StatusChange): Promise<ProofRow> {
+  if (!isUuid(id)) throw new NotFoundError("The proof", id);
+  const row = await db.transaction().execute(async (trx) => {
+    let update = trx
+      .updateTable("aopd_proof")
+      .set({ ...change.set, updated_at: sql<Date>`now()` })
+      .where("id", "=", id.toLowerCase())
+      .where("kind", "=", change.kind)
+      .where("status", "in", [...change.from]);
+    if (change.beforeDue) update = update.where((eb) => eb.or([eb("due_at", "is", null), eb("due_at", ">", sql<Date>`now()`)]));
+    const updated = await update.returningAll().executeTakeFirst();
+    if (updated) await publishProofEvent(trx, { id: updated.id, change: "STATUS_CHANGED", status: updated.status });
+    return updated;
+  });
+  if (row) return row;
+  throw await refusalOf(db, id, change);
+}
+
+/** Why a change found no row to update, from the row as it now stands. */
+async function refusalOf(db: Kysely<AopdDatabase>, id: string, change: StatusChange): Promise<Error> {
+  const current = await db.selectFrom("aopd_proof").select(["kind", "status", "due_at"]).where("id", "=", id.toLowerCase()).executeTakeFirst();
+  if (!current) return new NotFoundError("The proof", id);
+  if (current.kind !== change.kind) return new UserInputError("id", `names a ${current.kind} proof; only ${change.kind} proofs can be ${change.action}.`);
+  if (!change.from.includes(current.status)) {
+    return new ConflictError(`The proof is ${current.status}; it can be ${change.action} only when ${change.from.join(" or ")}.`, { status: current.status });
+  }
+  return new ConflictError(`The proof expired at ${current.due_at?.toISOString() ?? "its due time"}; it can no longer be ${change.action}.`, {
+    status: current.status,
+  });
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from "node:crypto";
+import { UserInputError } from "@compliance-graph/errors";
+import { sql, type Kysely } from "kysely";
+import type { AopdConfig } from "../aopd-config.js";
+import type { AddressFormat, AopdDatabase, ProofRow } from "../database/database-schema.js";
+import { publishProofEvent } from "../events/proof-event.js";
+import { aoppFormatOf, buildAoppUri, type AoppAsset } from "./aopp-uri.js";
+import { newCallbackToken } from "./callback-token.js";
+import { optionalComment, requireAddress, requireAsset, requireCustomerId, storedFormat } from "./proof-input-rules.js";
+
+export interface RequestAoppProofInput {
+  customerId: string;
+  asset: string;
+  format?: AddressFormat | null;
+  expectedAddress: string;
+  message?: string | null;
+  comment?: string | null;
+  xpubRequired?: boolean | null;
+}
+
+export interface AoppProofRequest {
+  row: ProofRow;
+  aoppUri: string;
+  portalUrl: string;
+}
+
+// AOPP messages are ASCII; newlines are allowed, other control characters are not.
+const aoppMessage = /^[\x20-\x7e\n]*$/;
+
+/**
+ * Creates a pending signature proof and the AOPP URI a wallet opens to sign its message. The
+ * callback token exists only in the returned URI (the row keeps its hash), so this answer is the
+ * one chance to pass it on.
+ */
+export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestAoppProofInput): Promise<AoppProofRequest> {
+  const customerId = requireCustomerId("input.customerId", input.customerId);
+  const asset = requireAsset("input.asset", config, input.asset);
+  const aoppAsset: AoppAsset | undefined = asset.addressFamily === "bitcoin" ? "btc" : asset.addressFamily === "ethereum" ? "eth" : undefined;
+  if (!aoppAsset) {
+    throw new UserInputError("input.asset", `AOPP signature proofs support Bitcoin and Ethereum-family assets; ${asset.name} is neither. Use a Satoshi proof.`);
+  }
+  const aoppFormat = aoppFormatOf(aoppAsset, input.format);
+  if (!aoppFormat) {
+    const allowed = aoppAsset === "btc" ? "null (any), P2PKH, P2SH, P2WPKH or P2TR" : "null (the standard format)";
+    throw new UserInputError("input.format", `${String(input.format)} cannot be requested for ${asset.name}; allowed: ${allowed}.`);
+  }
+  const format = storedFormat(input.format);
+  const address = requireAddress("input.expectedAddress", config, asset, input.expectedAddress, aoppAsset === "btc" ? format : null);
+  const message = input.message ?? `I confirm that I control ${address} for ${customerId}. Nonce: ${randomBytes(12).toString("hex")}`;
+  if (message.length === 0 || message.length > config.maxMessageLength || !aoppMessage.test(message)) {
+    throw new UserInputError("input.message", `must be 1 to ${config.maxMessageLength} ASCII characters (printable or newline).`);
+  }
+  const comment = optionalComment("input.comment", input.comment);
+  const { token, hash } = newCallbackToken();
+
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto("aopd_proof")
+      .values({
+        kind: "signature",
+        status: "PENDING",
+        customer_id: customerId,
+        asset: asset.code,
+        address,
+        comment,
+        format,
+        message,
+        due_at: sql<Date>`now() + make_interval(secs => ${config.signatureProofLifetimeSeconds})`,
+        callback_token_hash: hash,
+        xpub_required: input.xpubRequired === true,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishProofEvent(trx, { id: inserted.id, change: "CREATED", status: inserted.status });
+    return inserted;
+  });
+  const callbackUrl = `${config.callbackBaseUrl.replace(/\/$/, "")}/${token}`;
+  const aoppUri = buildAoppUri({ message, asset: aoppAsset, format: aoppFormat, callbackUrl });
+  const portal = new URL(config.portalUrl);
+  portal.searchParams.set("proof", row.id);
+  portal.searchParams.set("aopp", aoppUri);
+  return { row, aoppUri, portalUrl: portal.toString() };
+}

@@ -1,0 +1,57 @@
+import { randomInt } from "node:crypto";
+import { UserInputError } from "@compliance-graph/errors";
+import { sql, type Kysely } from "kysely";
+import type { AopdConfig } from "../aopd-config.js";
+import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
+import { publishProofEvent } from "../events/proof-event.js";
+import { optionalComment, requireAddress, requireAsset, requireCustomerId } from "./proof-input-rules.js";
+
+export interface RequestSatoshiProofInput {
+  customerId: string;
+  asset: string;
+  senderAddress: string;
+  depositAddress: string;
+  comment?: string | null;
+}
+
+/**
+ * How far above the base amount a proof's amount may lie, in the lowest denomination. The random
+ * part makes the amount identify the proof among concurrent ones to the same deposit address.
+ */
+const amountSpread = 10_000;
+
+/** Creates a pending Satoshi proof: the customer is to send exactly `amount` before `due_at`. */
+export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestSatoshiProofInput): Promise<ProofRow> {
+  const customerId = requireCustomerId("input.customerId", input.customerId);
+  const asset = requireAsset("input.asset", config, input.asset);
+  const base = config.satoshiBaseAmounts[asset.code];
+  if (base === undefined) {
+    const configured = Object.keys(config.satoshiBaseAmounts).map((code) => config.assets.get(code)?.name ?? code);
+    throw new UserInputError("input.asset", `Satoshi proofs are not configured for ${asset.name}; configured: ${configured.join(", ") || "none"}.`);
+  }
+  const senderAddress = requireAddress("input.senderAddress", config, asset, input.senderAddress);
+  const depositAddress = requireAddress("input.depositAddress", config, asset, input.depositAddress);
+  if (senderAddress === depositAddress) throw new UserInputError("input.depositAddress", "must differ from the sender address.");
+  const comment = optionalComment("input.comment", input.comment);
+  const amount = (BigInt(base) + BigInt(randomInt(1, amountSpread))).toString();
+
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto("aopd_proof")
+      .values({
+        kind: "satoshi",
+        status: "PENDING",
+        customer_id: customerId,
+        asset: asset.code,
+        address: senderAddress,
+        deposit_address: depositAddress,
+        amount,
+        comment,
+        due_at: sql<Date>`now() + make_interval(secs => ${config.satoshiProofLifetimeSeconds})`,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publishProofEvent(trx, { id: row.id, change: "CREATED", status: row.status });
+    return row;
+  });
+}
