@@ -2,13 +2,14 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { renderTable, type BenchmarkScenario } from "./benchmark-report.js";
+import { proofIngestionScenario } from "./scenarios/proof-ingestion.js";
 import { proofQueriesScenario } from "./scenarios/proof-queries.js";
 
 /**
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";
