@@ -2,6 +2,7 @@ import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
 import { countProofsQuery, selectProofs, type AopdDatabase } from "@compliance-graph/aopd";
 import { defaultFilterLimits } from "@compliance-graph/filter";
+import { createInternalTokenMinter, generateInternalSigningKey } from "@compliance-graph/identity";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
 import { measureLatency, ms, percentile } from "../support/latency.js";
@@ -44,11 +45,21 @@ export const proofQueriesScenario: BenchmarkScenario = {
     const iterations = quick ? 10 : 40;
     const { url, seededSeconds } = await ensureSeededDatabase(quick ? "aopd_bench_quick" : "aopd_bench", count);
     const port = await freePort();
-    const subgraph = await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), DATABASE_URL: url }, `http://127.0.0.1:${port}/health/ready`);
+    // As in production: the subgraph verifies the gateway's internal token on every request.
+    const key = await generateInternalSigningKey("bench");
+    const token = await (await createInternalTokenMinter({ privateJwk: key.privateJwk, ttlSeconds: 3_600 }))(
+      { subject: "bench", client: "bench", roles: ["proofs:read"] },
+      "aopd",
+    );
+    const subgraph = await startProcess(
+      "subgraphs/aopd/src/main.ts",
+      { AOPD_PORT: String(port), DATABASE_URL: url, INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [key.publicJwk] }), AOPD_EXPIRY_INTERVAL_SECONDS: "0" },
+      `http://127.0.0.1:${port}/health/ready`,
+    );
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const db = new Kysely<AopdDatabase>({ dialect: new PostgresDialect({ pool }) });
     const post = async (query: string, variables: unknown) => {
-      const response = await fetch(`http://127.0.0.1:${port}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+      const response = await fetch(`http://127.0.0.1:${port}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
       const body = (await response.json()) as { errors?: unknown };
       if (body.errors) throw new Error(JSON.stringify(body.errors));
     };
@@ -79,7 +90,7 @@ export const proofQueriesScenario: BenchmarkScenario = {
     const table: BenchmarkTable = {
       title: `Proof queries on ${count.toLocaleString("en")} proofs: aopd subgraph vs raw SQL`,
       method:
-        `PostgreSQL ${"server"} on loopback; the aopd subgraph in its own process, called over HTTP one request at a time; the raw column runs the exact SQL the subgraph compiles, through \`pg\`, from the benchmark process. ${iterations} timed calls after 3 warm-up calls; milliseconds.` +
+        `PostgreSQL server on loopback; the aopd subgraph in its own process (verifying an internal identity token on every request, as in production), called over HTTP one request at a time; the raw column runs the exact SQL the subgraph compiles, through \`pg\`, from the benchmark process. ${iterations} timed calls after 3 warm-up calls; milliseconds.` +
         (seededSeconds !== undefined ? ` Seeding took ${seededSeconds.toFixed(1)} s (${Math.round(count / seededSeconds).toLocaleString("en")} rows/s).` : ""),
       columns: ["query", "field", "raw p50", "raw p95", "subgraph p50", "subgraph p95", "ratio p50", "within 1.5x + 1 ms"],
       rows,
