@@ -23,7 +23,16 @@ const idp = await createDevIdentityProvider({ baseUrl });
 const internalKey = await generateInternalSigningKey();
 const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
 
-const aopd = await startAopd({ authenticate: verifierFor("aopd"), seedDemoProofs: 250, logger: createLogger("aopd") });
+const aopd = await startAopd({
+  authenticate: verifierFor("aopd"),
+  seedDemoProofs: 250,
+  logger: createLogger("aopd"),
+  // Wallets and customers reach the trial on its one base URL.
+  config: {
+    callbackBaseUrl: process.env.AOPD_CALLBACK_BASE_URL ?? `${baseUrl}/aopp/callback`,
+    portalUrl: process.env.AOPD_PORTAL_URL ?? `${baseUrl}/portal`,
+  },
+});
 const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
 const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
 const options = await gatewayOptionsFromEnv({

@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect } from "kysely";
@@ -35,7 +37,10 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     const db = new Kysely<AopdDatabase>({ dialect: new PostgresDialect({ pool }) });
     return { db, driver: "postgres", pool, close: () => db.destroy() };
   }
-  const pglite = await PGlite.create(options.dataDir ?? ".data/aopd", { extensions: { pg_trgm } });
+  const dataDir = options.dataDir ?? ".data/aopd";
+  // PGlite creates its own folder but not the ones above it, which a fresh checkout lacks.
+  if (!dataDir.includes("://")) mkdirSync(dirname(dataDir), { recursive: true });
+  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const db = new Kysely<AopdDatabase>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
