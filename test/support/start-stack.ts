@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +42,8 @@ export interface StackOptions {
    * supergraph.graphql instead of the stand-in.
    */
   realAopd?: { databaseUrl: string; seedDemoProofs: number };
+  /** Sees the headers of every request a subgraph receives (before the subgraph verifies it). */
+  onSubgraphRequest?: (subgraph: string, headers: IncomingHttpHeaders) => void;
 }
 
 const committedSupergraph = fileURLToPath(new URL("../../supergraph.graphql", import.meta.url));
@@ -63,7 +66,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     });
     closers.push(() => idp.close());
     const internalKey = await generateInternalSigningKey();
-    const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
+    const verifierFor = (audience: string) => {
+      const verify = createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
+      return (request: IncomingMessage) => {
+        options.onSubgraphRequest?.(audience, { ...request.headers });
+        return verify(request);
+      };
+    };
     const aopd = options.realAopd
       ? await startAopd({
           config: { port: 0, databaseUrl: options.realAopd.databaseUrl, production: false },
