@@ -1,6 +1,7 @@
 import fc from "fast-check";
-import { sql } from "kysely";
+import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AopdDatabase } from "../src/database/database-schema.js";
 import type { Database } from "../src/database/open-database.js";
 import { defaultProofQueryLimits, findProofPage, countProofs } from "../src/proofs/proof-query.js";
 import { sortColumns, type ProofSortInput } from "../src/proofs/proof-sort.js";
@@ -8,13 +9,28 @@ import { proofFilter, proofRows, sortOrder } from "./support/proof-arbitraries.j
 import { referenceMatches, type ReferenceRow } from "./support/reference-proof-filter.js";
 import { databaseDrivers, openTestDatabase } from "./support/test-database.js";
 
-async function replaceRows(database: Database, rows: ReferenceRow[]) {
-  await sql`TRUNCATE aopd_proof`.execute(database.db);
-  if (rows.length === 0) return;
+const rollback = new Error("roll back");
+
+/**
+ * Runs one property case on exactly `rows`, inside a transaction that is rolled back: every case
+ * starts from an empty table, and no case pays for a commit.
+ */
+async function withRows(database: Database, rows: ReferenceRow[], check: (db: Kysely<AopdDatabase>) => Promise<void>): Promise<void> {
   await database.db
-    .insertInto("aopd_proof")
-    .values(rows.map((row) => ({ ...row, amount: row.kind === "satoshi" ? "1000" : null })))
-    .execute();
+    .transaction()
+    .execute(async (trx) => {
+      if (rows.length > 0) {
+        await trx
+          .insertInto("aopd_proof")
+          .values(rows.map((row) => ({ ...row, amount: row.kind === "satoshi" ? "1000" : null })))
+          .execute();
+      }
+      await check(trx);
+      throw rollback;
+    })
+    .catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
 }
 
 /** The order the API promises, stated over plain rows: criteria in order, byte order for text, then id. */
@@ -53,33 +69,34 @@ describe.each(databaseDrivers)("proof filters and sorting on %s", (driver) => {
   it("returns exactly the rows the reference predicate accepts, and counts them", async () => {
     await fc.assert(
       fc.asyncProperty(
-        proofRows.chain((rows) => fc.tuple(fc.constant(rows), proofFilter(rows.map((row) => row.id)))),
-        async ([rows, filter]) => {
-          await replaceRows(database, rows);
-          const found = await findProofPage(database.db, { offset: 0, limit: 1000, filter }, defaultProofQueryLimits);
-          const expected = rows.filter((row) => referenceMatches(row, filter)).map((row) => row.id).sort();
-          expect(found.map((row) => row.id).sort()).toEqual(expected);
-          expect(await countProofs(database.db, filter, defaultProofQueryLimits)).toBe(expected.length);
-        },
+        proofRows.chain((rows) => fc.tuple(fc.constant(rows), proofFilter(rows.map((row) => row.id)))).map(([rows, filter]) => ({ rows, filter })),
+        ({ rows, filter }) =>
+          withRows(database, rows, async (db) => {
+            const found = await findProofPage(db, { offset: 0, limit: 1000, filter }, defaultProofQueryLimits);
+            const expected = rows.filter((row) => referenceMatches(row, filter)).map((row) => row.id).sort();
+            expect(found.map((row) => row.id).sort()).toEqual(expected);
+            expect(await countProofs(db, filter, defaultProofQueryLimits)).toBe(expected.length);
+          }),
       ),
       { numRuns: 400 },
     );
-  });
+  }, 180_000);
 
   it("orders by any criteria with the id as tie-breaker, and pages never overlap", async () => {
     await fc.assert(
-      fc.asyncProperty(proofRows, sortOrder, fc.integer({ min: 1, max: 7 }), async (rows, order, pageSize) => {
-        await replaceRows(database, rows);
-        const all = await findProofPage(database.db, { offset: 0, limit: 1000, sortOrder: order }, defaultProofQueryLimits);
-        expect(all.map((row) => row.id)).toEqual(referenceOrder(rows, order).map((row) => row.id));
-        const paged: string[] = [];
-        for (let offset = 0; offset < rows.length; offset += pageSize) {
-          const page = await findProofPage(database.db, { offset, limit: pageSize, sortOrder: order }, defaultProofQueryLimits);
-          paged.push(...page.map((row) => row.id));
-        }
-        expect(paged).toEqual(all.map((row) => row.id));
-      }),
+      fc.asyncProperty(proofRows, sortOrder, fc.integer({ min: 1, max: 7 }), (rows, order, pageSize) =>
+        withRows(database, rows, async (db) => {
+          const all = await findProofPage(db, { offset: 0, limit: 1000, sortOrder: order }, defaultProofQueryLimits);
+          expect(all.map((row) => row.id)).toEqual(referenceOrder(rows, order).map((row) => row.id));
+          const paged: string[] = [];
+          for (let offset = 0; offset < rows.length; offset += pageSize) {
+            const page = await findProofPage(db, { offset, limit: pageSize, sortOrder: order }, defaultProofQueryLimits);
+            paged.push(...page.map((row) => row.id));
+          }
+          expect(paged).toEqual(all.map((row) => row.id));
+        }),
+      ),
       { numRuns: 60 },
     );
-  });
+  }, 180_000);
 });
