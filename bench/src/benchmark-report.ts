@@ -7,6 +7,8 @@ export interface BenchmarkTable {
   rows: (string | number)[][];
   /** Notes under the table (aims, observations). */
   notes?: string[];
+  /** A chart of the table, written as an SVG file beside the report and linked under the table. */
+  chart?: { name: string; title: string; svg: string };
 }
 
 export interface BenchmarkScenario {
@@ -15,9 +17,11 @@ export interface BenchmarkScenario {
   run(options: { quick: boolean }): Promise<BenchmarkTable[]>;
 }
 
-export function renderTable(table: BenchmarkTable): string {
+/** `chartFile`: the table's chart, relative to the report, when it has one. */
+export function renderTable(table: BenchmarkTable, chartFile?: string): string {
   const header = `| ${table.columns.join(" | ")} |\n| ${table.columns.map(() => "---").join(" | ")} |`;
   const body = table.rows.map((row) => `| ${row.join(" | ")} |`).join("\n");
   const notes = (table.notes ?? []).map((note) => `- ${note}`).join("\n");
-  return `### ${table.title}\n\n${table.method}\n\n${header}\n${body}\n${notes ? `\n${notes}\n` : ""}`;
+  const chart = table.chart && chartFile ? `\n![${table.chart.title}](${chartFile})\n` : "";
+  return `### ${table.title}\n\n${table.method}\n\n${header}\n${body}\n${notes ? `\n${notes}\n` : ""}${chart}`;
 }

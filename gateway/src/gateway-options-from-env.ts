@@ -2,6 +2,7 @@ import type { JWK } from "jose";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { GatewayOptions } from "./start-gateway.js";
+import { subscriptionLimitsFromEnv } from "./subscriptions/subscription-limits.js";
 
 function integer(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
@@ -68,5 +69,6 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     introspection: env.GRAPHQL_INTROSPECTION === undefined ? !production : env.GRAPHQL_INTROSPECTION === "true",
     limits: limits as GatewayOptions["limits"],
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
+    subscriptions: subscriptionLimitsFromEnv(env),
   };
 }

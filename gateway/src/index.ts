@@ -13,3 +13,5 @@ export { createDevIdentityProvider, generateDevSigningKey, type DevIdentityProvi
 export { startDevIdentityProvider, type RunningDevIdentityProvider } from "./dev-identity-provider/start-dev-identity-provider.js";
 export { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig } from "./dev-identity-provider/dev-identity-provider-config.js";
 export type { GatewayContext } from "./gateway-context.js";
+export { SubscriptionCloseCode } from "./subscriptions/subscription-close-code.js";
+export { defaultSubscriptionLimits, subscriptionLimitsFromEnv, type SubscriptionLimits } from "./subscriptions/subscription-limits.js";

@@ -25,6 +25,8 @@ import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
+import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
+import type { SubscriptionLimits } from "./subscriptions/subscription-limits.js";
 
 export interface GatewayOptions {
   /** `PORT`; 0 picks a free one. @default 4000 */
@@ -47,6 +49,8 @@ export interface GatewayOptions {
   /** `GRAPHQL_MAX_BODY_BYTES`. @default 1_048_576 // 1 MiB */
   maxBodyBytes?: number;
   logger?: Logger;
+  /** Limits of WebSocket subscriptions (`SUBSCRIPTION_*`; see docs/subscriptions.md). */
+  subscriptions?: Partial<SubscriptionLimits>;
   /** Routes served beside the gateway's own (the development identity provider); true when handled. */
   handleOtherRoute?: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
 }
@@ -90,9 +94,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const authorization = createSupergraphAuthorization();
   const gatewayLogger = logger.child({ component: "apollo-gateway" });
 
+  const buildService = ({ name, url }: { name: string; url?: string }) =>
+    new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher });
+  // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
+  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: limits, limits: options.subscriptions, logger: logger.child({ component: "subscriptions" }) });
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
-    buildService: ({ name, url }) => new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher }),
+    buildService,
     logger: {
       debug: (message: unknown) => gatewayLogger.debug(String(message)),
       info: (message: unknown) => gatewayLogger.info(String(message)),
@@ -101,6 +109,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
   });
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => authorization.update(coreSupergraphSdl));
+  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => subscriptionServer.updateSupergraph(coreSupergraphSdl));
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -151,6 +160,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     }
   });
   httpServer.keepAliveTimeout = 65_000;
+  subscriptionServer.attach(httpServer);
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
@@ -168,6 +178,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     reloadSupergraph: () => source.reload(),
     close: () => {
       closing ??= (async () => {
+        await subscriptionServer.close();
         await new Promise<void>((resolve) => {
           httpServer.close(() => resolve());
           httpServer.closeIdleConnections();

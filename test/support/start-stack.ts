@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JWK } from "jose";
 import { startAopd } from "@compliance-graph/aopd";
-import { composeSubgraphs, startDevIdentityProvider, startGateway, type DevClient, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
+import { composeSubgraphs, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey } from "@compliance-graph/identity";
 import { createLogger } from "@compliance-graph/server-kit";
 import { startTrpd, trpdSchemaFile } from "@compliance-graph/trpd";
@@ -44,6 +44,8 @@ export interface StackOptions {
   realAopd?: { databaseUrl: string; seedDemoProofs: number };
   /** Sees the headers of every request a subgraph receives (before the subgraph verifies it). */
   onSubgraphRequest?: (subgraph: string, headers: IncomingHttpHeaders) => void;
+  /** The gateway's subscription limits. */
+  subscriptions?: GatewayOptions["subscriptions"];
 }
 
 const committedSupergraph = fileURLToPath(new URL("../../supergraph.graphql", import.meta.url));
@@ -104,6 +106,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       internalToken: { privateJwk: internalKey.privateJwk },
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
       logger: createLogger("gateway", "silent"),
     });
     closers.push(() => gateway.close());

@@ -17,9 +17,16 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a deployable in a process of its own (as in production) and waits until `readyUrl` answers 200. */
-export async function startProcess(entry: string, env: Record<string, string>, readyUrl: string): Promise<BenchProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+/** A URL that answers 200 once the process is ready, or a request (a POST, say) that does. */
+export type ReadyCheck = string | { url: string; init: RequestInit };
+
+/**
+ * Starts a deployable in a process of its own (as in production) and waits until `ready` answers
+ * 200. `args` follow the entry (a CLI's command and flags).
+ */
+export async function startProcess(entry: string, env: Record<string, string>, ready: ReadyCheck, args: string[] = []): Promise<BenchProcess> {
+  const [readyUrl, readyInit] = typeof ready === "string" ? [ready, undefined] : [ready.url, ready.init];
+  const child = spawn(process.execPath, ["--import", "tsx", entry, ...args], {
     env: { ...process.env, LOG_LEVEL: "warn", APOLLO_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -27,7 +34,7 @@ export async function startProcess(entry: string, env: Record<string, string>, r
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
     try {
-      if ((await fetch(readyUrl)).ok) break;
+      if ((await fetch(readyUrl, readyInit)).ok) break;
     } catch {
       // Not listening yet.
     }
@@ -42,7 +49,13 @@ export async function startProcess(entry: string, env: Record<string, string>, r
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        // A server that does not finish its shutdown within 10 seconds is killed, so that one
+        // stuck process cannot hang the whole benchmark run.
+        const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        child.once("exit", () => {
+          clearTimeout(killer);
+          resolve();
+        });
         child.kill("SIGTERM");
       }),
   };

@@ -39,6 +39,13 @@ export interface AopdConfig {
    * cannot hold an unbounded result in memory. `0` means unlimited.
    */
   maxResultRows: number | undefined;
+  /**
+   * `AOPD_MAX_EXPORT_ROWS`: the most proofs one `proofsAsXlsx` (or `proofAsXlsx`) export may hold;
+   * a filter that matches more is refused with LIMIT_EXCEEDED before any export work. The whole
+   * file travels base64-encoded in one response, so this also bounds the response size (about
+   * 210 MiB of XLSX, 295 MB of base64, per million demo proofs). At least 1. @default 1_000_000
+   */
+  maxExportRows: number;
   /** `AOPD_LANG_FILE`, `AOPD_THEME_FILE`, `AOPD_LOGO_FILE`: portal resources; defaults ship in `portal/`. */
   langFile: URL | string;
   themeFile: URL | string;
@@ -74,6 +81,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     if (!/^[1-9][0-9]*$/.test(String(amount))) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS: the amount of ${code} must be a positive integer string.`);
   }
   const maxResultRows = integer(env, "AOPD_MAX_RESULT_ROWS", production ? 100_000 : 0);
+  const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 1_000_000);
+  if (maxExportRows < 1) throw new Error("AOPD_MAX_EXPORT_ROWS must be at least 1.");
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
   return {
     port: integer(env, "AOPD_PORT", 4001),
@@ -91,6 +100,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     xpubMaxIndex: integer(env, "AOPD_XPUB_MAX_INDEX", 100),
     expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
+    maxExportRows,
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),

@@ -7,3 +7,4 @@ export { assembleAopdSdl, aopdSchemaFile } from "./schema/assemble-aopd-sdl.js";
 export { seedProofs } from "./seed/seed-proofs.js";
 export { toProof, type Proof } from "./proofs/proof.js";
 export { countProofsQuery, selectProofs } from "./proofs/proof-query.js";
+export { publishProofEvent, parseProofEvent, proofEventChannel, type ProofEvent, type ProofChange } from "./events/proof-event.js";

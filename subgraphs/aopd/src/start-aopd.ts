@@ -12,6 +12,7 @@ import { loadPortalResources } from "./portal/load-portal-resources.js";
 import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
+import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -54,15 +55,17 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       portal: await loadPortalResources(config),
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
     };
+    const schema = buildAopdSchema();
+    const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const server = await startSubgraphServer<AopdContext, Identity>({
       name: "aopd",
-      schema: buildAopdSchema(),
+      schema,
       port: config.port,
       host: config.host,
       production: config.production,
       authenticate: options.authenticate,
       // Development without a gateway in front: every caller is a developer with every role.
-      developmentIdentity: { subject: "development", client: "development", roles: [...allRoles] },
+      developmentIdentity,
       createContext: ({ identity, requestId, logger: requestLogger }) => ({ ...services, identity, requestId, logger: requestLogger }),
       checkReady: async () => {
         await sql`SELECT 1`.execute(database.db);
@@ -70,12 +73,16 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       logger,
       handleOtherRoute: aoppCallbackRoute({ db: database.db, config, logger }),
     });
+    // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
+    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger });
+    await subscriptions.ready;
     const stopExpiryJob = startExpiryJob(database.db, config.expiryIntervalSeconds, logger);
     return {
       url: server.url,
       services,
       close: async () => {
         await stopExpiryJob();
+        await subscriptions.close();
         await server.close();
         await database.close();
       },

@@ -3,6 +3,8 @@ import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/ind
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
 import type { ProofSortInput } from "../proofs/proof-sort.js";
 import { toProof, type Proof } from "../proofs/proof.js";
+import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
+import { aopdProofsSubscription } from "../subscriptions/aopd-proofs-subscription.js";
 import { configurationOf } from "./configuration-of.js";
 import type { AopdContext } from "./aopd-context.js";
 
@@ -22,6 +24,20 @@ const byCustomerPattern = (customerId: string) => ({ is: { any: { customerId: { 
 async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
   const rows = await findProofPage(context.db, args, context.limits);
   return rows.map(toProof);
+}
+
+/** The XLSX export of `proofsAsXlsx` and the deprecated `proofAsXlsx`: the same workbook for the same filter. */
+async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error): Promise<Buffer> {
+  const started = performance.now();
+  const { file, rows } = await exportProofsAsXlsx(context.db, {
+    filter,
+    limits: context.limits,
+    maxRows: context.config.maxExportRows,
+    assetName: (code) => context.config.assets.get(code)?.name,
+    emptyError,
+  });
+  context.logger.info({ rows, bytes: file.length, ms: Math.round(performance.now() - started) }, "proofs exported as XLSX");
+  return file;
 }
 
 async function latest(context: AopdContext, filter: unknown): Promise<Proof | null> {
@@ -45,10 +61,15 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     proofs: (_parent, args: PageArgs, context: AopdContext) => page(context, args),
     proofsForCustomer: (_parent, args: { customerId: string; offset: number; limit: number }, context: AopdContext) =>
       page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }),
+    proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
+    proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, byIdPattern(id), new NotFoundError("The proof", id)),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,
     logo: (_parent, _args, context: AopdContext) => context.portal.logo,
+  },
+  Subscription: {
+    aopdProofs: aopdProofsSubscription,
   },
   AopdProof: {
     __resolveType: (proof: Proof) => proof.__typename,

@@ -1,0 +1,194 @@
+import { isDeepStrictEqual } from "node:util";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startDevIdentityProvider } from "@compliance-graph/gateway";
+import { allRoles, createInternalTokenMinter, generateInternalSigningKey } from "@compliance-graph/identity";
+import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
+import { renderBarChartSvg } from "../support/bar-chart-svg.js";
+import { ensureSeededDatabase } from "../support/bench-database.js";
+import { gatewayQueries, type GatewayQuery } from "../support/gateway-queries.js";
+import { samplePeakRss } from "../support/peak-rss.js";
+import { runAutocannon, type LoadResult } from "../support/run-autocannon.js";
+import { freePort, startProcess, type BenchProcess } from "../support/start-process.js";
+import { packageVersion } from "../support/package-version.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+interface Target {
+  name: string;
+  /** Starts the server; returns its /graphql URL, the headers a caller sends and its process. */
+  start(): Promise<{ url: string; headers: Record<string, string>; process: BenchProcess; external?: boolean }>;
+  /** Only operations every part of which this target can serve. */
+  serves(query: GatewayQuery): boolean;
+}
+
+interface Measurement extends LoadResult {
+  target: string;
+  query: string;
+  peakRssBytes: number;
+}
+
+const graphqlHeaders = { "content-type": "application/json" };
+const readyPost = (url: string, headers: Record<string, string> = {}) => ({
+  url,
+  init: { method: "POST", headers: { ...graphqlHeaders, ...headers }, body: JSON.stringify({ query: "{ __typename }" }) },
+});
+
+async function postData(url: string, headers: Record<string, string>, query: GatewayQuery): Promise<unknown> {
+  const response = await fetch(url, { method: "POST", headers: { ...graphqlHeaders, ...headers }, body: JSON.stringify({ query: query.query, variables: query.variables }) });
+  const body = (await response.json()) as { data?: unknown; errors?: unknown };
+  if (response.status !== 200 || body.errors) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(body.errors ?? body)}`);
+  return body.data;
+}
+
+export const gatewayComparisonScenario: BenchmarkScenario = {
+  name: "gateway-comparison",
+  async run({ quick }) {
+    const proofCount = quick ? 5_000 : 100_000;
+    const durationSeconds = quick ? 3 : 10;
+    const warmupSeconds = quick ? 1 : 3;
+    const connections = 16;
+    const workers = process.env.GATEWAY_WORKERS;
+    const { url: databaseUrl } = await ensureSeededDatabase(quick ? "aopd_bench_gateways_quick" : "aopd_bench_gateways", proofCount);
+    const stack: BenchProcess[] = [];
+    const folder = await mkdtemp(join(tmpdir(), "cg-bench-"));
+    const idp = await startDevIdentityProvider({ accessTokenTtlSeconds: 3_600 });
+    const measurements: Measurement[] = [];
+    try {
+      // Subgraphs verify the internal token for everyone: the gateways differ only in how it is made.
+      const key = await generateInternalSigningKey();
+      const publicJwks = JSON.stringify({ keys: [key.publicJwk] });
+      const [aopdPort, trpdPort] = [await freePort(), await freePort()];
+      const subgraphEnv = { INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0" };
+      const aopd = await startProcess("subgraphs/aopd/src/main.ts", { ...subgraphEnv, AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl }, `http://127.0.0.1:${aopdPort}/health/ready`);
+      stack.push(aopd);
+      stack.push(await startProcess("subgraphs/trpd/src/main.ts", { ...subgraphEnv, TRPD_PORT: String(trpdPort) }, `http://127.0.0.1:${trpdPort}/health/ready`));
+      const supergraphPath = join(folder, "supergraph.graphql");
+      const committed = await readFile(join(root, "supergraph.graphql"), "utf8");
+      await writeFile(supergraphPath, committed.replace("http://localhost:4001/graphql", `http://127.0.0.1:${aopdPort}/graphql`).replace("http://localhost:4002/graphql", `http://127.0.0.1:${trpdPort}/graphql`));
+
+      // What the other gateways send instead of minting: one long-lived token per subgraph.
+      const mint = await createInternalTokenMinter({ privateJwk: key.privateJwk, ttlSeconds: 86_400 });
+      const benchIdentity = { subject: "bench", client: "bench", roles: [...allRoles] };
+      const staticAuthorization = JSON.stringify({ aopd: `Bearer ${await mint(benchIdentity, "aopd")}`, trpd: `Bearer ${await mint(benchIdentity, "trpd")}` });
+      const accessToken = await fetchAccessToken(idp.tokenEndpoint);
+
+      const gatewayTarget = (name: string, start: (port: number) => Promise<{ process: BenchProcess; headers?: Record<string, string> }>): Target => ({
+        name,
+        serves: () => true,
+        async start() {
+          const port = await freePort();
+          const { process, headers = {} } = await start(port);
+          return { url: `http://127.0.0.1:${port}/graphql`, headers, process };
+        },
+      });
+      const targets: Target[] = [
+        gatewayTarget(workers ? `ours (${workers} workers)` : "ours", async (port) => {
+          const headers = { authorization: `Bearer ${accessToken}` };
+          const env = { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(key.privateJwk), ...(workers ? { GATEWAY_WORKERS: workers } : {}) };
+          return { process: await startProcess("gateway/src/main.ts", env, readyPost(`http://127.0.0.1:${port}/graphql`, headers)), headers };
+        }),
+        gatewayTarget("@apollo/gateway", async (port) => ({
+          process: await startProcess("bench/src/support/stock-apollo-gateway.ts", { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, SUBGRAPH_AUTHORIZATION: staticAuthorization }, readyPost(`http://127.0.0.1:${port}/graphql`)),
+        })),
+        gatewayTarget("Hive Gateway", async (port) => ({
+          process: await startProcess(
+            "node_modules/@graphql-hive/gateway/dist/bin.js",
+            { SUBGRAPH_AUTHORIZATION: staticAuthorization },
+            readyPost(`http://127.0.0.1:${port}/graphql`),
+            ["supergraph", supergraphPath, "--config-path", join(root, "bench/src/support/hive-gateway.config.ts"), "--port", String(port), "--host", "127.0.0.1"],
+          ),
+        })),
+        {
+          name: "aopd directly",
+          serves: (query) => query.aopdOnly,
+          start: async () => ({ url: `http://127.0.0.1:${aopdPort}/graphql`, headers: { authorization: JSON.parse(staticAuthorization).aopd as string }, process: aopd, external: true }),
+        },
+      ];
+
+      const reference = new Map<string, unknown>();
+      for (const target of targets) {
+        const server = await target.start();
+        try {
+          for (const query of gatewayQueries.filter((candidate) => target.serves(candidate))) {
+            // Every target must return the same data, or its figures would compare different work.
+            const data = await postData(server.url, server.headers, query);
+            const expected = reference.get(query.name);
+            if (expected === undefined) reference.set(query.name, data);
+            else if (!isDeepStrictEqual(data, expected)) throw new Error(`${target.name} returned other data for ${query.name}`);
+            const load = { url: server.url, body: JSON.stringify({ query: query.query, variables: query.variables }), headers: { ...graphqlHeaders, ...server.headers }, connections };
+            await runAutocannon({ ...load, durationSeconds: warmupSeconds });
+            const rss = samplePeakRss(server.process.child.pid ?? 0);
+            const result = await runAutocannon({ ...load, durationSeconds });
+            const peakRssBytes = rss.stop();
+            if (result.failures > 0) throw new Error(`${target.name}, ${query.name}: ${result.failures} of ${result.requests} requests failed`);
+            measurements.push({ ...result, target: target.name, query: query.name, peakRssBytes });
+            console.log(`${target.name.padEnd(18)} ${query.name.padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${Math.round(peakRssBytes / 2 ** 20)} MiB`);
+          }
+        } finally {
+          if (!server.external) await server.process.stop();
+        }
+      }
+    } finally {
+      await idp.close();
+      for (const process of stack.reverse()) await process.stop();
+      await rm(folder, { recursive: true, force: true });
+    }
+    return [comparisonTable({ proofCount, durationSeconds, warmupSeconds, connections, measurements })];
+  },
+};
+
+async function fetchAccessToken(tokenEndpoint: string): Promise<string> {
+  const response = await fetch(tokenEndpoint, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "dev-secret", scope: "openid" }),
+  });
+  const body = (await response.json()) as { access_token?: string };
+  if (!body.access_token) throw new Error(`The development identity provider answered ${response.status}`);
+  return body.access_token;
+}
+
+function comparisonTable(input: { proofCount: number; durationSeconds: number; warmupSeconds: number; connections: number; measurements: Measurement[] }): BenchmarkTable {
+  const { measurements } = input;
+  const targets = [...new Set(measurements.map((m) => m.target))];
+  const queries = gatewayQueries.map((query) => query.name);
+  const find = (target: string, query: string) => measurements.find((m) => m.target === target && m.query === query);
+  const ours = targets[0] ?? "ours";
+  const rows = measurements.map((m) => {
+    const base = find(ours, m.query);
+    const ratio = base ? base.requestsPerSecond / m.requestsPerSecond : Number.NaN;
+    return [m.query, m.target, Math.round(m.requestsPerSecond).toLocaleString("en"), m.p50.toFixed(1), m.p99.toFixed(1), Math.round(m.peakRssBytes / 2 ** 20), ratio.toFixed(2)];
+  });
+  const versions = ["@apollo/gateway", "@apollo/server", "@graphql-hive/gateway", "autocannon"].map((name) => `${name} ${packageVersion(name)}`).join(", ");
+  const values = (pick: (m: Measurement) => number) => queries.map((query) => targets.map((target) => (find(target, query) ? pick(find(target, query)!) : undefined)));
+  return {
+    title: `Gateways side by side on ${input.proofCount.toLocaleString("en")} proofs`,
+    method:
+      `aopd (PostgreSQL server on loopback, ${input.proofCount.toLocaleString("en")} seeded proofs) and trpd, each in its own process and verifying the internal identity token, ` +
+      `behind each gateway in its own process; autocannon in a further process, ${input.connections} keep-alive connections, ${input.warmupSeconds} s warm-up then ${input.durationSeconds} s measured per row, loopback only. ` +
+      `Ours verifies a real access token from the development identity provider and mints internal tokens; the others send a static internal token per subgraph. ` +
+      `Peak RSS: the server process (and its workers), sampled every 100 ms during the measured run. "ours ÷ this": our req/s divided by this row's. Versions: ${versions}. See docs/benchmark-method.md.`,
+    columns: ["query", "server", "req/s", "p50 ms", "p99 ms", "peak RSS MiB", "ours ÷ this"],
+    rows,
+    notes: [
+      "Aims: ours ahead of both gateways on every query (2x stock @apollo/gateway where the subgraph is not the bottleneck), and at least 0.6x the req/s of calling aopd directly (ours ÷ direct >= 0.6).",
+      "The join query cannot be sent to aopd alone, so it has no direct row.",
+    ],
+    chart: {
+      name: "gateway-comparison",
+      title: "Throughput and latency per gateway and query",
+      svg: renderBarChartSvg({
+        groups: queries,
+        series: targets,
+        panels: [
+          { title: "Throughput", unit: "req/s", values: values((m) => m.requestsPerSecond) },
+          { title: "Median latency", unit: "ms", values: values((m) => m.p50) },
+          { title: "p99 latency", unit: "ms", values: values((m) => m.p99) },
+        ],
+      }),
+    },
+  };
+}

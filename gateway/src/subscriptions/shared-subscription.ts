@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import type { ServiceMap } from "@apollo/gateway";
+import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
+import { maskError } from "@compliance-graph/errors";
+import type { Identity } from "@compliance-graph/identity";
+import type { Logger } from "@compliance-graph/server-kit";
+import { executeSubscriptionEvent, type UpstreamEvent } from "./execute-subscription-event.js";
+import type { SubgraphSocketPool } from "./subgraph-socket-pool.js";
+import { SubscriptionEndedError, type SubscriptionMember } from "./subscription-member.js";
+import type { PlannedSubscription } from "./subscription-planner.js";
+
+export interface SharedSubscriptionOptions {
+  planned: PlannedSubscription;
+  identity: Identity;
+  pool: SubgraphSocketPool;
+  dataSources: ServiceMap;
+  maxEventsInFlight: number;
+  logger: Logger;
+  /** Called once, when the last member left or the subscription ended. */
+  onClosed: () => void;
+}
+
+const unavailable = (message: string): GraphQLFormattedError => ({ message, extensions: { code: "SERVICE_UNAVAILABLE" } });
+
+/**
+ * One subscription at the owning subgraph, shared by every client subscription of the same identity
+ * with the same operation and variables (the owning subgraph does the work once, and the rest of the
+ * plan runs once per event, however many sockets receive it). Events are executed as they arrive,
+ * concurrently, and delivered in arrival order.
+ */
+export class SharedSubscription {
+  readonly #options: SharedSubscriptionOptions;
+  readonly #members = new Set<SubscriptionMember>();
+  readonly #context;
+  #unsubscribe: (() => void) | undefined;
+  #release: (() => void) | undefined;
+  #delivered: Promise<void> = Promise.resolve();
+  #inFlight = 0;
+  #closed = false;
+
+  constructor(options: SharedSubscriptionOptions) {
+    this.#options = options;
+    const requestId = randomUUID();
+    const logger = options.logger.child({ requestId, subject: options.identity.subject, client: options.identity.client });
+    this.#context = { identity: options.identity, requestId, logger };
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  add(member: SubscriptionMember): void {
+    this.#members.add(member);
+    if (!this.#unsubscribe) this.#start();
+  }
+
+  remove(member: SubscriptionMember): void {
+    this.#members.delete(member);
+    if (this.#members.size === 0) this.#close();
+  }
+
+  /** Ends every member with these errors (or as completed) and the upstream subscription. */
+  end(errors?: GraphQLFormattedError[]): void {
+    const members = [...this.#members];
+    this.#members.clear();
+    this.#close();
+    for (const member of members) member.end(errors ? new SubscriptionEndedError(errors) : undefined);
+  }
+
+  #start(): void {
+    const { planned, pool, identity } = this.#options;
+    const { primary } = planned.plan;
+    const url = planned.planner.subgraphUrl(primary.serviceName);
+    if (!url) return this.end([unavailable(`The subgraph ${primary.serviceName} has no routing URL.`)]);
+    const { client, release } = pool.acquire(primary.serviceName, url, identity);
+    this.#release = release;
+    const variables: Record<string, unknown> = {};
+    for (const name of primary.variableUsages ?? []) if (name in planned.variables) variables[name] = planned.variables[name];
+    this.#unsubscribe = client.subscribe<Record<string, unknown>>(
+      { query: primary.operation, variables, ...(primary.operationName ? { operationName: primary.operationName } : {}) },
+      {
+        next: (event) => this.#onEvent(event as UpstreamEvent),
+        error: (error) => this.#afterDeliveries(() => this.end(this.#upstreamErrors(error))),
+        complete: () => this.#afterDeliveries(() => this.end()),
+      },
+    );
+  }
+
+  #onEvent(event: UpstreamEvent): void {
+    if (this.#closed) return;
+    if (event.data == null && event.errors?.length) {
+      // graphql-js reports a refused subscription (its `subscribe` threw) as one result without
+      // data followed by completion: it ends the subscription, it is not an event.
+      const errors = event.errors.map((formatted) => maskError(formatted, undefined, { trustCodes: true }));
+      return this.#afterDeliveries(() => this.end(errors));
+    }
+    if (this.#inFlight >= this.#options.maxEventsInFlight) {
+      const limit = this.#options.maxEventsInFlight;
+      this.end([{ message: `More than ${limit} events waited for the other subgraphs; subscribe again.`, extensions: { code: "LIMIT_EXCEEDED", limit: "maxEventsInFlight", allowed: limit } }]);
+      return;
+    }
+    this.#inFlight += 1;
+    const { planned, dataSources } = this.#options;
+    const execution = executeSubscriptionEvent(planned, event, dataSources, this.#context, this.#context.logger).catch((error: unknown) => {
+      this.#context.logger.error({ err: error }, "subscription event execution failed");
+      return { errors: [maskError({ message: String(error) }, error)] } satisfies FormattedExecutionResult;
+    });
+    this.#delivered = this.#delivered.then(async () => {
+      const result = await execution;
+      this.#inFlight -= 1;
+      if (this.#closed) return;
+      const bytes = JSON.stringify(result).length;
+      for (const member of this.#members) member.push(result, bytes);
+    });
+  }
+
+  /** Ends only after the events already received are delivered, so none is lost to the race. */
+  #afterDeliveries(action: () => void): void {
+    this.#delivered = this.#delivered.then(action);
+  }
+
+  #upstreamErrors(error: unknown): GraphQLFormattedError[] {
+    if (Array.isArray(error)) {
+      // The subgraph masked its errors; the public codes it sent are kept, as on the HTTP path.
+      return (error as GraphQLFormattedError[]).map((formatted) => maskError(formatted, undefined, { trustCodes: true }));
+    }
+    this.#context.logger.warn({ err: error }, "subgraph subscription connection lost");
+    return [unavailable(`The connection to the ${this.#options.planned.plan.primary.serviceName} subgraph was lost and events may have been missed; subscribe again.`)];
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe?.();
+    this.#release?.();
+    this.#options.onClosed();
+  }
+}

@@ -1,0 +1,136 @@
+import type { DocumentNode } from "graphql";
+import { GraphQLError } from "graphql";
+import type WebSocket from "ws";
+import { LimitExceededError, UnauthenticatedError } from "@compliance-graph/errors";
+import type { Identity } from "@compliance-graph/identity";
+import type { Logger, OperationPayload, QueryLimits } from "@compliance-graph/server-kit";
+import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
+import { authenticateConnection } from "./authenticate-connection.js";
+import type { FederatedSubscriptions } from "./federated-subscriptions.js";
+import { SubscriptionCloseCode } from "./subscription-close-code.js";
+import type { SubscriptionLimits } from "./subscription-limits.js";
+import type { ConnectionBudget, SubscriptionMember } from "./subscription-member.js";
+import type { SubscriptionPlanner } from "./subscription-planner.js";
+
+/** What every socket shares: the verifier, the current supergraph, the running subscriptions. */
+export interface SubscriptionService {
+  verifier: AccessTokenVerifier;
+  planner(): SubscriptionPlanner | undefined;
+  subscriptions: FederatedSubscriptions;
+  limits: SubscriptionLimits;
+  queryLimits: QueryLimits;
+  logger: Logger;
+}
+
+export interface StartedSubscription {
+  member: SubscriptionMember;
+  document: DocumentNode;
+  operationName: string | undefined;
+}
+
+/** `setTimeout` holds at most 2^31 - 1 ms (about 24.8 days). */
+const maxTimerMs = 2_147_483_647;
+
+/**
+ * The state of one client socket, whichever subprotocol it speaks: who it is (once
+ * `connection_init` was verified), when its token expires (then it is closed with 4440), and how
+ * many result bytes wait for it (past the limit it is closed with 4413: one slow reader cannot make
+ * the gateway buffer without bound).
+ */
+export class SubscriptionConnection implements ConnectionBudget {
+  readonly #socket: WebSocket;
+  readonly #service: SubscriptionService;
+  #identity: Identity | undefined;
+  #expiryTimer: NodeJS.Timeout | undefined;
+  #pendingBytes = 0;
+  #closing = false;
+
+  constructor(socket: WebSocket, service: SubscriptionService) {
+    this.#socket = socket;
+    this.#service = service;
+  }
+
+  get identity(): Identity | undefined {
+    return this.#identity;
+  }
+
+  /** Verifies the `connection_init` payload; on failure closes the socket and returns false. */
+  async authenticate(payload: unknown, beforeClose?: (error: GraphQLError) => void): Promise<boolean> {
+    try {
+      const { identity, expiresAt } = await authenticateConnection(payload, this.#service.verifier);
+      const remaining = expiresAt - Date.now();
+      if (remaining <= 0) throw new UnauthenticatedError();
+      this.#identity = identity;
+      this.#expiryTimer = setTimeout(() => this.close(SubscriptionCloseCode.TokenExpired, "Token expired"), Math.min(remaining, maxTimerMs));
+      this.#expiryTimer.unref();
+      return true;
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) {
+        beforeClose?.(error);
+        this.close(SubscriptionCloseCode.Unauthorized, "Unauthorized");
+      } else {
+        // The identity provider is unreachable: not the client's fault, so it may retry.
+        this.#service.logger.error({ err: error }, "subscription authentication failed");
+        const unavailable = new GraphQLError("The identity provider cannot be reached; try again shortly.", { extensions: { code: "SERVICE_UNAVAILABLE" } });
+        beforeClose?.(unavailable);
+        this.close(1013, "Try again later");
+      }
+      return false;
+    }
+  }
+
+  /**
+   * Starts a subscription on the current supergraph, or returns why not. `running` counts the
+   * socket's subscriptions including this one.
+   */
+  start(payload: OperationPayload, running: number): StartedSubscription | GraphQLError[] {
+    const identity = this.#identity;
+    if (!identity) return [new UnauthenticatedError()];
+    const { limits } = this.#service;
+    if (running > limits.maxSubscriptionsPerConnection) {
+      const max = limits.maxSubscriptionsPerConnection;
+      return [new LimitExceededError("maxSubscriptionsPerConnection", max, `A connection may run at most ${max} subscriptions; complete one first.`)];
+    }
+    const planner = this.#service.planner();
+    if (!planner) return [new GraphQLError("The gateway has not loaded its supergraph yet; try again shortly.", { extensions: { code: "SERVICE_UNAVAILABLE" } })];
+    let planned;
+    try {
+      planned = planner.prepare(payload, identity, this.#service.queryLimits);
+    } catch (error) {
+      this.#service.logger.error({ err: error }, "subscription planning failed");
+      return [new GraphQLError("The subscription could not be planned.", { extensions: { code: "INTERNAL_SERVER_ERROR" } })];
+    }
+    if (Array.isArray(planned)) return planned;
+    const member = this.#service.subscriptions.subscribe(planned, identity, this);
+    return { member, document: planned.document, operationName: planned.operationContext.operation.name?.value };
+  }
+
+  add(bytes: number): void {
+    this.#pendingBytes += bytes;
+    if (this.#pendingBytes + this.#socket.bufferedAmount > this.#service.limits.maxBufferedBytes) {
+      this.#service.logger.warn({ pendingBytes: this.#pendingBytes, subject: this.#identity?.subject }, "closing a slow subscription consumer");
+      this.close(SubscriptionCloseCode.SlowConsumer, "Slow consumer");
+    }
+  }
+
+  release(bytes: number): void {
+    this.#pendingBytes -= bytes;
+  }
+
+  /**
+   * Closes the socket. The close frame follows what is already in the socket's buffer, so a slow
+   * reader still learns why; `ws` destroys a socket whose peer does not answer within 30 seconds.
+   */
+  close(code: number, reason: string): void {
+    if (this.#closing) return;
+    this.#closing = true;
+    clearTimeout(this.#expiryTimer);
+    this.#socket.close(code, reason);
+  }
+
+  /** The socket closed: stop the timer (the protocol handler ends the subscriptions). */
+  dispose(): void {
+    this.#closing = true;
+    clearTimeout(this.#expiryTimer);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The bounds on what one subscription client can make the gateway hold: each one caps a resource
+ * a client could otherwise grow at will (sockets waiting to authenticate, parse work, subscriptions,
+ * unread results).
+ */
+export interface SubscriptionLimits {
+  /** `SUBSCRIPTION_INIT_TIMEOUT_MS`: time a socket has to send `connection_init`. @default 3_000 // 3 seconds */
+  connectionInitTimeoutMs: number;
+  /** `SUBSCRIPTION_MAX_MESSAGE_BYTES`: largest client message; larger closes with 1009. @default 65_536 // 64 KiB */
+  maxMessageBytes: number;
+  /** `SUBSCRIPTION_MAX_PER_CONNECTION`: running subscriptions one socket may hold. @default 50 */
+  maxSubscriptionsPerConnection: number;
+  /**
+   * `SUBSCRIPTION_MAX_BUFFERED_BYTES`: results (JSON bytes) waiting for one socket, queued or in
+   * the socket's send buffer. Past it the socket is closed with 4413 (slow consumer) and what it
+   * had not read is dropped. @default 1_048_576 // 1 MiB
+   */
+  maxBufferedBytes: number;
+  /** `SUBSCRIPTION_KEEP_ALIVE_MS`: interval of pings (graphql-transport-ws) and `ka` (legacy). @default 12_000 // 12 seconds */
+  keepAliveMs: number;
+  /**
+   * `SUBSCRIPTION_MAX_EVENTS_IN_FLIGHT`: events of one upstream subscription whose remaining plan
+   * (fetches to other subgraphs) may run at once; past it the subscription ends with
+   * LIMIT_EXCEEDED rather than queueing without bound.
+   * @default 100 // events
+   */
+  maxEventsInFlight: number;
+}
+
+export const defaultSubscriptionLimits: SubscriptionLimits = {
+  connectionInitTimeoutMs: 3_000,
+  maxMessageBytes: 65_536,
+  maxSubscriptionsPerConnection: 50,
+  maxBufferedBytes: 1_048_576,
+  keepAliveMs: 12_000,
+  maxEventsInFlight: 100,
+};
+
+const envNames: Record<keyof SubscriptionLimits, string> = {
+  connectionInitTimeoutMs: "SUBSCRIPTION_INIT_TIMEOUT_MS",
+  maxMessageBytes: "SUBSCRIPTION_MAX_MESSAGE_BYTES",
+  maxSubscriptionsPerConnection: "SUBSCRIPTION_MAX_PER_CONNECTION",
+  maxBufferedBytes: "SUBSCRIPTION_MAX_BUFFERED_BYTES",
+  keepAliveMs: "SUBSCRIPTION_KEEP_ALIVE_MS",
+  maxEventsInFlight: "SUBSCRIPTION_MAX_EVENTS_IN_FLIGHT",
+};
+
+/** The limits set in the environment (`SUBSCRIPTION_*`, positive integers); unset ones keep their defaults. */
+export function subscriptionLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<SubscriptionLimits> {
+  const limits: Partial<SubscriptionLimits> = {};
+  for (const [key, name] of Object.entries(envNames) as [keyof SubscriptionLimits, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer; got ${JSON.stringify(raw)}.`);
+    limits[key] = value;
+  }
+  return limits;
+}

@@ -1,0 +1,98 @@
+import type { buildOperationContext } from "@apollo/gateway";
+import { operationFromDocument, Supergraph, type Schema } from "@apollo/federation-internals";
+import { QueryPlanner, type SubscriptionNode } from "@apollo/query-planner";
+import { getVariableValues, GraphQLError, parse, type DocumentNode, type GraphQLSchema } from "graphql";
+import { ForbiddenError } from "@compliance-graph/errors";
+import { findMissingRole, RequiredRoles, type Identity } from "@compliance-graph/identity";
+import { prepareOperation, type OperationPayload, type QueryLimits } from "@compliance-graph/server-kit";
+
+type OperationContext = ReturnType<typeof buildOperationContext>;
+
+/** A subscription validated, authorized and planned against one supergraph. */
+export interface PlannedSubscription {
+  planner: SubscriptionPlanner;
+  /** The normalized text of the operation: with the variables, what makes two subscriptions the same. */
+  key: string;
+  document: DocumentNode;
+  plan: SubscriptionNode;
+  operationContext: OperationContext;
+  variables: Record<string, unknown>;
+}
+
+interface CachedPlan {
+  plan: SubscriptionNode;
+  operationContext: OperationContext;
+}
+
+/** Most plans kept per supergraph, by operation text (oldest dropped first). */
+const maxCachedPlans = 1_000;
+
+let generations = 0;
+
+/**
+ * What the gateway needs of one supergraph to serve subscriptions: the API schema (validation,
+ * authorization), Apollo's query planner (which turns a subscription into a primary fetch at the
+ * subgraph that owns the root field, plus the rest of the plan for the other subgraphs' fields),
+ * the supergraph schema (for executing that rest) and the subgraphs' URLs. Built from the same SDL
+ * `@apollo/gateway` serves, each time it changes.
+ */
+export class SubscriptionPlanner {
+  /** Differs for each supergraph loaded: subscriptions never mix plans of two supergraphs. */
+  readonly generation = ++generations;
+  readonly apiSchema: Schema;
+  readonly apiGraphQLSchema: GraphQLSchema;
+  readonly supergraphGraphQLSchema: GraphQLSchema;
+  readonly #planner: QueryPlanner;
+  readonly #required: RequiredRoles;
+  readonly #urls = new Map<string, string>();
+  readonly #plans = new Map<string, CachedPlan>();
+
+  constructor(supergraphSdl: string, urlOverrides: Record<string, string> = {}) {
+    const supergraph = Supergraph.build(supergraphSdl);
+    this.apiSchema = supergraph.apiSchema();
+    this.apiGraphQLSchema = this.apiSchema.toGraphQLJSSchema();
+    this.supergraphGraphQLSchema = supergraph.schema.toGraphQLJSSchema();
+    this.#planner = new QueryPlanner(supergraph);
+    this.#required = RequiredRoles.fromDocument(parse(supergraphSdl));
+    for (const { name, url } of supergraph.subgraphsMetadata()) this.#urls.set(name, urlOverrides[name] ?? url);
+  }
+
+  subgraphNames(): string[] {
+    return [...this.#urls.keys()];
+  }
+
+  /** The HTTP routing URL of a subgraph. */
+  subgraphUrl(name: string): string | undefined {
+    return this.#urls.get(name);
+  }
+
+  /**
+   * Validates the operation with the HTTP query limits, refuses what is not a subscription and
+   * what the caller's roles do not allow (`@requiresRole`, as the HTTP path checks it), and plans
+   * it. Returns the errors to send otherwise.
+   */
+  prepare(payload: OperationPayload, identity: Identity, limits: QueryLimits): PlannedSubscription | GraphQLError[] {
+    const prepared = prepareOperation(this.apiGraphQLSchema, payload, limits);
+    if (Array.isArray(prepared)) return prepared;
+    const { document, operation } = prepared;
+    if (operation.operation !== "subscription") {
+      return [new GraphQLError("This socket serves subscriptions; send queries and mutations to POST /graphql.", { extensions: { code: "BAD_REQUEST" } })];
+    }
+    const missing = findMissingRole(this.apiGraphQLSchema, document, operation, this.#required, identity.roles);
+    if (missing) return [new ForbiddenError(missing.role, missing.coordinate)];
+    // Checked here as the HTTP path checks them; the subgraph receives them as sent.
+    const coerced = getVariableValues(this.apiGraphQLSchema, operation.variableDefinitions ?? [], prepared.variables ?? {});
+    if (coerced.errors) return coerced.errors.map((error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: "BAD_USER_INPUT" } }));
+    const key = `${prepared.operationName ?? ""}\n${payload.query as string}`;
+    let cached = this.#plans.get(key);
+    if (!cached) {
+      const plan = this.#planner.buildQueryPlan(operationFromDocument(this.apiSchema, document, { operationName: prepared.operationName })).node;
+      if (plan?.kind !== "Subscription") return [new GraphQLError("The subscription could not be planned.", { extensions: { code: "BAD_REQUEST" } })];
+      const fragments = Object.fromEntries(document.definitions.flatMap((definition) => (definition.kind === "FragmentDefinition" ? [[definition.name.value, definition]] : [])));
+      cached = { plan, operationContext: { schema: this.apiGraphQLSchema, operation, fragments } };
+      if (this.#plans.size >= maxCachedPlans) this.#plans.delete(this.#plans.keys().next().value as string);
+      this.#plans.set(key, cached);
+    }
+    return { planner: this, key, document, plan: cached.plan, operationContext: cached.operationContext, variables: prepared.variables ?? {} };
+  }
+}

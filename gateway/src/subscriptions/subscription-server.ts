@@ -1,0 +1,123 @@
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import type { GraphQLDataSource } from "@apollo/gateway";
+import { GRAPHQL_TRANSPORT_WS_PROTOCOL } from "graphql-ws";
+import { WebSocketServer } from "ws";
+import type { InternalTokenMinter } from "@compliance-graph/identity";
+import type { Logger, QueryLimits } from "@compliance-graph/server-kit";
+import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
+import { FederatedSubscriptions } from "./federated-subscriptions.js";
+import { createGraphQLTransportWsHandler } from "./graphql-transport-ws-handler.js";
+import { createLegacyGraphQLWsHandler, legacyGraphQLWsProtocol } from "./legacy-graphql-ws-handler.js";
+import { SubgraphSocketPool } from "./subgraph-socket-pool.js";
+import { SubscriptionCloseCode } from "./subscription-close-code.js";
+import type { SubscriptionService } from "./subscription-connection.js";
+import { defaultSubscriptionLimits, type SubscriptionLimits } from "./subscription-limits.js";
+import { SubscriptionPlanner } from "./subscription-planner.js";
+
+export interface SubscriptionServerOptions {
+  verifier: AccessTokenVerifier;
+  mint: InternalTokenMinter;
+  /** The gateway's `buildService`: subgraph data sources for the rest of each plan. */
+  buildService: (definition: { name: string; url: string }) => GraphQLDataSource;
+  /** `SUBGRAPH_<NAME>_URL` overrides of the supergraph's routing URLs. */
+  subgraphUrls: Record<string, string>;
+  queryLimits: QueryLimits;
+  limits?: Partial<SubscriptionLimits>;
+  logger: Logger;
+}
+
+export interface SubscriptionServer {
+  /** Serves WebSocket upgrades at `/graphql` and `/graphql-ws` of the gateway's HTTP server. */
+  attach(httpServer: Server): void;
+  /**
+   * A supergraph was loaded. After the first, running subscriptions end with SERVICE_UNAVAILABLE
+   * (`reason: "SUPERGRAPH_RELOADED"`): their plans belong to the previous supergraph.
+   */
+  updateSupergraph(supergraphSdl: string): void;
+  readonly stats: { connections: number; shared: number; upstreamConnections: number };
+  close(): Promise<void>;
+}
+
+/** Paths that accept WebSocket upgrades. */
+export const subscriptionPaths = ["/graphql", "/graphql-ws"];
+
+const reloadedErrors = [
+  {
+    message: "The gateway loaded a new version of the supergraph; subscribe again.",
+    extensions: { code: "SERVICE_UNAVAILABLE", reason: "SUPERGRAPH_RELOADED" },
+  },
+];
+
+/**
+ * Subscriptions at the gateway. `@apollo/gateway` cannot execute them, so the gateway does: each
+ * subscription is validated, authorized and planned with Apollo's query planner against the
+ * supergraph being served, its primary fetch is subscribed at the owning subgraph over
+ * graphql-transport-ws, and the rest of the plan runs per event (see `executeSubscriptionEvent`).
+ * Both subprotocols are accepted, chosen by the client's `Sec-WebSocket-Protocol`.
+ */
+export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
+  const limits = { ...defaultSubscriptionLimits, ...options.limits };
+  const { logger } = options;
+  const pool = new SubgraphSocketPool({ mint: options.mint, keepAliveMs: limits.keepAliveMs });
+  const subscriptions = new FederatedSubscriptions({ pool, buildService: options.buildService, maxEventsInFlight: limits.maxEventsInFlight, logger });
+  let planner: SubscriptionPlanner | undefined;
+  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, queryLimits: options.queryLimits, logger };
+  const handleModern = createGraphQLTransportWsHandler(service);
+  const handleLegacy = createLegacyGraphQLWsHandler(service);
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxMessageBytes,
+    handleProtocols: (protocols) => {
+      if (protocols.has(GRAPHQL_TRANSPORT_WS_PROTOCOL)) return GRAPHQL_TRANSPORT_WS_PROTOCOL;
+      if (protocols.has(legacyGraphQLWsProtocol)) return legacyGraphQLWsProtocol;
+      return false;
+    },
+  });
+  wss.on("connection", (socket, request) => {
+    if (socket.protocol === GRAPHQL_TRANSPORT_WS_PROTOCOL) return handleModern(socket, request);
+    if (socket.protocol === legacyGraphQLWsProtocol) return handleLegacy(socket);
+    socket.close(4406, "Subprotocol not acceptable: use graphql-transport-ws or graphql-ws");
+  });
+
+  let server: Server | undefined;
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    if (!subscriptionPaths.includes(path)) {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (webSocket) => wss.emit("connection", webSocket, request));
+  };
+
+  return {
+    attach(httpServer) {
+      server = httpServer;
+      httpServer.on("upgrade", onUpgrade);
+    },
+    updateSupergraph(supergraphSdl) {
+      let next: SubscriptionPlanner;
+      try {
+        next = new SubscriptionPlanner(supergraphSdl, options.subgraphUrls);
+      } catch (error) {
+        logger.error({ err: error }, "the supergraph cannot serve subscriptions; keeping the previous one");
+        return;
+      }
+      const previous = planner;
+      planner = next;
+      if (previous) subscriptions.endAll(reloadedErrors);
+    },
+    get stats() {
+      return { connections: wss.clients.size, ...subscriptions.stats };
+    },
+    async close() {
+      server?.off("upgrade", onUpgrade);
+      for (const client of wss.clients) client.close(SubscriptionCloseCode.GoingAway, "Going away");
+      subscriptions.endAll();
+      await pool.close();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const client of wss.clients) client.terminate();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { Proof } from "../proofs/proof.js";
+
+/** A cell's value before it is written: text, an instant, or nothing (an empty cell). */
+export type ExportCellValue = string | Date | null;
+
+export interface ProofExportColumn {
+  header: string;
+  /** Column width in characters, wide enough for the usual value. */
+  width: number;
+  /** `date` cells carry an Excel date number in UTC shown with {@link exportDateFormat}; `text` cells are strings. */
+  type: "text" | "date";
+  value(proof: Proof, assetName: (code: string) => string | undefined): ExportCellValue;
+}
+
+/**
+ * How instants are shown. The value is an Excel date number computed in UTC (Excel dates have no
+ * time zone), with milliseconds, so that sorting and arithmetic in the sheet work and nothing is
+ * rounded away; the headers say "(UTC)" because a spreadsheet cannot.
+ */
+export const exportDateFormat = "yyyy-mm-dd hh:mm:ss.000";
+
+const signature = (proof: Proof) => (proof.__typename === "AopdSignatureProof" ? proof : undefined);
+const satoshi = (proof: Proof) => (proof.__typename === "AopdSatoshiProof" ? proof : undefined);
+
+/**
+ * The columns of the proof export, in order: every field of every proof kind, so one sheet holds
+ * both kinds; a field the proof's kind does not have is an empty cell. Ids and amounts are text:
+ * a UUID is not a number, and an amount in the lowest denomination can have 78 digits, far past
+ * the 15 significant digits of an Excel number. See docs/xlsx-export.md.
+ */
+export const proofExportColumns: readonly ProofExportColumn[] = [
+  { header: "ID", width: 38, type: "text", value: (p) => p.id },
+  { header: "Kind", width: 10, type: "text", value: (p) => (p.__typename === "AopdSignatureProof" ? "signature" : "satoshi") },
+  { header: "Created (UTC)", width: 24, type: "date", value: (p) => p.createdAt },
+  { header: "Updated (UTC)", width: 24, type: "date", value: (p) => p.updatedAt },
+  { header: "Customer ID", width: 20, type: "text", value: (p) => p.customerId },
+  { header: "Asset (DTI)", width: 14, type: "text", value: (p) => p.asset },
+  { header: "Asset name", width: 20, type: "text", value: (p, assetName) => assetName(p.asset) ?? null },
+  { header: "Address", width: 44, type: "text", value: (p) => p.address },
+  { header: "Address format", width: 14, type: "text", value: (p) => signature(p)?.format ?? null },
+  { header: "Status", width: 11, type: "text", value: (p) => p.status },
+  { header: "Comment", width: 30, type: "text", value: (p) => p.comment },
+  { header: "Xpub", width: 40, type: "text", value: (p) => signature(p)?.xpub ?? null },
+  { header: "Message", width: 40, type: "text", value: (p) => signature(p)?.message ?? null },
+  { header: "Signature", width: 40, type: "text", value: (p) => signature(p)?.signature ?? null },
+  { header: "Amount (lowest denomination)", width: 22, type: "text", value: (p) => satoshi(p)?.amount ?? null },
+  { header: "Sender address", width: 44, type: "text", value: (p) => satoshi(p)?.senderAddress ?? null },
+  { header: "Deposit address", width: 44, type: "text", value: (p) => satoshi(p)?.depositAddress ?? null },
+  { header: "Transaction ID", width: 66, type: "text", value: (p) => satoshi(p)?.txId ?? null },
+  { header: "Due (UTC)", width: 24, type: "date", value: (p) => p.dueAt },
+  { header: "Assessment", width: 11, type: "text", value: (p) => satoshi(p)?.assessment ?? null },
+];

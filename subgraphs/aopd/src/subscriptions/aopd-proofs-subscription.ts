@@ -1,0 +1,29 @@
+import { GraphQLError } from "graphql";
+import type { AopdContext } from "../graphql/aopd-context.js";
+import type { Proof } from "../proofs/proof.js";
+import type { ProofSubscriptionHub, ProofSubscriptionPayload } from "./proof-subscription-hub.js";
+
+/** The context of an operation on aopd's WebSocket endpoint: a request context plus the replica's hub. */
+export interface AopdSubscriptionContext extends AopdContext {
+  proofEvents: ProofSubscriptionHub;
+}
+
+/**
+ * `Subscription.aopdProofs`. Its `@requiresRole` is checked by the WebSocket endpoint before
+ * `subscribe` runs (see `startAopdSubscriptionServer`), and by `enforceRequiredRoles` on `resolve`.
+ */
+export const aopdProofsSubscription = {
+  subscribe: (_root: unknown, args: { filter?: unknown }, context: Partial<AopdSubscriptionContext>): AsyncIterableIterator<ProofSubscriptionPayload> => {
+    if (!context.proofEvents) throw webSocketOnly();
+    return context.proofEvents.subscribe(args.filter);
+  },
+  resolve: (payload: ProofSubscriptionPayload | undefined): Proof => {
+    // A subscription sent as an HTTP request is executed like a query, without an event.
+    if (!payload) throw webSocketOnly();
+    return payload.aopdProofs;
+  },
+};
+
+function webSocketOnly(): GraphQLError {
+  return new GraphQLError("Subscriptions are served over WebSocket (graphql-transport-ws), not over HTTP.", { extensions: { code: "BAD_REQUEST" } });
+}

