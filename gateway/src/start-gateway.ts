@@ -23,6 +23,7 @@ import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
+import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
@@ -124,7 +125,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       if (masked.extensions?.code === "INTERNAL_SERVER_ERROR") logger.error({ err: error }, "unexpected error");
       return masked;
     },
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), authorization.plugin],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin],
   });
   await apollo.start();
 

@@ -62,6 +62,13 @@ describe("subscription attacks", () => {
     expect(messages).toEqual([{ type: "connection_error", payload: { message: "A valid bearer token is required.", extensions: { code: "UNAUTHENTICATED" } } }]);
   });
 
+  it("answers a subscription posted over HTTP with BAD_REQUEST pointing to the WebSocket endpoint", async () => {
+    const { status, body } = await stack.query("subscription { aopdProofs { id } }", genuine);
+    expect(status).toBe(400);
+    expect(body.errors?.[0]).toMatchObject({ extensions: { code: "BAD_REQUEST" } });
+    expect(body.errors?.[0]?.message).toMatch(/WebSocket at \/graphql/);
+  });
+
   it("refuses a subscribe sent before connection_init was acknowledged", async () => {
     for (const [protocol, message] of [
       ["graphql-transport-ws", { type: "subscribe", id: "1", payload: { query: proofs } }],
