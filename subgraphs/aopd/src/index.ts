@@ -8,3 +8,4 @@ export { seedProofs } from "./seed/seed-proofs.js";
 export { toProof, type Proof } from "./proofs/proof.js";
 export { countProofsQuery, selectProofs } from "./proofs/proof-query.js";
 export { publishProofEvent, parseProofEvent, proofEventChannel, type ProofEvent, type ProofChange } from "./events/proof-event.js";
+export { exportProofsAsXlsx, type ProofExport, type ProofExportOptions } from "./export/export-proofs-as-xlsx.js";

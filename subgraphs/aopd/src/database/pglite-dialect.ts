@@ -92,7 +92,7 @@ class PGliteConnection implements DatabaseConnection {
 
   // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    // Streaming goes through server-side cursors (see fetch-in-chunks.ts), the same on both drivers.
+    // Streaming goes through server-side cursors (see export/fetch-in-chunks.ts), the same on both drivers.
     throw new Error("PGliteDialect does not stream; use a cursor.");
   }
 }

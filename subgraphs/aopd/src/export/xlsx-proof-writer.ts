@@ -21,7 +21,10 @@ const cellStyles: readonly Partial<ExcelJS.Style>[] = proofExportColumns.map((co
 /** The archiver's input stream: readable-stream 2 (archiver's own copy) has `_writableState` but no `writableNeedDrain`. */
 type ArchiverInput = Writable & { _writableState?: { needDrain?: boolean } };
 
-type ZipWithEvents = { on(event: "entry", listener: (entry: { name: string }) => void): void };
+type ZipWithEvents = {
+  on(event: "entry", listener: (entry: { name: string }) => void): void;
+  on(event: "error", listener: (error: Error) => void): void;
+};
 
 /**
  * Writes proofs into an XLSX workbook as they come, with exceljs's streaming writer: each row is
@@ -102,7 +105,6 @@ export class XlsxProofWriter {
     }
   }
 
-
   /** Finishes the workbook and returns the whole file; the writer cannot be used afterwards. */
   async finish(): Promise<Buffer> {
     if (this.#sheet === undefined) await this.#nextSheet();
@@ -118,11 +120,13 @@ export class XlsxProofWriter {
       // The zip stores entries one after another: rows of the next sheet would wait, in memory,
       // until the archiver has compressed this one. So the next sheet starts once it has.
       const sheetFile = `xl/worksheets/sheet${this.#sheetCount}.xml`;
-      const zipped = new Promise<void>((resolve) =>
-        (this.#workbook as unknown as { zip: ZipWithEvents }).zip.on("entry", (entry) => {
+      const zip = (this.#workbook as unknown as { zip: ZipWithEvents }).zip;
+      const zipped = new Promise<void>((resolve, reject) => {
+        zip.on("entry", (entry) => {
           if (entry.name === sheetFile) resolve();
-        }),
-      );
+        });
+        zip.on("error", reject);
+      });
       previous.commit();
       await zipped;
     }
