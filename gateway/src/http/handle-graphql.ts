@@ -2,11 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
 import { UnauthenticatedError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendJson, type Logger } from "@compliance-graph/server-kit";
+import { executeApolloRequest, readGraphQLBody, sendJson, type Logger } from "@compliance-graph/server-kit";
 import { IdentityProviderUnavailableError, type AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import { authenticateRequest } from "../authentication/authenticate-request.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { executeApolloRequest } from "./execute-apollo-request.js";
 
 export interface GraphQLHandlerOptions {
   apollo: ApolloServer<GatewayContext>;
@@ -41,15 +40,9 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions) {
       }
       throw error;
     }
-    let body: unknown;
-    try {
-      body = request.method === "POST" ? await readJsonBody(request, maxBodyBytes) : undefined;
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) return sendError(response, 413, "LIMIT_EXCEEDED", error.message);
-      if (error instanceof MalformedBodyError) return sendError(response, 400, "BAD_REQUEST", error.message);
-      throw error;
-    }
-    await executeApolloRequest(apollo, request, response, body, async () => ({
+    const read = await readGraphQLBody(request, response, maxBodyBytes);
+    if (!read) return;
+    await executeApolloRequest(apollo, request, response, read.body, async () => ({
       identity,
       requestId,
       logger: logger.child({ requestId, subject: identity.subject, client: identity.client }),

@@ -8,3 +8,5 @@ export { onShutdownSignal } from "./on-shutdown-signal.js";
 export { forwardPathPrefix } from "./forward-path-prefix.js";
 export { PushQueue } from "./push-queue.js";
 export { prepareOperation, type OperationPayload, type PreparedOperation } from "./prepare-operation.js";
+export { executeApolloRequest } from "./execute-apollo-request.js";
+export { readGraphQLBody } from "./read-graphql-body.js";

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ApolloServer, HeaderMap, type BaseContext } from "@apollo/server";
+import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
 import { maskError, PublicError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
 import { aliasLimitRule, defaultQueryLimits, depthLimitRule, type QueryLimits } from "./query-limits.js";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody } from "./read-json-body.js";
+import { executeApolloRequest } from "./execute-apollo-request.js";
+import { readGraphQLBody } from "./read-graphql-body.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
 import { sendJson } from "./send-json.js";
 
@@ -93,35 +94,11 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
       response.setHeader("www-authenticate", "Bearer");
       return sendJson(response, 401, { errors: [{ message: publicError.message, extensions: { code: "UNAUTHENTICATED" } }] });
     }
-    let body: unknown;
-    try {
-      body = request.method === "POST" ? await readJsonBody(request, maxBodyBytes) : undefined;
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        return sendJson(response, 413, { errors: [{ message: error.message, extensions: { code: "LIMIT_EXCEEDED" } }] });
-      }
-      if (error instanceof MalformedBodyError) {
-        return sendJson(response, 400, { errors: [{ message: error.message, extensions: { code: "BAD_REQUEST" } }] });
-      }
-      throw error;
-    }
-    const headers = new HeaderMap();
-    for (const [key, value] of Object.entries(request.headers)) {
-      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
-    }
-    const url = new URL(request.url ?? "/", "http://localhost");
-    const result = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: request.method ?? "GET", headers, search: url.search, body },
-      context: async () => options.createContext({ identity, requestId, logger: logger.child({ requestId }) }),
-    });
-    response.statusCode = result.status ?? 200;
-    for (const [key, value] of result.headers) response.setHeader(key, value);
-    if (result.body.kind === "complete") {
-      response.end(result.body.string);
-    } else {
-      for await (const chunk of result.body.asyncIterator) response.write(chunk);
-      response.end();
-    }
+    const read = await readGraphQLBody(request, response, maxBodyBytes);
+    if (!read) return;
+    await executeApolloRequest(apollo, request, response, read.body, async () =>
+      options.createContext({ identity, requestId, logger: logger.child({ requestId }) }),
+    );
   };
 
   const httpServer = createServer(async (request, response) => {

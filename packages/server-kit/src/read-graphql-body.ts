@@ -1,0 +1,24 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody } from "./read-json-body.js";
+import { sendJson } from "./send-json.js";
+
+/**
+ * Reads a GraphQL request's JSON body (POST only) within `maxBodyBytes`. A body over the limit is
+ * answered 413 and a body that is not JSON 400, both as GraphQL errors; then the result is
+ * `undefined` and the caller has nothing left to do.
+ */
+export async function readGraphQLBody(request: IncomingMessage, response: ServerResponse, maxBodyBytes: number): Promise<{ body: unknown } | undefined> {
+  try {
+    return { body: request.method === "POST" ? await readJsonBody(request, maxBodyBytes) : undefined };
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      sendJson(response, 413, { errors: [{ message: error.message, extensions: { code: "LIMIT_EXCEEDED" } }] });
+      return undefined;
+    }
+    if (error instanceof MalformedBodyError) {
+      sendJson(response, 400, { errors: [{ message: error.message, extensions: { code: "BAD_REQUEST" } }] });
+      return undefined;
+    }
+    throw error;
+  }
+}
