@@ -19,14 +19,15 @@ process.env.LOG_LEVEL ??= "warn";
 const { values } = parseArgs({ options: { only: { type: "string" }, quick: { type: "boolean", default: false } } });
 const selected = scenarios.filter((scenario) => !values.only || scenario.name === values.only);
 // A full run writes docs/benchmarks.md; --quick and --only write beside it, so that a partial run
-// never overwrites the full report. Charts go beside the report and are linked from it.
+// never overwrites the full report. Charts go beside the report as `<report>.<chart>.svg` and are
+// linked from it; .gitignore's `docs/benchmarks-*` then keeps partial runs' charts out of git too.
 const reportName = !values.only && !values.quick ? "benchmarks" : `benchmarks-${values.only ?? "quick"}`;
 const sections: string[] = [];
 for (const scenario of selected) {
   console.log(`# ${scenario.name}`);
   const tables = await scenario.run({ quick: values.quick ?? false });
   for (const table of tables) {
-    const chartFile = table.chart ? `${reportName}-${table.chart.name}.svg` : undefined;
+    const chartFile = table.chart ? `${reportName}.${table.chart.name}.svg` : undefined;
     if (table.chart && chartFile) writeFileSync(new URL(`../../docs/${chartFile}`, import.meta.url), table.chart.svg);
     const text = renderTable(table, chartFile);
     console.log(text);

@@ -70,5 +70,6 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     limits: limits as GatewayOptions["limits"],
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
     subscriptions: subscriptionLimitsFromEnv(env),
+    deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",
   };
 }

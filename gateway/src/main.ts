@@ -1,25 +1,37 @@
+import cluster from "node:cluster";
 import { createLogger, onShutdownSignal } from "@compliance-graph/server-kit";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./dev-identity-provider/create-dev-identity-provider.js";
 import { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
+import { gatewayWorkersFromEnv, runGatewayWorkers } from "./gateway-workers.js";
 import { startGateway } from "./start-gateway.js";
 
 // Runs the gateway on its own: `node --import tsx gateway/src/main.ts`. With
 // DEV_IDENTITY_PROVIDER=true it also serves the development identity provider at
 // /auth/realms/<realm> on its own port and trusts it (refused in production).
+// With GATEWAY_WORKERS above 1 this process only supervises; each worker runs the code below.
 const logger = createLogger("gateway");
 const env = { ...process.env };
-let devIdentityProvider: DevIdentityProvider | undefined;
-if (env.DEV_IDENTITY_PROVIDER === "true") {
-  if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
-  const baseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 4000}`;
-  devIdentityProvider = await createDevIdentityProvider({ baseUrl });
-  env.OIDC_ISSUER ??= devIdentityProvider.issuer;
-  env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
+const workers = gatewayWorkersFromEnv(env);
+if (workers > 1 && cluster.isPrimary) {
+  await runGatewayWorkers(workers, env, logger);
+} else {
+  await serve();
 }
-const options = await gatewayOptionsFromEnv(env, logger);
-const gateway = await startGateway({
-  ...options,
-  logger,
-  ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
-});
-onShutdownSignal(logger, () => gateway.close());
+
+async function serve(): Promise<void> {
+  let devIdentityProvider: DevIdentityProvider | undefined;
+  if (env.DEV_IDENTITY_PROVIDER === "true") {
+    if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
+    const baseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 4000}`;
+    devIdentityProvider = await createDevIdentityProvider({ baseUrl });
+    env.OIDC_ISSUER ??= devIdentityProvider.issuer;
+    env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
+  }
+  const options = await gatewayOptionsFromEnv(env, logger);
+  const gateway = await startGateway({
+    ...options,
+    logger,
+    ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
+  });
+  onShutdownSignal(logger, () => gateway.close());
+}

@@ -49,6 +49,11 @@ export interface GatewayOptions {
   limits?: Partial<QueryLimits>;
   /** `GRAPHQL_MAX_BODY_BYTES`. @default 1_048_576 // 1 MiB */
   maxBodyBytes?: number;
+  /**
+   * `GATEWAY_DEDUPLICATE_QUERIES`: share one subgraph call among identical queries of the same
+   * identity in flight at the same moment (see deduplicate-inflight-queries.ts). @default true
+   */
+  deduplicateQueries?: boolean;
   logger?: Logger;
   /** Limits of WebSocket subscriptions (`SUBSCRIPTION_*`; see docs/subscriptions.md). */
   subscriptions?: Partial<SubscriptionLimits>;
@@ -90,7 +95,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const internalJwks = JSON.stringify({ keys: [publicJwkOf(privateJwk), ...(options.internalToken.additionalPublicKeys ?? [])] });
   const subgraphUrls = options.subgraphUrls ?? {};
-  const fetcher = createSubgraphFetcher();
+  const fetcher = createSubgraphFetcher({ deduplicateQueries: options.deduplicateQueries ?? true });
   const source = createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
   const authorization = createSupergraphAuthorization();
   const gatewayLogger = logger.child({ component: "apollo-gateway" });

@@ -37,7 +37,7 @@ export function renderBarChartSvg(options: BarChartOptions): string {
   const plotTop = 40;
   const plotHeight = 160;
   const legendHeight = 30;
-  const width = panelWidth;
+  const width = Math.max(panelWidth, left + series.length * 150);
   const height = legendHeight + panels.length * panelHeight;
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`);

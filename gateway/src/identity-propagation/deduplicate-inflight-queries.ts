@@ -1,0 +1,58 @@
+import { Response } from "undici";
+import { requestIdHeader } from "@compliance-graph/server-kit";
+
+type FetchFunction = (url: string, init?: Record<string, unknown>) => Promise<Response>;
+
+interface SharedResponse {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  body: string;
+}
+
+/**
+ * Shares one subgraph call among identical subgraph queries in flight at the same moment: same
+ * URL, same body (operation and variables), same headers apart from the request id, and so the
+ * same internal token, that is the same caller identity. A burst of callers asking for the same
+ * page costs the subgraph and its database one query instead of one each; Apollo Router
+ * (`deduplicate_query`) and Hive Gateway do the same.
+ *
+ * Why it is safe: only queries are shared (the gateway writes subgraph operations itself, so a
+ * body that starts with `{"query":"query` or `{"query":"{` is a query; anything else, mutations
+ * included, goes out on its own), a response is shared only while it is in flight (nothing is
+ * cached after it arrives), and because the internal token is part of the key, callers with
+ * different identities or roles never share a response. Each waiting caller gets its own copy of
+ * the body, so the gateway may change one caller's result without touching another's. The one
+ * visible difference: the subgraph logs only the first caller's request id.
+ */
+export function deduplicateInflightQueries(fetch: FetchFunction): FetchFunction {
+  const inflight = new Map<string, Promise<SharedResponse>>();
+  return async (url, init) => {
+    const body = init?.body;
+    if (typeof body !== "string" || !(body.startsWith('{"query":"query') || body.startsWith('{"query":"{'))) return fetch(url, init);
+    const key = `${url}\n${headerKey(init?.headers)}\n${body}`;
+    let shared = inflight.get(key);
+    if (!shared) {
+      shared = (async () => {
+        const response = await fetch(url, init);
+        return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: await response.text() };
+      })();
+      inflight.set(key, shared);
+      const forget = () => inflight.delete(key);
+      shared.then(forget, forget);
+    }
+    const { status, statusText, headers, body: text } = await shared;
+    return new Response(text, { status, statusText, headers });
+  };
+}
+
+/** The headers that select a response: all but the request id, which differs per caller. */
+function headerKey(headers: unknown): string {
+  if (!headers || typeof headers !== "object") return "";
+  const entries = headers instanceof Map || Symbol.iterator in headers ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers as Record<string, string>);
+  return entries
+    .filter(([name]) => name.toLowerCase() !== requestIdHeader)
+    .map(([name, value]) => `${name.toLowerCase()}:${value}`)
+    .sort()
+    .join("\n");
+}
