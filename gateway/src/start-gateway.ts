@@ -4,13 +4,11 @@ import { ApolloGateway } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
 import type { JWK } from "jose";
-import { maskError } from "@compliance-graph/errors";
 import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf } from "@compliance-graph/identity";
 import {
-  aliasLimitRule,
   createLogger,
   defaultQueryLimits,
-  depthLimitRule,
+  hardenedApolloOptions,
   requestIdFrom,
   requestIdHeader,
   sendJson,
@@ -119,17 +117,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
-    introspection: options.introspection ?? !production,
-    csrfPrevention: true,
-    includeStacktraceInErrorResponses: false,
-    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],
-    parseOptions: { maxTokens: limits.maxTokens },
     // Subgraphs mask their own errors, so the public codes they send are trusted.
-    formatError: (formatted, error) => {
-      const masked = maskError(formatted, error, { trustCodes: true });
-      if (masked.extensions?.code === "INTERNAL_SERVER_ERROR") logger.error({ err: error }, "unexpected error");
-      return masked;
-    },
+    ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, trustCodes: true }),
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin],
   });
   await apollo.start();

@@ -10,3 +10,4 @@ export { PushQueue } from "./push-queue.js";
 export { prepareOperation, type OperationPayload, type PreparedOperation } from "./prepare-operation.js";
 export { executeApolloRequest } from "./execute-apollo-request.js";
 export { readGraphQLBody } from "./read-graphql-body.js";
+export { hardenedApolloOptions } from "./hardened-apollo-options.js";

@@ -3,9 +3,10 @@ import type { AddressInfo } from "node:net";
 import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
-import { maskError, PublicError, UnauthenticatedError } from "@compliance-graph/errors";
+import { PublicError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
-import { aliasLimitRule, defaultQueryLimits, depthLimitRule, type QueryLimits } from "./query-limits.js";
+import { hardenedApolloOptions } from "./hardened-apollo-options.js";
+import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
@@ -67,18 +68,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   }
   const apollo = new ApolloServer<TContext>({
     schema: options.schema,
-    introspection: options.introspection ?? !production,
-    csrfPrevention: true,
-    includeStacktraceInErrorResponses: false,
-    validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],
-    parseOptions: { maxTokens: limits.maxTokens },
-    formatError: (formatted, error) => {
-      const masked = maskError(formatted, error);
-      if (masked !== formatted && masked.extensions?.code === "INTERNAL_SERVER_ERROR") {
-        logger.error({ err: error }, "unexpected error in a resolver");
-      }
-      return masked;
-    },
+    ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
   });
