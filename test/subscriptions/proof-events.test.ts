@@ -5,7 +5,7 @@ import { transfersForAddress } from "@compliance-graph/trpd";
 import { createTestDatabase } from "../support/postgres-server.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { awaitLive } from "./support/await-live.js";
-import { openProofWriter, type ProofWriter } from "./support/proof-writer.js";
+import { openProofWriter, randomAddress, type ProofWriter } from "./support/proof-writer.js";
 import { legacyClient, modernClient, subscribeLegacy, subscribeModern, wsUrl } from "./support/subscription-clients.js";
 
 const subscription = `subscription Proofs($filter: AopdProofFilterInput) {
@@ -17,6 +17,14 @@ const subscription = `subscription Proofs($filter: AopdProofFilterInput) {
 }`;
 
 const byCustomer = (customerId: string) => ({ filter: { is: { any: { customerId: { eq: customerId } } } } });
+/** trpd derives zero to two transfers from an address; this test wants some for every proof. */
+function addressWithTransfers(): string {
+  for (;;) {
+    const address = randomAddress();
+    if (transfersForAddress(address).length > 0) return address;
+  }
+}
+
 const expectedTransfers = (address: string) => transfersForAddress(address).map(({ counterpartyVasp, direction, address: a }) => ({ counterpartyVasp, direction, address: a }));
 
 describe("proof subscriptions through the gateway", () => {
@@ -52,7 +60,7 @@ describe("proof subscriptions through the gateway", () => {
     const received = subscribeModern(modern(), subscription, byCustomer("c-trpd"));
     const skip = await awaitLive(writer, received, { customerId: "c-trpd" });
     const rows = [];
-    for (let i = 0; i < 3; i += 1) rows.push(await writer.create({ customerId: "c-trpd", comment: `proof ${i}` }));
+    for (let i = 0; i < 3; i += 1) rows.push(await writer.create({ customerId: "c-trpd", comment: `proof ${i}`, address: addressWithTransfers() }));
     await received.until((state) => state.results.length >= skip + 3);
     expect(received.results.slice(skip)).toEqual(
       rows.map((row) => ({
@@ -70,7 +78,7 @@ describe("proof subscriptions through the gateway", () => {
         },
       })),
     );
-    expect(received.results.slice(skip).some((result) => (result.data?.aopdProofs as { travelRuleTransfers: unknown[] }).travelRuleTransfers.length > 0)).toBe(true);
+    expect(received.results.slice(skip).every((result) => (result.data?.aopdProofs as { travelRuleTransfers: unknown[] }).travelRuleTransfers.length > 0)).toBe(true);
   });
 
   it("sends only proofs that match the filter, including status changes", async () => {
