@@ -1,9 +1,7 @@
-import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { base64 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import { startAopd } from "@compliance-graph/aopd";
-import { ethereumMessageHash, findXpubDerivation, toEip55Address, verifyOwnershipSignature } from "@compliance-graph/aopd/ownership";
+import { findXpubDerivation, verifyOwnershipSignature } from "@compliance-graph/aopd/ownership";
 import {
   p2pkhAddress,
   p2trAddress,
@@ -15,10 +13,10 @@ import {
   taprootKeyPair,
   testSecretKey,
 } from "../../../subgraphs/aopd/test/ownership/bitcoin-test-wallet.js";
+import { ethereumAddressOf, signPersonalMessage } from "../../../subgraphs/aopd/test/ownership/ethereum-test-wallet.js";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
-import { benchDatabaseUrl } from "../support/bench-database.js";
+import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";
-import pg from "pg";
 
 const message = "I confirm that I control this address for CUST-000001. Nonce: 5f0c2a9e81d4b7c3a6e09f12";
 const key = testSecretKey("bench");
@@ -37,17 +35,13 @@ function verificationTable(seconds: number): BenchmarkTable {
   const p2pkh = p2pkhAddress(publicKeyOf(key));
   const p2wpkh = p2wpkhAddress(publicKeyOf(key));
   const p2tr = p2trAddress(taprootKeyPair(key).outputKey);
-  const ether = toEip55Address(keccak_256(secp256k1.getPublicKey(key, false).subarray(1)).subarray(12));
-  const recovered = secp256k1.sign(ethereumMessageHash(message), key, { prehash: false, format: "recovered" });
-  const ethSignature = new Uint8Array(65);
-  ethSignature.set(recovered.subarray(1), 0);
-  ethSignature[64] = 27 + (recovered[0] ?? 0);
+  const ether = ethereumAddressOf(key);
   const cases: [string, Parameters<typeof verifyOwnershipSignature>[0]][] = [
     ["legacy P2PKH (Bitcoin Core)", { assetFamily: "bitcoin", address: p2pkh, message, signature: signLegacy(key, message, 31) }],
     ["BIP-137 P2WPKH", { assetFamily: "bitcoin", address: p2wpkh, message, signature: signLegacy(key, message, 39) }],
     ["BIP-322 simple P2WPKH", { assetFamily: "bitcoin", address: p2wpkh, message, signature: signBip322PublicKeyHash(key, p2wpkh, message) }],
     ["BIP-322 simple P2TR", { assetFamily: "bitcoin", address: p2tr, message, signature: signBip322Taproot(key, message) }],
-    ["EIP-191 personal_sign", { assetFamily: "ethereum", address: ether, message, signature: base64.encode(ethSignature) }],
+    ["EIP-191 personal_sign", { assetFamily: "ethereum", address: ether, message, signature: base64.encode(signPersonalMessage(key, message)) }],
   ];
   const rows: (string | number)[][] = cases.map(([name, input]) => {
     if (!verifyOwnershipSignature(input).ok) throw new Error(`${name} does not verify`);
@@ -69,12 +63,8 @@ function verificationTable(seconds: number): BenchmarkTable {
 }
 
 async function roundTripTable(count: number): Promise<BenchmarkTable> {
-  const admin = new pg.Client({ connectionString: benchDatabaseUrl("postgres") });
-  await admin.connect();
-  await admin.query("DROP DATABASE IF EXISTS aopd_bench_ingestion WITH (FORCE)");
-  await admin.query("CREATE DATABASE aopd_bench_ingestion");
-  await admin.end();
-  const aopd = await startAopd({ config: { port: 0, databaseUrl: benchDatabaseUrl("aopd_bench_ingestion"), expiryIntervalSeconds: 0 } });
+  const databaseUrl = await freshBenchDatabase("aopd_bench_ingestion");
+  const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0 } });
   aopd.services.config.callbackBaseUrl = new URL("/aopp/callback", aopd.url).toString();
   const address = p2wpkhAddress(publicKeyOf(key));
   const post = async (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -1,34 +1,17 @@
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createClient, type Client } from "graphql-ws";
-import pg from "pg";
 import WebSocket from "ws";
 import { openDatabase, publishProofEvent, type Database } from "@compliance-graph/aopd";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
-import { benchDatabaseUrl } from "../support/bench-database.js";
+import { freshBenchDatabase } from "../support/bench-database.js";
+import { rssOf } from "../support/peak-rss.js";
 import { ms, percentile } from "../support/latency.js";
 import { freePort, startProcess, type BenchProcess } from "../support/start-process.js";
 
-const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const supergraphPath = fileURLToPath(new URL("../../../supergraph.graphql", import.meta.url));
 const selection = "id status customerId travelRuleTransfers { counterpartyVasp direction }";
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-/** Resident set size of a process, in bytes (Linux). */
-function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(match?.[1] ?? 0) * 1024;
-}
-
-async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return benchDatabaseUrl(name);
-}
 
 interface Phase {
   name: string;
@@ -52,7 +35,7 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
     const subscribers = quick ? 200 : 2_000;
     const seconds = quick ? 5 : 20;
     const customers = subscribers / 10;
-    const url = await freshDatabase("aopd_bench_subscriptions");
+    const url = await freshBenchDatabase("aopd_bench_subscriptions");
     const key = await generateInternalSigningKey();
     const publicJwks = JSON.stringify({ keys: [key.publicJwk] });
     const [aopdPort, trpdPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];

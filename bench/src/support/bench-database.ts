@@ -9,6 +9,19 @@ export function benchDatabaseUrl(name: string): string {
   return url.toString();
 }
 
+/** An empty benchmark database (dropped first if it exists); returns its URL. */
+export async function freshBenchDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return benchDatabaseUrl(name);
+}
+
 /**
  * A benchmark database with exactly `count` seeded proofs (seed 1). It is kept between runs and
  * re-seeded only when its row count differs, since seeding a million rows takes a while.
@@ -17,20 +30,16 @@ export async function ensureSeededDatabase(name: string, count: number): Promise
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const exists = (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1;
+  await admin.end();
   const url = benchDatabaseUrl(name);
   if (exists) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const current = await client.query<{ count: string }>("SELECT count(*) FROM aopd_proof").catch(() => ({ rows: [{ count: "-1" }] }));
     await client.end();
-    if (Number(current.rows[0]?.count) === count) {
-      await admin.end();
-      return { url, seededSeconds: undefined };
-    }
-    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    if (Number(current.rows[0]?.count) === count) return { url, seededSeconds: undefined };
   }
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await freshBenchDatabase(name);
   const database: Database = await openDatabase({ databaseUrl: url });
   try {
     await migrateToLatest(database.db);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
 /** Resident set size of one process, in bytes; 0 when it is gone. Linux only (/proc). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const match = /^VmRSS:\s+(\d+) kB/m.exec(status);

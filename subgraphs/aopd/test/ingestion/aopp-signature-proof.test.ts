@@ -1,10 +1,8 @@
-import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { HDKey } from "@scure/bip32";
 import { base64 } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ethereumMessageHash, toEip55Address } from "../../src/ownership/index.js";
 import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, testSecretKey } from "../ownership/bitcoin-test-wallet.js";
+import { ethereumAddressOf, signPersonalMessage } from "../ownership/ethereum-test-wallet.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 
@@ -13,15 +11,8 @@ const ether = "DTIX9J9K872S";
 const bitcoinKey = testSecretKey("ingestion bitcoin");
 const bitcoinAddress = p2wpkhAddress(publicKeyOf(bitcoinKey));
 const etherKey = testSecretKey("ingestion ether");
-const etherAddress = toEip55Address(keccak_256(secp256k1.getPublicKey(etherKey, false).subarray(1)).subarray(12));
-
-function personalSign(message: string): string {
-  const recovered = secp256k1.sign(ethereumMessageHash(message), etherKey, { prehash: false, format: "recovered" });
-  const signature = new Uint8Array(65);
-  signature.set(recovered.subarray(1), 0);
-  signature[64] = 27 + (recovered[0] ?? 0);
-  return base64.encode(signature);
-}
+const etherAddress = ethereumAddressOf(etherKey);
+const personalSign = (message: string) => base64.encode(signPersonalMessage(etherKey, message));
 
 const requestMutation = `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) {
   aoppUri portalUrl proof { id status address format message xpub dueAt customerId } } } }`;

@@ -5,6 +5,7 @@ import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { ethereumMessageHash, toEip55Address, verifyEthereumMessage } from "../../src/ownership/index.js";
 import { testSecretKey } from "./bitcoin-test-wallet.js";
+import { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
 
 /**
  * MetaMask eth-sig-util `personal-sign.test.ts` ("personalSign - kumavis fml manual test I"): the
@@ -18,17 +19,10 @@ const ethSigUtil = {
 };
 
 const secretKey = testSecretKey("ethereum");
-const address = toEip55Address(keccak_256(secp256k1.getPublicKey(secretKey, false).subarray(1)).subarray(12));
+const address = ethereumAddressOf(secretKey);
 const message = "I control this address. Proof request 7d1f3b2a for customer 42.";
 
-/** r || s || v with v = 27 + recovery id, as personal_sign returns it. */
-function personalSign(text: string, key = secretKey): Uint8Array {
-  const recovered = secp256k1.sign(ethereumMessageHash(text), key, { prehash: false, format: "recovered" });
-  const out = new Uint8Array(65);
-  out.set(recovered.subarray(1), 0);
-  out[64] = 27 + (recovered[0] ?? 0);
-  return out;
-}
+const personalSign = (text: string, key = secretKey) => signPersonalMessage(key, text);
 
 describe("verifyEthereumMessage", () => {
   it("verifies the eth-sig-util personal_sign vector", () => {

@@ -1,11 +1,7 @@
-import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { describe, expect, it } from "vitest";
 import {
   addressMatchesFormat,
-  ethereumMessageHash,
-  toEip55Address,
   verifyOwnershipSignature,
   type OwnershipSignatureInput,
 } from "../../src/ownership/index.js";
@@ -17,17 +13,14 @@ import {
   signLegacy,
   testSecretKey,
 } from "./bitcoin-test-wallet.js";
+import { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
 
 const message = "AOPP proof request 3f9c: I, customer 1207, control this address.";
 const secret = testSecretKey("entry point");
 const segwitAddress = p2wpkhAddress(publicKeyOf(secret));
 const legacyAddress = p2pkhAddress(publicKeyOf(secret));
-const ethereumAddress = toEip55Address(keccak_256(secp256k1.getPublicKey(secret, false).subarray(1)).subarray(12));
-
-function ethereumSignature(text: string): string {
-  const recovered = secp256k1.sign(ethereumMessageHash(text), secret, { prehash: false, format: "recovered" });
-  return "0x" + bytesToHex(recovered.subarray(1)) + (27 + (recovered[0] ?? 0)).toString(16);
-}
+const ethereumAddress = ethereumAddressOf(secret);
+const ethereumSignature = (text: string) => "0x" + bytesToHex(signPersonalMessage(secret, text));
 
 describe("verifyOwnershipSignature", () => {
   it("verifies Bitcoin proofs and reports the address format and scheme", () => {
