@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import { from as copyFrom } from "pg-copy-streams";
 import type { Database } from "../database/open-database.js";
 import { demoProofColumns, demoProofRow, type DemoProofRow } from "./demo-proof-rows.js";
+import { SeedAlreadyUsedError } from "./seed-already-used-error.js";
 import { SeededRandom } from "./seeded-random.js";
 
 export interface SeedOptions {
@@ -35,9 +36,14 @@ function toCsv(rows: DemoProofRow[]): string {
 /**
  * Writes `count` deterministic demo proofs with COPY, the fastest way into PostgreSQL, in batches
  * so that memory stays bounded however many are asked for (a million takes seconds, not minutes).
+ * A seed whose proofs are already in the table is refused before anything is written (the same
+ * seed writes the same ids), and the table is analyzed afterwards: the planner would otherwise
+ * plan the next queries for the table as it was before the load.
  */
 export async function seedProofs(database: Database, options: SeedOptions): Promise<{ count: number }> {
-  const random = new SeededRandom(options.seed ?? 1);
+  const seed = options.seed ?? 1;
+  if (await isSeedUsed(database, seed)) throw new SeedAlreadyUsedError(seed);
+  const random = new SeededRandom(seed);
   const batchSize = options.batchSize ?? 50_000;
   const customerCount = Math.max(50, Math.ceil(options.count / 20));
   const droppedIndexes = options.count >= bulkLoadThreshold ? await dropSecondaryIndexes(database) : [];
@@ -54,7 +60,22 @@ export async function seedProofs(database: Database, options: SeedOptions): Prom
     await sql`SET maintenance_work_mem = '256MB'`.execute(database.db).catch(() => undefined);
     for (const definition of droppedIndexes) await sql.raw(definition).execute(database.db);
   }
+  await sql`ANALYZE aopd_proof`.execute(database.db);
   return { count: options.count };
+}
+
+/** Whether the proofs of this seed are already in the table: its first proof id is. */
+export async function isSeedUsed(database: Database, seed: number): Promise<boolean> {
+  const firstId = new SeededRandom(seed).uuid();
+  const row = await database.db.selectFrom("aopd_proof").select("id").where("id", "=", firstId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The lowest seed from `from` on whose proofs are not in the table yet. */
+export async function firstUnusedSeed(database: Database, from = 1): Promise<number> {
+  let seed = from;
+  while (await isSeedUsed(database, seed)) seed += 1;
+  return seed;
 }
 
 /** Drops every index of the proof table except the primary key and returns their definitions. */
