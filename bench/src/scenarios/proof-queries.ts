@@ -6,37 +6,14 @@ import { createInternalTokenMinter, generateInternalSigningKey } from "@complian
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
 import { measureLatency, ms, percentile } from "../support/latency.js";
+import { parsedFilter, proofQueryCases } from "../support/proof-query-cases.js";
 import { freePort, startProcess } from "../support/start-process.js";
 
-interface QueryCase {
-  name: string;
-  offset: number;
-  limit: number;
-  filter?: unknown;
-  sortOrder?: { field: string; direction: "ASC" | "DESC" }[];
-}
-
-const cases: QueryCase[] = [
-  { name: "page of 50, unfiltered", offset: 0, limit: 50 },
-  { name: "ilike substring on address", offset: 0, limit: 50, filter: { is: { any: { address: { ilike: "%qa7%" } } } } },
-  {
-    name: "status + time range",
-    offset: 0,
-    limit: 50,
-    filter: { is: { any: { status: ["PENDING", "SUBMITTED"], createdAt: { gte: "2026-03-01T00:00:00Z", lt: "2026-04-01T00:00:00Z" } } } },
-  },
-  { name: "sort by two fields", offset: 0, limit: 50, sortOrder: [{ field: "CUSTOMER_ID", direction: "ASC" }, { field: "CREATED_AT", direction: "DESC" }] },
-  { name: "offset 100,000", offset: 100_000, limit: 50 },
-];
-
-const pageQuery = `query($offset: Int!, $limit: Int!, $filter: AopdProofFilterInput, $sortOrder: [AopdProofSortInput!]) {
-  aopd { proofs(offset: $offset, limit: $limit, filter: $filter, sortOrder: $sortOrder) { __typename id createdAt address customerId asset comment status } } }`;
+const pageQuery = `query($offset: Int!, $limit: Int!, $filter: AopdProofFilterInput, $sortOrder: [AopdProofSortInput!], $after: String) {
+  aopd { proofs(offset: $offset, limit: $limit, filter: $filter, sortOrder: $sortOrder, after: $after) { __typename id createdAt address customerId asset comment status } } }`;
 const countQuery = `query($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) } }`;
-
-/** The filter as the resolvers receive it: the DateTime scalar has turned strings into Dates. */
-function parsedFilter(filter: unknown): unknown {
-  return JSON.parse(JSON.stringify(filter ?? null), (key, value) => (["gte", "lt", "gt", "lte", "eq"].includes(key) && typeof value === "string" && /T/.test(value) ? new Date(value) : value));
-}
+const cursorQuery = `query($offset: Int!, $filter: AopdProofFilterInput, $sortOrder: [AopdProofSortInput!]) {
+  aopd { proofs(offset: $offset, limit: 1, filter: $filter, sortOrder: $sortOrder) { cursor } } }`;
 
 export const proofQueriesScenario: BenchmarkScenario = {
   name: "proof-queries",
@@ -60,17 +37,23 @@ export const proofQueriesScenario: BenchmarkScenario = {
     const db = new Kysely<AopdDatabase>({ dialect: new PostgresDialect({ pool }) });
     const post = async (query: string, variables: unknown) => {
       const response = await fetch(`http://127.0.0.1:${port}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
-      const body = (await response.json()) as { errors?: unknown };
+      const body = (await response.json()) as { data?: { aopd: { proofs?: { cursor: string }[] } }; errors?: unknown };
       if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return body.data;
     };
     const rows: (string | number)[][] = [];
     try {
-      for (const queryCase of cases) {
+      for (const queryCase of proofQueryCases) {
         const filter = parsedFilter(queryCase.filter);
-        const select = selectProofs(db, filter, queryCase.sortOrder as never, defaultFilterLimits).limit(queryCase.limit);
+        // A cursor case starts after the proof at its position, as a client paging by cursor would.
+        const after =
+          queryCase.cursorAt === undefined
+            ? null
+            : (await post(cursorQuery, { offset: queryCase.cursorAt - 1, filter: queryCase.filter ?? null, sortOrder: queryCase.sortOrder ?? null }))?.aopd.proofs?.[0]?.cursor ?? null;
+        const select = selectProofs(db, filter, queryCase.sortOrder as never, defaultFilterLimits, after).limit(queryCase.limit);
         const page = (queryCase.offset > 0 ? select.offset(queryCase.offset) : select).compile();
         const counted = countProofsQuery(db, filter, defaultFilterLimits).compile();
-        const variables = { offset: queryCase.offset, limit: queryCase.limit, filter: queryCase.filter ?? null, sortOrder: queryCase.sortOrder ?? null };
+        const variables = { offset: queryCase.offset, limit: queryCase.limit, filter: queryCase.filter ?? null, sortOrder: queryCase.sortOrder ?? null, after };
         for (const [label, graphql, compiled, vars] of [
           ["proofs", pageQuery, page, variables],
           ["proofsCount", countQuery, counted, { filter: queryCase.filter ?? null }],

@@ -42,6 +42,36 @@ describe.each(databaseDrivers)("the aopd read API on %s", (driver) => {
     expect(proofs.map((proof) => proof.id)).toEqual(expected.slice(10, 15).map((proof) => proof.id));
   });
 
+  it("pages by cursor: each page starts after the last proof of the one before, in any order", async () => {
+    const sortOrder = [{ field: "COMMENT", direction: "DESC" }, { field: "CREATED_AT", direction: "ASC" }];
+    const { body: whole } = await aopd.query(`query($s: [AopdProofSortInput!]) { aopd { proofs(sortOrder: $s) { id } } }`, { s: sortOrder });
+    const expected = (whole.data!.aopd as { proofs: { id: string }[] }).proofs.map((proof) => proof.id);
+    const paged: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const { body } = await aopd.query(`query($s: [AopdProofSortInput!], $a: String) { aopd { proofs(limit: 150, sortOrder: $s, after: $a) { id cursor } } }`, { s: sortOrder, a: after });
+      const page = (body.data!.aopd as { proofs: { id: string; cursor: string }[] }).proofs;
+      paged.push(...page.map((proof) => proof.id));
+      if (page.length < 150) break;
+      after = page.at(-1)!.cursor;
+    }
+    expect(paged).toEqual(expected);
+  });
+
+  it("refuses a cursor that is not one, or was read in another order, naming after", async () => {
+    const { body: first } = await aopd.query(`{ aopd { proofs(limit: 1) { cursor } } }`);
+    const cursor = (first.data!.aopd as { proofs: { cursor: string }[] }).proofs[0]!.cursor;
+    for (const [after, sortOrder, message] of [
+      ["not a cursor!", null, "is not a cursor"],
+      [Buffer.from('{"o":"created_at asc,id asc","v":[1,2]}').toString("base64url"), null, "is not a cursor"],
+      [cursor, [{ field: "ADDRESS", direction: "ASC" }], "another sortOrder"],
+    ] as const) {
+      const { body } = await aopd.query(`query($a: String, $s: [AopdProofSortInput!]) { aopd { proofs(after: $a, sortOrder: $s) { id } } }`, { a: after, s: sortOrder });
+      expect(body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "after" });
+      expect(body.errors?.[0]?.message).toContain(message);
+    }
+  });
+
   it("keeps every kind's fields, amounts as digit strings", async () => {
     const satoshi = all.find((proof) => proof.__typename === "AopdSatoshiProof") as unknown as { amount: string; senderAddress: string; address: string };
     const signature = all.find((proof) => proof.__typename === "AopdSignatureProof") as unknown as { message: string };

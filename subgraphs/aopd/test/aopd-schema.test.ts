@@ -45,7 +45,8 @@ describe("the aopd contract", () => {
     expect(signature("proof")).toBe("id: ID! -> AopdProof!");
     expect(signature("proofForAddress")).toBe("address: String! -> AopdProof");
     expect(signature("proofForXpub")).toBe("xpub: String! -> AopdSignatureProof");
-    expect(signature("proofs")).toBe("offset: Int! = 0, limit: Int! = 2147483647, filter: AopdProofFilterInput, sortOrder: [AopdProofSortInput!] -> [AopdProof!]!");
+    // The spec's four arguments in its order; `after` (deep paging by cursor) is an optional extension after them.
+    expect(signature("proofs")).toBe("offset: Int! = 0, limit: Int! = 2147483647, filter: AopdProofFilterInput, sortOrder: [AopdProofSortInput!], after: String -> [AopdProof!]!");
     expect(signature("proofsForCustomer")).toBe("customerId: ID!, offset: Int! = 0, limit: Int! = 2147483647 -> [AopdProof!]!");
     expect(signature("proofsCount")).toBe("filter: AopdProofFilterInput -> Int!");
     for (const name of ["lang", "theme", "logo"]) expect(signature(name)).toBe(" -> Binary!");

@@ -1,18 +1,20 @@
 import { NotFoundError } from "@compliance-graph/errors";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
-import type { ProofSortInput } from "../proofs/proof-sort.js";
+import { proofOrder, type ProofSortInput } from "../proofs/proof-sort.js";
 import { toProof, type Proof } from "../proofs/proof.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
 import { aopdProofsSubscription } from "../subscriptions/aopd-proofs-subscription.js";
 import { configurationOf } from "./configuration-of.js";
 import type { AopdContext } from "./aopd-context.js";
+import { proofCursorField, rememberListOrder } from "./proof-cursor-field.js";
 
 interface PageArgs {
   offset: number;
   limit: number;
   filter?: unknown;
   sortOrder?: ProofSortInput[] | null;
+  after?: string | null;
 }
 
 /** The filters the deprecated queries stand for: each returns what its replacement returns. */
@@ -23,7 +25,9 @@ const byCustomerPattern = (customerId: string) => ({ is: { any: { customerId: { 
 
 async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
   const rows = await findProofPage(context.db, args, context.limits);
-  return rows.map(toProof);
+  const proofs = rows.map(toProof);
+  rememberListOrder(proofs, proofOrder(args.sortOrder));
+  return proofs;
 }
 
 /** The XLSX export of `proofsAsXlsx` and the deprecated `proofAsXlsx`: the same workbook for the same filter. */
@@ -76,9 +80,11 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdSignatureProof: {
+    cursor: proofCursorField,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdSatoshiProof: {
+    cursor: proofCursorField,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
 };

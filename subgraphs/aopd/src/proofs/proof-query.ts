@@ -3,6 +3,8 @@ import { LimitExceededError, UserInputError } from "@compliance-graph/errors";
 import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { proofFilterSpec } from "./proof-filter-spec.js";
+import { afterCursorPredicate } from "./after-cursor-predicate.js";
+import { decodeProofCursor } from "./proof-cursor.js";
 import { proofOrder, type ProofSortInput } from "./proof-sort.js";
 
 export interface ProofPageInput {
@@ -10,6 +12,8 @@ export interface ProofPageInput {
   limit: number;
   filter?: unknown;
   sortOrder?: readonly ProofSortInput[] | null;
+  /** A proof's `cursor` in this order: the page starts after that proof (then skips `offset`). */
+  after?: string | null;
 }
 
 export interface ProofQueryLimits extends FilterLimits {
@@ -19,10 +23,16 @@ export interface ProofQueryLimits extends FilterLimits {
 
 export const defaultProofQueryLimits: ProofQueryLimits = { ...defaultFilterLimits, maxResultRows: undefined };
 
-/** The filtered, ordered selection of proofs, before offset and limit; shared by the page, the count and the export. */
-export function selectProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits) {
+/**
+ * The filtered, ordered selection of proofs, before offset and limit; shared by the page, the count
+ * and the export. With a cursor, only the proofs after it in this order.
+ */
+export function selectProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits, after?: string | null) {
+  const terms = proofOrder(sortOrder);
+  const cursor = after === null || after === undefined ? undefined : decodeProofCursor(after, terms);
   let query = db.selectFrom("aopd_proof").where((eb) => compileFilter(eb, proofFilterSpec, filter, "filter", limits));
-  for (const term of proofOrder(sortOrder)) query = query.orderBy(term.column, term.direction);
+  if (cursor) query = query.where((eb) => afterCursorPredicate(eb, terms, cursor));
+  for (const term of terms) query = query.orderBy(term.column, term.direction);
   return query.selectAll();
 }
 
@@ -34,13 +44,13 @@ export async function findProofPage(db: Kysely<AopdDatabase>, input: ProofPageIn
   if (!Number.isInteger(input.offset) || input.offset < 0) throw new UserInputError("offset", "must be 0 or more.");
   if (!Number.isInteger(input.limit) || input.limit < 0) throw new UserInputError("limit", "must be 0 or more.");
   if (input.limit === 0) {
-    // Still validates the filter, so a bad filter is an error whatever the limit.
-    selectProofs(db, input.filter, input.sortOrder, limits);
+    // Still validates the filter and the cursor, so bad ones are errors whatever the limit.
+    selectProofs(db, input.filter, input.sortOrder, limits, input.after);
     return [];
   }
   const max = limits.maxResultRows;
   const effectiveLimit = max === undefined ? input.limit : Math.min(input.limit, max + 1);
-  const rows = await withPage(selectProofs(db, input.filter, input.sortOrder, limits), input.offset, effectiveLimit).execute();
+  const rows = await withPage(selectProofs(db, input.filter, input.sortOrder, limits, input.after), input.offset, effectiveLimit).execute();
   if (max !== undefined && rows.length > max) {
     throw new LimitExceededError(
       "maxResultRows",

@@ -8,7 +8,7 @@ export interface ProofSortInput {
   direction?: SortDirection | null;
 }
 
-export const sortColumns: Record<ProofSortField, keyof ProofTable & string> = {
+export const sortColumns = {
   ID: "id",
   CREATED_AT: "created_at",
   ADDRESS: "address",
@@ -16,10 +16,12 @@ export const sortColumns: Record<ProofSortField, keyof ProofTable & string> = {
   ASSET: "asset",
   COMMENT: "comment",
   STATUS: "status",
-};
+} as const satisfies Record<ProofSortField, keyof ProofTable & string>;
+
+export type SortColumn = (typeof sortColumns)[ProofSortField];
 
 export interface OrderTerm {
-  column: keyof ProofTable & string;
+  column: SortColumn;
   direction: "asc" | "desc";
 }
 
@@ -27,6 +29,9 @@ export interface OrderTerm {
  * The ORDER BY of a `proofs` call: the given criteria in order (a column named twice counts
  * once, at its first place), then the id as the final tie-breaker so that every row has one
  * place and consecutive pages never overlap or skip. Without criteria: creation time, then id.
+ * The tie-breaker runs in the direction of the last criterion: every index ends in the id, and an
+ * index read backwards serves `address DESC, id DESC` but not `address DESC, id ASC`, which would
+ * need a sort of every tie.
  */
 export function proofOrder(sortOrder: readonly ProofSortInput[] | null | undefined): OrderTerm[] {
   const criteria = sortOrder && sortOrder.length > 0 ? sortOrder : [{ field: "CREATED_AT" as const }];
@@ -36,6 +41,6 @@ export function proofOrder(sortOrder: readonly ProofSortInput[] | null | undefin
     if (terms.some((term) => term.column === column)) continue;
     terms.push({ column, direction: criterion.direction === "DESC" ? "desc" : "asc" });
   }
-  if (!terms.some((term) => term.column === "id")) terms.push({ column: "id", direction: "asc" });
+  if (!terms.some((term) => term.column === "id")) terms.push({ column: "id", direction: terms.at(-1)?.direction ?? "asc" });
   return terms;
 }
