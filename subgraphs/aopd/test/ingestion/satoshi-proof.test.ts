@@ -49,7 +49,10 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     expect(early.errors?.[0]).toMatchObject({ extensions: { code: "CONFLICT", status: "PENDING" } });
     expect(early.errors?.[0]?.message).toBe("The proof is PENDING; it can be assessed only when SUBMITTED.");
     await finalize(id);
-    const twice = await finalize(id);
+    // A retry with the same transaction id (its answer was lost) is the same success; another id is a conflict.
+    expect(proofOf(await finalize(id), "finalizeSatoshiProof")).toMatchObject({ id, status: "SUBMITTED", txId });
+    expect(proofOf(await finalize(id, txId.toUpperCase()), "finalizeSatoshiProof")).toMatchObject({ id, status: "SUBMITTED", txId });
+    const twice = await finalize(id, "b".repeat(64));
     expect(twice.errors?.[0]?.extensions).toMatchObject({ code: "CONFLICT", status: "SUBMITTED" });
     await assess(id, "FAILED");
     const final = await assess(id, "VERIFIED");
