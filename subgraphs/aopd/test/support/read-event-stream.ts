@@ -11,7 +11,10 @@ export interface StreamEvent {
 export async function* readEventStream(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
   const decoder = new TextDecoder();
   let buffered = "";
-  for await (const chunk of body) {
+  const reader = body.getReader();
+  for (;;) {
+    const { value: chunk, done } = await reader.read();
+    if (done) return;
     buffered += decoder.decode(chunk, { stream: true });
     let end: number;
     while ((end = buffered.indexOf("\n\n")) >= 0) {
