@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "@compliance-graph/server-kit";
 import { allowAnyOrigin, answerPreflight } from "../public-api/cross-origin.js";
-import { PublicRouteError, sendPublicRouteError } from "../public-api/public-route-error.js";
+import { answerPublicRouteFailure } from "../public-api/answer-public-route-failure.js";
+import { PublicRouteError } from "../public-api/public-route-error.js";
 import type { PublicRouteLimits } from "../public-api/public-route-limits.js";
 import { optionalString, readPublicBody, requiredString } from "../public-api/read-public-body.js";
 import { acceptProofSignature, type SignatureAcceptanceServices } from "./accept-proof-signature.js";
@@ -45,8 +46,7 @@ export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limi
       if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id }, "AOPP proof verified");
       response.writeHead(204, { "cache-control": "no-store" }).end();
     } catch (error) {
-      if (!(error instanceof PublicRouteError)) throw error;
-      sendPublicRouteError(response, error);
+      answerPublicRouteFailure(response, error, services.logger, requestId);
     }
     return true;
   };

@@ -6,7 +6,8 @@ import { submitSatoshiTransaction } from "../ingestion/submit-satoshi-transactio
 import { allowAnyOrigin, answerPreflight } from "./cross-origin.js";
 import type { PortalEventStreams } from "./portal-event-streams.js";
 import { publicProofColumns, toPublicProofView, type PublicProofSource } from "./public-proof-view.js";
-import { PublicRouteError, sendPublicRouteError } from "./public-route-error.js";
+import { answerPublicRouteFailure } from "./answer-public-route-failure.js";
+import { PublicRouteError } from "./public-route-error.js";
 import type { PublicRouteLimits } from "./public-route-limits.js";
 import { optionalString, readPublicBody, requiredString } from "./read-public-body.js";
 
@@ -88,9 +89,7 @@ export function portalApiRoute(services: SignatureAcceptanceServices & { limits:
         }
       }
     } catch (error) {
-      if (!(error instanceof PublicRouteError)) throw error;
-      if (response.headersSent) response.end();
-      else sendPublicRouteError(response, error);
+      answerPublicRouteFailure(response, error, services.logger, requestId);
     }
     return true;
   };
