@@ -117,7 +117,13 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
       from: ["PENDING"],
       beforeDue: true,
       // The token hash stays, so a later submission learns the proof is verified rather than unknown.
-      set: { status: "VERIFIED", address: resolved.address, signature: resolved.signature, xpub: resolved.xpub ?? null, due_at: null },
+      set: {
+        status: "VERIFIED",
+        address: proof.address ?? canonicalAddress(family, resolved.address),
+        signature: resolved.signature,
+        xpub: resolved.xpub ?? null,
+        due_at: null,
+      },
     });
     return { proof: verified, repeated: false };
   } catch (error) {
@@ -157,11 +163,8 @@ function resolveSubmission(family: "bitcoin" | "ethereum", proof: ProofRow, subm
   if (claimed === undefined || claimed.trim() === "") {
     return new PublicRouteError("invalid_address", "This proof names no address: give the address you signed with.");
   }
-  try {
-    return { address: canonicalAddress(family, claimed.trim()), signature: block.signature, xpub };
-  } catch {
-    return new PublicRouteError("invalid_address", "The address is not a valid Ethereum address.");
-  }
+  // Verified as given (an Ethereum address's checksum case included); stored canonical once verified.
+  return { address: claimed.trim(), signature: block.signature, xpub };
 }
 
 function isAcceptedSubmission(family: string, proof: ProofRow, submission: ResolvedSubmission): boolean {

@@ -47,11 +47,6 @@ export class PublicRouteError extends Error {
     super(reason);
     this.httpStatus = publicRouteErrorStatus[code];
   }
-
-  /** Whether the submission was refused for its content (counts towards the failed-attempt cap). */
-  get isSubmissionFault(): boolean {
-    return this.httpStatus === 400;
-  }
 }
 
 export function sendPublicRouteError(response: ServerResponse, error: PublicRouteError): void {

@@ -116,6 +116,18 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     expect(body.data).toEqual({ aopd: { proof: { address, status: "VERIFIED" } } });
   });
 
+  it("checks a customer-named Ethereum address's checksum and stores it in EIP-55 form", async () => {
+    const { token, proof } = await requestSignatureProof(aopd, { asset: etherAsset });
+    const signature = hex(signPersonalMessage(etherKey, proof.message));
+    const badChecksum = etherAddress.replace(/[a-f]/, (letter) => letter.toUpperCase());
+    const refused = await postJson<Refusal>(aopd, `${token}/signature`, { address: badChecksum, signature });
+    expect([refused.status, refused.body.error]).toEqual([400, "invalid_address"]);
+    const accepted = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, { address: etherAddress.toLowerCase(), signature });
+    expect([accepted.status, accepted.body.proof.address]).toEqual([200, etherAddress]);
+    // The retry with the address as first given is the same submission.
+    expect((await postJson(aopd, `${token}/signature`, { address: etherAddress.toLowerCase(), signature })).status).toBe(200);
+  });
+
   it("accepts a Bitcoin signed-message block and refuses one over another message with wrong_message", async () => {
     const { token, proof } = await requestSignatureProof(aopd, {});
     const other = await postJson<Refusal>(aopd, `${token}/signature`, { signature: armored("Another message", address, signLegacy(key, "Another message", 39)) });
