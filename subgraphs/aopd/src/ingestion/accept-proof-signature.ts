@@ -86,12 +86,14 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   }
   if (resolved instanceof PublicRouteError) throw resolved;
 
+  // The deprecated ANY and STANDARD mean "any format", as null does.
+  const format = proof.format === "ANY" || proof.format === "STANDARD" ? null : proof.format;
   const verification = verifyOwnershipSignature({
     assetFamily: family,
     address: resolved.address,
     message: proof.message ?? "",
     signature: resolved.signature,
-    expectedFormat: family === "bitcoin" ? proof.format === "ANY" || proof.format === "STANDARD" ? null : proof.format : null,
+    expectedFormat: family === "bitcoin" ? format : null,
     network: family === "bitcoin" ? config.bitcoinNetwork : null,
   });
   if (!verification.ok) throw new PublicRouteError(failureCodes[verification.code], verification.reason);

@@ -49,7 +49,7 @@ export function portalApiRoute(services: SignatureAcceptanceServices & { limits:
       services.limits.check(request, isCallbackTokenShaped(token) ? token : undefined);
       if (!known) throw new PublicRouteError("unknown_proof", "This link does not belong to a proof.");
       const expected = methodsOf[action as Action];
-      if (request.method !== expected && !(expected === "GET" && request.method === "HEAD")) {
+      if (request.method !== expected && !(action === "view" && request.method === "HEAD")) {
         response.setHeader("allow", methods);
         throw new PublicRouteError("method_not_allowed", `${request.method ?? "This method"} is not allowed here; use ${expected}.`);
       }
