@@ -43,6 +43,16 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     expect(verified).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "amount matched", amount: requested.amount });
   });
 
+  it("returns the portal URL with the proof's credential in the request's answer only", async () => {
+    const body = await mutate(`($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id portalUrl } } }`, {
+      input: { customerId: "CUST-9", asset: bitcoin, senderAddress: sender, depositAddress: deposit },
+    });
+    const { id, portalUrl } = proofOf(body, "requestSatoshiProof") as { id: string; portalUrl: string };
+    expect(portalUrl).toMatch(/^http:\/\/localhost:4000\/portal\/[A-Za-z0-9_-]{43}$/);
+    const { body: read } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { ... on AopdSatoshiProof { portalUrl } } } }`, { id });
+    expect(read.data).toEqual({ aopd: { proof: { portalUrl: null } } });
+  });
+
   it("refuses transitions the state machine does not allow, changing nothing", async () => {
     const { id } = proofOf(await requestProof(), "requestSatoshiProof") as { id: string };
     const early = await assess(id, "FAILED");
