@@ -116,6 +116,16 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     expect(body.data).toEqual({ aopd: { proof: { address, status: "VERIFIED" } } });
   });
 
+  it("refuses a signature scheme the named address cannot use with unsupported_signature", async () => {
+    const { token, proof } = await requestSignatureProof(aopd, {});
+    // A P2PKH address proves control with a legacy signature; a BIP-322 simple one is refused.
+    const answer = await postJson<Refusal>(aopd, `${token}/signature`, {
+      address: p2pkhAddress(publicKeyOf(key)),
+      signature: signBip322PublicKeyHash(key, address, proof.message),
+    });
+    expect([answer.status, answer.body.error]).toEqual([400, "unsupported_signature"]);
+  });
+
   it("checks a customer-named Ethereum address's checksum and stores it in EIP-55 form", async () => {
     const { token, proof } = await requestSignatureProof(aopd, { asset: etherAsset });
     const signature = hex(signPersonalMessage(etherKey, proof.message));
