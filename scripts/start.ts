@@ -1,6 +1,7 @@
 // `npm start`: the whole system on one base URL for a local trial, as a Keycloak deployment behind
 // one ingress would look: the development identity provider at /auth/realms/<realm>/..., the
-// gateway at /graphql, the public AOPP callback at /aopp/callback/ (forwarded to aopd), and the aopd (embedded PGlite, demo proofs) and trpd subgraphs behind it.
+// gateway at /graphql, the public AOPP callback at /aopp/callback/ and the customer portal at /portal/ (both
+// forwarded to aopd), and the aopd (embedded PGlite, demo proofs) and trpd subgraphs behind it.
 // Ctrl-C stops everything. Each part also runs on its own (see docs/authentication.md).
 import { fileURLToPath } from "node:url";
 import { startAopd } from "@compliance-graph/aopd";
@@ -31,9 +32,12 @@ const aopd = await startAopd({
   config: {
     callbackBaseUrl: process.env.AOPD_CALLBACK_BASE_URL ?? `${baseUrl}/aopp/callback`,
     portalUrl: process.env.AOPD_PORTAL_URL ?? `${baseUrl}/portal`,
+    // The forwarder below is one proxy hop that appends the caller's address to x-forwarded-for.
+    trustedProxyHops: process.env.AOPD_TRUSTED_PROXY_HOPS ? Number(process.env.AOPD_TRUSTED_PROXY_HOPS) : 1,
   },
 });
 const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
+const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
 const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
 const options = await gatewayOptionsFromEnv({
   ...process.env,
@@ -48,9 +52,9 @@ const gateway = await startGateway({
   host: process.env.HOST ?? "localhost",
   subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
   logger: createLogger("gateway"),
-  // The ingress of this trial: the identity provider's paths, and the public AOPP callback of aopd.
+  // The ingress of this trial: the identity provider's paths, and aopd's public AOPP callback and portal.
   handleOtherRoute: async (request, response) =>
-    (await idp.handle(request, response)) || (await forwardCallback(request, response)),
+    (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)),
 });
 
 const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";

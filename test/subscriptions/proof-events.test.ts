@@ -73,7 +73,7 @@ describe("proof subscriptions through the gateway", () => {
             address: row.address,
             comment: row.comment,
             message: row.message,
-            travelRuleTransfers: expectedTransfers(row.address),
+            travelRuleTransfers: expectedTransfers(row.address!),
           },
         },
       })),
@@ -128,7 +128,7 @@ describe("proof subscriptions through the gateway", () => {
           address: row.address,
           comment: "legacy",
           message: row.message,
-          travelRuleTransfers: expectedTransfers(row.address),
+          travelRuleTransfers: expectedTransfers(row.address!),
         },
       },
     });

@@ -6,7 +6,10 @@ const autocannonCli = require.resolve("autocannon/autocannon.js");
 
 export interface LoadOptions {
   url: string;
-  body: string;
+  /** @default "POST" */
+  method?: "GET" | "POST";
+  /** The request body; none for a GET. */
+  body?: string;
   headers: Record<string, string>;
   /** Concurrent keep-alive connections. @default 16 */
   connections?: number;
@@ -33,12 +36,13 @@ interface AutocannonJson {
 }
 
 /**
- * POSTs `body` to `url` for a fixed time with autocannon's CLI in a process of its own, so that
+ * Sends `body` to `url` (POST, or GET without a body) for a fixed time with autocannon's CLI in a process of its own, so that
  * the load generator's CPU time is never counted as the server's, nor the server's work slowed by
  * the generator sharing its event loop.
  */
 export async function runAutocannon(options: LoadOptions): Promise<LoadResult> {
-  const args = [autocannonCli, "--json", "--no-progress", "-m", "POST", "-c", String(options.connections ?? 16), "-d", String(options.durationSeconds ?? 10), "-b", options.body];
+  const args = [autocannonCli, "--json", "--no-progress", "-m", options.method ?? "POST", "-c", String(options.connections ?? 16), "-d", String(options.durationSeconds ?? 10)];
+  if (options.body !== undefined) args.push("-b", options.body);
   for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}=${value}`);
   args.push(options.url);
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });

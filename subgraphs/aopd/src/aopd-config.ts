@@ -46,6 +46,30 @@ export interface AopdConfig {
    * 210 MiB of XLSX, 295 MB of base64, per million demo proofs). At least 1. @default 1_000_000
    */
   maxExportRows: number;
+  /**
+   * `AOPD_MAX_FAILED_ATTEMPTS`: signature submissions a pending proof takes in before it refuses
+   * more with `too_many_attempts` (counted in the database, so across replicas). At least 1.
+   * @default 20
+   */
+  maxFailedAttempts: number;
+  /**
+   * `AOPD_TRUSTED_PROXY_HOPS`: how many proxies in front of aopd append to `x-forwarded-for`; the
+   * client address of the public routes' rate limits is the address the outermost trusted one saw.
+   * 0 uses the socket address and ignores the header (a client could forge it). @default 0
+   */
+  trustedProxyHops: number;
+  /** `AOPD_RATE_LIMIT_PER_CREDENTIAL`: public requests per minute for one proof's credential (burst as large); 0: no limit. @default 30 */
+  rateLimitPerCredential: number;
+  /** `AOPD_RATE_LIMIT_PER_CLIENT`: public requests per minute from one client address (burst as large); 0: no limit. @default 120 */
+  rateLimitPerClient: number;
+  /** `AOPD_RATE_LIMIT_MAX_KEYS`: credentials and addresses tracked per limit (memory bound, about 100 bytes each). @default 100_000 */
+  rateLimitMaxKeys: number;
+  /** `AOPD_MAX_EVENT_STREAMS_PER_CREDENTIAL`: open portal event streams of one credential. @default 4 */
+  maxEventStreamsPerCredential: number;
+  /** `AOPD_MAX_EVENT_STREAMS`: open portal event streams of this replica. @default 1_000 */
+  maxEventStreams: number;
+  /** Comment line sent on an idle event stream so that proxies keep it open. @default 25 // seconds */
+  eventStreamHeartbeatSeconds: number;
   /** `AOPD_LANG_FILE`, `AOPD_THEME_FILE`, `AOPD_LOGO_FILE`: portal resources; defaults ship in `portal/`. */
   langFile: URL | string;
   themeFile: URL | string;
@@ -83,6 +107,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
   const maxResultRows = integer(env, "AOPD_MAX_RESULT_ROWS", production ? 100_000 : 0);
   const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 1_000_000);
   if (maxExportRows < 1) throw new Error("AOPD_MAX_EXPORT_ROWS must be at least 1.");
+  const maxFailedAttempts = integer(env, "AOPD_MAX_FAILED_ATTEMPTS", 20);
+  if (maxFailedAttempts < 1) throw new Error("AOPD_MAX_FAILED_ATTEMPTS must be at least 1.");
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
   return {
     port: integer(env, "AOPD_PORT", 4001),
@@ -101,6 +127,14 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
     maxExportRows,
+    maxFailedAttempts,
+    trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
+    rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),
+    rateLimitPerClient: integer(env, "AOPD_RATE_LIMIT_PER_CLIENT", 120),
+    rateLimitMaxKeys: Math.max(1, integer(env, "AOPD_RATE_LIMIT_MAX_KEYS", 100_000)),
+    maxEventStreamsPerCredential: integer(env, "AOPD_MAX_EVENT_STREAMS_PER_CREDENTIAL", 4),
+    maxEventStreams: integer(env, "AOPD_MAX_EVENT_STREAMS", 1_000),
+    eventStreamHeartbeatSeconds: 25,
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),

@@ -8,10 +8,15 @@ import { openDatabase } from "./database/open-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { startExpiryJob } from "./ingestion/start-expiry-job.js";
+import { searchXpubDerivationInThread } from "./ingestion/xpub-derivation-search.js";
+import { portalApiRoute } from "./public-api/portal-api-route.js";
+import { PortalEventStreams } from "./public-api/portal-event-streams.js";
+import { PublicRouteLimits } from "./public-api/public-route-limits.js";
 import { loadPortalResources } from "./portal/load-portal-resources.js";
 import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
+import { ProofSubscriptionHub } from "./subscriptions/proof-subscription-hub.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 
 export interface StartAopdOptions {
@@ -54,7 +59,15 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       config,
       portal: await loadPortalResources(config),
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
+      findXpubDerivation: searchXpubDerivationInThread,
     };
+    // One hub of proof events per replica: GraphQL subscriptions and the portal's event streams.
+    const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger });
+    const streams = new PortalEventStreams(hub, config);
+    // The AOPP callback and the portal API share their rate limits: a client cannot escape one by switching routes.
+    const publicRoutes = { ...services, limits: new PublicRouteLimits(config), streams, logger };
+    const aoppCallback = aoppCallbackRoute(publicRoutes);
+    const portalApi = portalApiRoute(publicRoutes);
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const server = await startSubgraphServer<AopdContext, Identity>({
@@ -71,10 +84,11 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         await sql`SELECT 1`.execute(database.db);
       },
       logger,
-      handleOtherRoute: aoppCallbackRoute({ db: database.db, config, logger }),
+      handleOtherRoute: async (request, response, requestId) =>
+        (await aoppCallback(request, response, requestId)) || (await portalApi(request, response, requestId)),
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
-    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger });
+    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger, hub });
     await subscriptions.ready;
     const stopExpiryJob = startExpiryJob(database.db, config.expiryIntervalSeconds, logger);
     return {
@@ -82,6 +96,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       services,
       close: async () => {
         await stopExpiryJob();
+        streams.endAll();
         await subscriptions.close();
         await server.close();
         await database.close();

@@ -11,7 +11,8 @@ export const trpdSchemaFile = fileURLToPath(new URL("../trpd.graphql", import.me
 
 interface ProofReference {
   id: string;
-  address?: string;
+  /** Null for a signature proof whose address the customer has not named yet. */
+  address?: string | null;
 }
 
 const resolvers = {
@@ -25,7 +26,7 @@ const resolvers = {
   AopdProof: {
     // The gateway sends `id` and, for `travelRuleTransfers`, the `address` aopd resolved (@requires).
     __resolveReference: (reference: ProofReference) => reference,
-    travelRuleTransfers: (proof: ProofReference) => (proof.address === undefined ? [] : transfersForAddress(proof.address)),
+    travelRuleTransfers: (proof: ProofReference) => (proof.address === undefined || proof.address === null ? [] : transfersForAddress(proof.address)),
   },
 };
 

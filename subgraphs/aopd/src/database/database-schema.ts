@@ -23,8 +23,11 @@ export interface ProofTable {
   customer_id: string;
   /** DTI code of the asset. */
   asset: string;
-  /** The address whose control is proven (for a Satoshi proof: the sender address). */
-  address: string;
+  /**
+   * The address whose control is proven (for a Satoshi proof: the sender address). Null only for a
+   * signature proof requested without an expected address, until a verified signature names it.
+   */
+  address: string | null;
   comment: string | null;
   format: AddressFormat | null;
   message: string | null;
@@ -35,10 +38,15 @@ export interface ProofTable {
   deposit_address: string | null;
   tx_id: string | null;
   assessment: Assessment | null;
-  /** SHA-256 of the AOPP callback token of a pending signature proof. */
+  /** SHA-256 of the proof's one-time credential (AOPP callback and portal); null for seeded rows. */
   callback_token_hash: Buffer | null;
   /** The AOPP request demanded that the address derive from a submitted xpub. */
   xpub_required: Generated<boolean>;
+  /**
+   * Signature submissions taken in while pending (counted before verification; a verified one ends
+   * the proof, so all but the last were refused). At `AOPD_MAX_FAILED_ATTEMPTS` it takes no more.
+   */
+  signature_attempts: Generated<number>;
 }
 
 export interface AopdDatabase {

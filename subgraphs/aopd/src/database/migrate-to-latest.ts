@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import * as createProofTable from "./migrations/0001-create-proof-table.js";
 import * as addAoppCallback from "./migrations/0002-add-aopp-callback.js";
+import * as addPortalSubmissions from "./migrations/0003-add-portal-submissions.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -9,6 +10,7 @@ import * as addAoppCallback from "./migrations/0002-add-aopp-callback.js";
 const migrations: Record<string, Migration> = {
   "0001-create-proof-table": createProofTable,
   "0002-add-aopp-callback": addAoppCallback,
+  "0003-add-portal-submissions": addPortalSubmissions,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

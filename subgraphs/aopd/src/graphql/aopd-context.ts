@@ -4,6 +4,7 @@ import type { Logger } from "@compliance-graph/server-kit";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";
+import type { XpubDerivationSearch } from "../ingestion/xpub-derivation-search.js";
 import type { PortalResources } from "../portal/load-portal-resources.js";
 import type { ProofQueryLimits } from "../proofs/proof-query.js";
 
@@ -13,6 +14,8 @@ export interface AopdServices {
   config: AopdConfig;
   portal: PortalResources;
   limits: ProofQueryLimits;
+  /** The xpub search of signature acceptance (see `XpubDerivationSearch`). */
+  findXpubDerivation: XpubDerivationSearch;
 }
 
 export interface AopdContext extends BaseContext, AopdServices {

@@ -15,8 +15,11 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
       const request = await requestAoppProof(context.db, context.config, input);
       return { proof: toProof(request.row), aoppUri: request.aoppUri, portalUrl: request.portalUrl };
     },
-    requestSatoshiProof: async (_parent, { input }: { input: RequestSatoshiProofInput }, context: AopdContext) =>
-      toProof(await requestSatoshiProof(context.db, context.config, input)),
+    requestSatoshiProof: async (_parent, { input }: { input: RequestSatoshiProofInput }, context: AopdContext) => {
+      // The credential is kept only as a hash: this answer is the one place its portal URL appears.
+      const request = await requestSatoshiProof(context.db, context.config, input);
+      return { ...toProof(request.row), portalUrl: request.portalUrl };
+    },
     finalizeSatoshiProof: async (_parent, { id, txId }: { id: string; txId: string }, context: AopdContext) =>
       toProof(await finalizeSatoshiProof(context.db, context.config, id, txId)),
     assessSatoshiProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>

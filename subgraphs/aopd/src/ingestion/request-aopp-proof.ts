@@ -6,13 +6,15 @@ import type { AddressFormat, AopdDatabase, ProofRow } from "../database/database
 import { publishProofEvent } from "../events/proof-event.js";
 import { aoppFormatOf, buildAoppUri, type AoppAsset } from "./aopp-uri.js";
 import { newCallbackToken } from "./callback-token.js";
+import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId, storedFormat } from "./proof-input-rules.js";
 
 export interface RequestAoppProofInput {
   customerId: string;
   asset: string;
   format?: AddressFormat | null;
-  expectedAddress: string;
+  /** Absent: the wallet (or the customer on the portal) names the address, as AOPP intends. */
+  expectedAddress?: string | null;
   message?: string | null;
   comment?: string | null;
   xpubRequired?: boolean | null;
@@ -29,8 +31,9 @@ const aoppMessage = /^[\x20-\x7e\n]*$/;
 
 /**
  * Creates a pending signature proof and the AOPP URI a wallet opens to sign its message. The
- * callback token exists only in the returned URI (the row keeps its hash), so this answer is the
- * one chance to pass it on.
+ * one-time credential exists only in the returned URI and portal URL (the row keeps its hash), so
+ * this answer is the one chance to pass it on. Without an expected address the proof's address
+ * stays null until a verified signature names it.
  */
 export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestAoppProofInput): Promise<AoppProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
@@ -45,8 +48,16 @@ export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdCon
     throw new UserInputError("input.format", `${String(input.format)} cannot be requested for ${asset.name}; allowed: ${allowed}.`);
   }
   const format = storedFormat(input.format);
-  const address = requireAddress("input.expectedAddress", config, asset, input.expectedAddress, aoppAsset === "btc" ? format : null);
-  const message = input.message ?? `I confirm that I control ${address} for ${customerId}. Nonce: ${randomBytes(12).toString("hex")}`;
+  const address =
+    input.expectedAddress === null || input.expectedAddress === undefined
+      ? null
+      : requireAddress("input.expectedAddress", config, asset, input.expectedAddress, aoppAsset === "btc" ? format : null);
+  const nonce = randomBytes(12).toString("hex");
+  const message =
+    input.message ??
+    (address === null
+      ? `I confirm that I control the address I sign with for ${customerId}. Nonce: ${nonce}`
+      : `I confirm that I control ${address} for ${customerId}. Nonce: ${nonce}`);
   if (message.length === 0 || message.length > config.maxMessageLength || !aoppMessage.test(message)) {
     throw new UserInputError("input.message", `must be 1 to ${config.maxMessageLength} ASCII characters (printable or newline).`);
   }
@@ -74,10 +85,7 @@ export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdCon
     await publishProofEvent(trx, { id: inserted.id, change: "CREATED", status: inserted.status });
     return inserted;
   });
-  const callbackUrl = `${config.callbackBaseUrl.replace(/\/$/, "")}/${token}`;
+  const { callbackUrl, portalUrl } = credentialUrls(config, token);
   const aoppUri = buildAoppUri({ message, asset: aoppAsset, format: aoppFormat, callbackUrl });
-  const portal = new URL(config.portalUrl);
-  portal.searchParams.set("proof", row.id);
-  portal.searchParams.set("aopp", aoppUri);
-  return { row, aoppUri, portalUrl: portal.toString() };
+  return { row, aoppUri, portalUrl };
 }

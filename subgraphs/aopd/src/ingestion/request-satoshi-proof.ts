@@ -4,6 +4,8 @@ import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { publishProofEvent } from "../events/proof-event.js";
+import { newCallbackToken } from "./callback-token.js";
+import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId } from "./proof-input-rules.js";
 
 export interface RequestSatoshiProofInput {
@@ -20,8 +22,14 @@ export interface RequestSatoshiProofInput {
  */
 const amountSpread = 10_000;
 
+export interface SatoshiProofRequest {
+  row: ProofRow;
+  /** The customer's portal page; it carries the proof's one-time credential, kept only as a hash. */
+  portalUrl: string;
+}
+
 /** Creates a pending Satoshi proof: the customer is to send exactly `amount` before `due_at`. */
-export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestSatoshiProofInput): Promise<ProofRow> {
+export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestSatoshiProofInput): Promise<SatoshiProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);
   const base = config.satoshiBaseAmounts[asset.code];
@@ -34,8 +42,9 @@ export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: Aopd
   if (senderAddress === depositAddress) throw new UserInputError("input.depositAddress", "must differ from the sender address.");
   const comment = optionalComment("input.comment", input.comment);
   const amount = (BigInt(base) + BigInt(randomInt(1, amountSpread))).toString();
+  const { token, hash } = newCallbackToken();
 
-  return db.transaction().execute(async (trx) => {
+  const created = await db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto("aopd_proof")
       .values({
@@ -48,10 +57,12 @@ export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: Aopd
         amount,
         comment,
         due_at: sql<Date>`now() + make_interval(secs => ${config.satoshiProofLifetimeSeconds})`,
+        callback_token_hash: hash,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
     await publishProofEvent(trx, { id: row.id, change: "CREATED", status: row.status });
     return row;
   });
+  return { row: created, portalUrl: credentialUrls(config, token).portalUrl };
 }

@@ -1,5 +1,5 @@
 import type { DtiAsset } from "@compliance-graph/dti-assets";
-import { NotFoundError, UserInputError } from "@compliance-graph/errors";
+import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -19,18 +19,30 @@ function requireTxId(asset: DtiAsset | undefined, txId: string): string {
   return txId;
 }
 
-/** The customer reports the test transaction: PENDING (and not yet due) to SUBMITTED. */
+/**
+ * The customer reports the test transaction: PENDING (and not yet due) to SUBMITTED. Idempotent:
+ * the same transaction id reported again (a retry after a lost answer, from the portal or the API)
+ * gets the proof as it now stands; a different one is a conflict.
+ */
 export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, txId: string): Promise<ProofRow> {
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
   const current = await db.selectFrom("aopd_proof").select("asset").where("id", "=", id.toLowerCase()).executeTakeFirst();
   const checkedTxId = requireTxId(current ? config.assets.get(current.asset) : undefined, txId);
-  return changeProofStatus(db, id, {
-    action: "finalized",
-    kind: "satoshi",
-    from: ["PENDING"],
-    beforeDue: true,
-    set: { status: "SUBMITTED", tx_id: checkedTxId, due_at: null },
-  });
+  try {
+    return await changeProofStatus(db, id, {
+      action: "finalized",
+      kind: "satoshi",
+      from: ["PENDING"],
+      beforeDue: true,
+      set: { status: "SUBMITTED", tx_id: checkedTxId, due_at: null },
+    });
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    const now = await db.selectFrom("aopd_proof").selectAll().where("id", "=", id.toLowerCase()).executeTakeFirst();
+    // Transaction ids are hexadecimal: the same id in another case is the same transaction.
+    if (now?.tx_id !== null && now?.tx_id !== undefined && now.tx_id.toLowerCase() === checkedTxId.toLowerCase()) return now;
+    throw error;
+  }
 }
 
 /** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED. */

@@ -4,7 +4,8 @@ interface ProofBase {
   id: string;
   createdAt: Date;
   updatedAt: Date;
-  address: string;
+  /** Null only for a signature proof whose address the customer has not named yet. */
+  address: string | null;
   customerId: string;
   asset: string;
   comment: string | null;
@@ -50,7 +51,7 @@ export function toProof(row: ProofRow): Proof {
       status: row.status,
       dueAt: row.due_at,
       amount: String(row.amount),
-      senderAddress: row.address,
+      senderAddress: row.address ?? "",
       depositAddress: row.deposit_address ?? "",
       txId: row.tx_id,
       assessment: row.assessment,

@@ -36,6 +36,8 @@ export interface AopdSubscriptionServerOptions {
   maxMessageBytes?: number;
   /** Events one subscriber may fall behind before it is ended. @default 1_000 // events */
   maxQueuedEvents?: number;
+  /** The replica's hub, when others (the portal's event streams) share it; one is made otherwise. */
+  hub?: ProofSubscriptionHub;
 }
 
 export interface RunningAopdSubscriptionServer {
@@ -47,7 +49,7 @@ export interface RunningAopdSubscriptionServer {
 
 export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptions): RunningAopdSubscriptionServer {
   const { schema, services, logger } = options;
-  const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger, ...(options.maxQueuedEvents ? { maxQueuedEvents: options.maxQueuedEvents } : {}) });
+  const hub = options.hub ?? new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger, ...(options.maxQueuedEvents ? { maxQueuedEvents: options.maxQueuedEvents } : {}) });
   const listener = startProofEventListener({
     database: options.database,
     logger,

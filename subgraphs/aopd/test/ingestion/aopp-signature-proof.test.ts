@@ -46,7 +46,8 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
   };
 
   beforeAll(async () => {
-    aopd = await startTestAopd(driver);
+    // Rate limits have their own test; here fifty callbacks of one credential arrive at once.
+    aopd = await startTestAopd(driver, { config: { rateLimitPerCredential: 0, rateLimitPerClient: 0 } });
     // Wallets reach the callback on the subgraph itself in this test.
     aopd.services.config.callbackBaseUrl = new URL("/aopp/callback", aopd.url).toString();
   });
@@ -62,26 +63,33 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     expect(result.aoppUri.startsWith("aopp:?v=0&msg=")).toBe(true);
     expect(Object.fromEntries(uri.searchParams)).toMatchObject({ v: "0", msg: result.proof.message, asset: "btc", format: "p2wpkh" });
     expect(callbackUrl(result.aoppUri)).toMatch(/\/aopp\/callback\/[A-Za-z0-9_-]{43}$/);
-    expect(new URL(result.portalUrl).searchParams.get("aopp")).toBe(result.aoppUri);
+    // One credential per proof: the portal URL ends in the callback's token.
+    const token = callbackUrl(result.aoppUri).split("/").pop();
+    expect(result.portalUrl).toBe(`http://localhost:4000/portal/${token}`);
     expect(new Date(result.proof.dueAt).getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
   });
 
-  it("verifies a BIP-322 signature posted to the callback, once", async () => {
+  it("verifies a BIP-322 signature posted to the callback; a retry of it gets 204 again, another signature 409", async () => {
     const { aoppUri, proof } = await created();
     const signature = signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, proof.message);
     expect(await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })).toEqual({ status: 204, body: undefined });
     expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", signature, xpub: null });
-    const again = await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature });
-    expect(again).toMatchObject({ status: 409, body: { error: "not_pending" } });
+    // The wallet lost the 204 and retries: the same success, nothing changes.
+    expect(await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })).toEqual({ status: 204, body: undefined });
+    const other = await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature: signLegacy(bitcoinKey, proof.message, 39) });
+    expect(other).toMatchObject({ status: 409, body: { error: "not_pending", status: "VERIFIED" } });
+    expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", signature, xpub: null });
   });
 
-  it("accepts exactly one of fifty concurrent callbacks", async () => {
+  it("of fifty concurrent callbacks with two different signatures, one signature wins: its copies get 204, the others 409", async () => {
     const { aoppUri, proof } = await created();
-    const signature = signLegacy(bitcoinKey, proof.message, 39);
-    const answers = await Promise.all(Array.from({ length: 50 }, () => post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })));
-    expect(answers.filter((answer) => answer.status === 204)).toHaveLength(1);
-    expect(answers.filter((answer) => answer.status === 409)).toHaveLength(49);
-    expect((await statusOf(proof.id)).status).toBe("VERIFIED");
+    const legacy = signLegacy(bitcoinKey, proof.message, 39);
+    const bip322 = signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, proof.message);
+    const signatures = Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? legacy : bip322));
+    const answers = await Promise.all(signatures.map((signature) => post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })));
+    const { signature: winner } = await statusOf(proof.id);
+    expect([legacy, bip322]).toContain(winner);
+    answers.forEach((answer, index) => expect(answer.status).toBe(signatures[index] === winner ? 204 : 409));
   });
 
   it("refuses bad callbacks with a reason and leaves the proof pending", async () => {
@@ -89,21 +97,27 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     const url = callbackUrl(aoppUri);
     const good = signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, proof.message);
     const otherAddress = p2wpkhAddress(publicKeyOf(testSecretKey("someone else")));
-    const cases: [unknown, RegExp][] = [
-      ["not an object", /JSON object/],
-      [{ version: 1, address: bitcoinAddress, signature: good }, /version 0/],
-      [{ version: 0, address: otherAddress, signature: good }, /differs from the address the proof expects/],
-      [{ version: 0, address: bitcoinAddress, signature: signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, "another message") }, /./],
-      [{ version: 0, address: bitcoinAddress, signature: "bm90IGEgc2lnbmF0dXJl" }, /./],
+    const cases: [unknown, string, RegExp][] = [
+      ["not an object", "invalid_body", /JSON object/],
+      [{ version: 1, address: bitcoinAddress, signature: good }, "invalid_body", /version 0/],
+      [{ version: 0, signature: good }, "invalid_body", /address must be a string/],
+      [{ version: 0, address: otherAddress, signature: good }, "address_mismatch", /differs from the address the proof expects/],
+      [{ version: 0, address: bitcoinAddress, signature: signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, "another message") }, "signature_mismatch", /./],
+      [{ version: 0, address: bitcoinAddress, signature: "bm90IGEgc2lnbmF0dXJl" }, "malformed_signature", /./],
     ];
-    for (const [body, reason] of cases) {
+    for (const [body, error, reason] of cases) {
       const answer = await post(url, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body?.error, JSON.stringify(body)).toBe(error);
       expect(answer.body?.reason).toMatch(reason);
     }
-    expect((await post(url.replace(/[A-Za-z0-9_-]{43}$/, "A".repeat(43)), { version: 0, address: bitcoinAddress, signature: good })).status).toBe(404);
-    expect((await post(`${url}x`, {})).status).toBe(404);
-    expect((await fetch(url)).status).toBe(405);
+    expect(await post(url.replace(/[A-Za-z0-9_-]{43}$/, "A".repeat(43)), { version: 0, address: bitcoinAddress, signature: good })).toMatchObject({
+      status: 404,
+      body: { error: "unknown_proof" },
+    });
+    expect(await post(`${url}x`, {})).toMatchObject({ status: 404, body: { error: "unknown_proof" } });
+    const get = await fetch(url);
+    expect([get.status, get.headers.get("allow"), ((await get.json()) as { error: string }).error]).toEqual([405, "POST, OPTIONS", "method_not_allowed"]);
     expect((await statusOf(proof.id)).status).toBe("PENDING");
   });
 
@@ -111,7 +125,7 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     const { aoppUri, proof } = await created();
     await aopd.services.db.updateTable("aopd_proof").set({ due_at: new Date(Date.now() - 1_000) }).where("id", "=", proof.id).execute();
     const signature = signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, proof.message);
-    expect(await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })).toMatchObject({ status: 409 });
+    expect(await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })).toMatchObject({ status: 409, body: { error: "expired" } });
     expect((await statusOf(proof.id)).status).toBe("PENDING");
   });
 
@@ -131,9 +145,10 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     const { aoppUri, proof } = await created({ expectedAddress: address, xpubRequired: true });
     const signature = signBip322PublicKeyHash(child.privateKey!, address, proof.message);
     const withoutXpub = await post(callbackUrl(aoppUri), { version: 0, address, signature });
-    expect(withoutXpub).toMatchObject({ status: 400, body: { reason: "This proof requires the xpub the address derives from." } });
+    expect(withoutXpub).toMatchObject({ status: 400, body: { error: "xpub_required", reason: "This proof requires the xpub the address derives from." } });
     const foreign = HDKey.fromMasterSeed(testSecretKey("other seed")).derive("m/84'/0'/0'").publicExtendedKey;
-    expect((await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub: foreign })).status).toBe(400);
+    expect(await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub: foreign })).toMatchObject({ status: 400, body: { error: "xpub_mismatch" } });
+    expect(await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub: "xpub-not-a-key" })).toMatchObject({ status: 400, body: { error: "invalid_xpub" } });
     expect((await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub })).status).toBe(204);
     const { body } = await aopd.query(`query($xpub: String!) { aopd { proofForXpub(xpub: $xpub) { id xpub status }
       proofs(filter: { is: { signature: { xpub: { xpub: { eq: $xpub } } } } }) { id } } }`, { xpub });

@@ -43,13 +43,26 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     expect(verified).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "amount matched", amount: requested.amount });
   });
 
+  it("returns the portal URL with the proof's credential in the request's answer only", async () => {
+    const body = await mutate(`($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id portalUrl } } }`, {
+      input: { customerId: "CUST-9", asset: bitcoin, senderAddress: sender, depositAddress: deposit },
+    });
+    const { id, portalUrl } = proofOf(body, "requestSatoshiProof") as { id: string; portalUrl: string };
+    expect(portalUrl).toMatch(/^http:\/\/localhost:4000\/portal\/[A-Za-z0-9_-]{43}$/);
+    const { body: read } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { ... on AopdSatoshiProof { portalUrl } } } }`, { id });
+    expect(read.data).toEqual({ aopd: { proof: { portalUrl: null } } });
+  });
+
   it("refuses transitions the state machine does not allow, changing nothing", async () => {
     const { id } = proofOf(await requestProof(), "requestSatoshiProof") as { id: string };
     const early = await assess(id, "FAILED");
     expect(early.errors?.[0]).toMatchObject({ extensions: { code: "CONFLICT", status: "PENDING" } });
     expect(early.errors?.[0]?.message).toBe("The proof is PENDING; it can be assessed only when SUBMITTED.");
     await finalize(id);
-    const twice = await finalize(id);
+    // A retry with the same transaction id (its answer was lost) is the same success; another id is a conflict.
+    expect(proofOf(await finalize(id), "finalizeSatoshiProof")).toMatchObject({ id, status: "SUBMITTED", txId });
+    expect(proofOf(await finalize(id, txId.toUpperCase()), "finalizeSatoshiProof")).toMatchObject({ id, status: "SUBMITTED", txId });
+    const twice = await finalize(id, "b".repeat(64));
     expect(twice.errors?.[0]?.extensions).toMatchObject({ code: "CONFLICT", status: "SUBMITTED" });
     await assess(id, "FAILED");
     const final = await assess(id, "VERIFIED");

@@ -1,0 +1,120 @@
+import type { DtiAsset } from "@compliance-graph/dti-assets";
+import type { AopdConfig } from "../aopd-config.js";
+import type { AddressFormat, ProofKind, ProofRow, ProofStatus } from "../database/database-schema.js";
+import { aoppFormatOf, buildAoppUri, type AoppAsset } from "../ingestion/aopp-uri.js";
+import { credentialUrls } from "../ingestion/credential-urls.js";
+
+/**
+ * What the holder of a proof's one-time credential may see: what is asked of the customer and
+ * where the proof stands. Built field by field from an allow-list, so a column added to the table
+ * later is not published by accident; never the customer id, the comment, the credential's hash
+ * or anything of another proof.
+ */
+export interface PublicProofView {
+  id: string;
+  kind: ProofKind;
+  status: ProofStatus;
+  asset: { code: string; name: string; symbol: string | null; network: string | null; addressFamily: string | null; decimals: number | null };
+  createdAt: string;
+  updatedAt: string;
+  dueAt: string | null;
+  address: string | null;
+  signature: { format: AddressFormat | null; message: string; xpubRequired: boolean; aoppUri: string | null } | null;
+  satoshi: { amount: string; amountInUnits: string | null; depositAddress: string; paymentUri: string | null; txId: string | null } | null;
+}
+
+/** The columns a public view reads; `proofColumnsOfView` selects exactly these. */
+export type PublicProofSource = Pick<
+  ProofRow,
+  "id" | "kind" | "status" | "asset" | "created_at" | "updated_at" | "due_at" | "address" | "format" | "message" | "xpub_required" | "amount" | "deposit_address" | "tx_id"
+>;
+
+export const publicProofColumns = [
+  "id",
+  "kind",
+  "status",
+  "asset",
+  "created_at",
+  "updated_at",
+  "due_at",
+  "address",
+  "format",
+  "message",
+  "xpub_required",
+  "amount",
+  "deposit_address",
+  "tx_id",
+] as const satisfies readonly (keyof PublicProofSource)[];
+
+// EIP-155 chain ids of the Ethereum-family networks the asset registry names (EIP-681 `@chain_id`).
+const ethereumChainIds: Record<string, number> = { ethereum: 1, polygon: 137, "binance-smart-chain": 56 };
+
+/** `amount` (lowest denomination) in whole units, without trailing zeros: 10042 sat is "0.00010042". */
+export function amountInUnits(amount: string, decimals: number | null): string | null {
+  if (decimals === null) return null;
+  const digits = amount.replace(/^0+(?=\d)/, "").padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
+  return fraction === "" ? whole : `${whole}.${fraction}`;
+}
+
+/** BIP-21 for Bitcoin, EIP-681 for a native transfer on an Ethereum-family network; null otherwise. */
+function paymentUri(asset: DtiAsset | undefined, depositAddress: string, amount: string): string | null {
+  if (asset?.addressFamily === "bitcoin") {
+    const units = amountInUnits(amount, asset.decimals ?? 8);
+    return `bitcoin:${depositAddress}?amount=${units}`;
+  }
+  if (asset?.addressFamily === "ethereum") {
+    const chainId = asset.network === null ? undefined : ethereumChainIds[asset.network];
+    return `ethereum:${depositAddress}${chainId === undefined ? "" : `@${chainId}`}?value=${amount}`;
+  }
+  return null;
+}
+
+function aoppAssetOf(asset: DtiAsset | undefined): AoppAsset | undefined {
+  return asset?.addressFamily === "bitcoin" ? "btc" : asset?.addressFamily === "ethereum" ? "eth" : undefined;
+}
+
+/** The AOPP URI of a signature proof, rebuilt from the credential the caller presented. */
+export function aoppUriOf(config: AopdConfig, row: Pick<ProofRow, "asset" | "format" | "message">, token: string): string | null {
+  const aoppAsset = aoppAssetOf(config.assets.get(row.asset));
+  const format = aoppAsset ? aoppFormatOf(aoppAsset, row.format) : undefined;
+  if (!aoppAsset || !format) return null;
+  return buildAoppUri({ message: row.message ?? "", asset: aoppAsset, format, callbackUrl: credentialUrls(config, token).callbackUrl });
+}
+
+export function toPublicProofView(config: AopdConfig, row: PublicProofSource, token: string): PublicProofView {
+  const asset = config.assets.get(row.asset);
+  const iso = (date: Date | string) => new Date(date).toISOString();
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    asset: {
+      code: row.asset,
+      name: asset?.name ?? row.asset,
+      symbol: asset?.symbol ?? null,
+      network: asset?.network ?? null,
+      addressFamily: asset?.addressFamily ?? null,
+      decimals: asset?.decimals ?? null,
+    },
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    dueAt: row.due_at === null ? null : iso(row.due_at),
+    address: row.address,
+    signature:
+      row.kind === "signature"
+        ? { format: row.format, message: row.message ?? "", xpubRequired: row.xpub_required, aoppUri: aoppUriOf(config, row, token) }
+        : null,
+    satoshi:
+      row.kind === "satoshi"
+        ? {
+            amount: String(row.amount),
+            amountInUnits: amountInUnits(String(row.amount), asset?.decimals ?? null),
+            depositAddress: row.deposit_address ?? "",
+            paymentUri: paymentUri(asset, row.deposit_address ?? "", String(row.amount)),
+            txId: row.tx_id,
+          }
+        : null,
+  };
+}

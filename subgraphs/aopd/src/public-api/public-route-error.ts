@@ -1,0 +1,60 @@
+import type { ServerResponse } from "node:http";
+import { sendJson } from "@compliance-graph/server-kit";
+import type { ProofStatus } from "../database/database-schema.js";
+
+/**
+ * The stable error codes of aopd's public routes (the AOPP callback and the portal API). A page
+ * translates by code (`error.<code>` in lang.json) and a wallet acts on the HTTP status; the
+ * `reason` beside the code is an English sentence naming what was wrong and what is allowed.
+ */
+export const publicRouteErrorStatus = {
+  invalid_body: 400,
+  invalid_address: 400,
+  format_mismatch: 400,
+  address_mismatch: 400,
+  malformed_signature: 400,
+  unsupported_signature: 400,
+  signature_mismatch: 400,
+  wrong_message: 400,
+  xpub_required: 400,
+  invalid_xpub: 400,
+  xpub_mismatch: 400,
+  invalid_tx_id: 400,
+  unknown_proof: 404,
+  method_not_allowed: 405,
+  not_pending: 409,
+  expired: 409,
+  too_many_attempts: 409,
+  body_too_large: 413,
+  rate_limited: 429,
+  service_unavailable: 503,
+} as const;
+
+export type PublicRouteErrorCode = keyof typeof publicRouteErrorStatus;
+
+/** A refusal of a public route: answered as `{ error, reason }` (+ `status` for `not_pending`). */
+export class PublicRouteError extends Error {
+  readonly httpStatus: number;
+
+  constructor(
+    readonly code: PublicRouteErrorCode,
+    reason: string,
+    /** The proof's status, for `not_pending`. */
+    readonly proofStatus?: ProofStatus,
+    /** Seconds until a retry can succeed, for `rate_limited`. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(reason);
+    this.httpStatus = publicRouteErrorStatus[code];
+  }
+}
+
+export function sendPublicRouteError(response: ServerResponse, error: PublicRouteError): void {
+  if (error.retryAfterSeconds !== undefined) response.setHeader("retry-after", String(error.retryAfterSeconds));
+  response.setHeader("cache-control", "no-store");
+  sendJson(response, error.httpStatus, {
+    error: error.code,
+    reason: error.message,
+    ...(error.proofStatus !== undefined && error.code === "not_pending" ? { status: error.proofStatus } : {}),
+  });
+}
