@@ -31,6 +31,10 @@ export interface AopdConfig {
    * a caller can ask for a full search, so the default stays small. @default 100
    */
   xpubMaxIndex: number;
+  /** `AOPD_XPUB_WORKERS`: threads that search xpubs, off the request thread. At least 1. @default 1 */
+  xpubWorkers: number;
+  /** `AOPD_XPUB_MAX_QUEUED`: xpub searches that may wait for a thread; more are answered 503. @default 64 */
+  xpubMaxQueued: number;
   /** `AOPD_EXPIRY_INTERVAL_SECONDS`: how often pending proofs past their due time are expired (0: never). @default 10 */
   expiryIntervalSeconds: number;
   /**
@@ -124,6 +128,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     maxMessageLength: 1024,
     bitcoinNetwork: bitcoinNetworkFrom(env.AOPD_BITCOIN_NETWORK),
     xpubMaxIndex: integer(env, "AOPD_XPUB_MAX_INDEX", 100),
+    xpubWorkers: Math.max(1, integer(env, "AOPD_XPUB_WORKERS", 1)),
+    xpubMaxQueued: integer(env, "AOPD_XPUB_MAX_QUEUED", 64),
     expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
     maxExportRows,

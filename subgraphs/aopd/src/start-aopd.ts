@@ -8,7 +8,7 @@ import { openDatabase } from "./database/open-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { startExpiryJob } from "./ingestion/start-expiry-job.js";
-import { searchXpubDerivationInThread } from "./ingestion/xpub-derivation-search.js";
+import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
 import { portalApiRoute } from "./public-api/portal-api-route.js";
 import { PortalEventStreams } from "./public-api/portal-event-streams.js";
 import { PublicRouteLimits } from "./public-api/public-route-limits.js";
@@ -54,12 +54,13 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         logger.info({ count: options.seedDemoProofs }, "demo proofs seeded");
       }
     }
+    const xpubSearch = createXpubSearchPool({ workers: config.xpubWorkers, maxQueued: config.xpubMaxQueued });
     const services: AopdServices = {
       db: database.db,
       config,
       portal: await loadPortalResources(config),
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
-      findXpubDerivation: searchXpubDerivationInThread,
+      findXpubDerivation: xpubSearch.search,
     };
     // One hub of proof events per replica: GraphQL subscriptions and the portal's event streams.
     const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger });
@@ -99,6 +100,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         streams.endAll();
         await subscriptions.close();
         await server.close();
+        await xpubSearch.close();
         await database.close();
       },
     };

@@ -8,6 +8,7 @@ import { hashCallbackToken } from "./callback-token.js";
 import { changeProofStatus } from "./change-proof-status.js";
 import { isRequestedMessage, parseSignedMessage } from "./parse-signed-message.js";
 import type { XpubDerivationSearch } from "./xpub-derivation-search.js";
+import { XpubSearchBusyError } from "./xpub-search-busy-error.js";
 
 /** A signature for a proof, from the AOPP callback or the portal. */
 export interface SignatureSubmission {
@@ -108,6 +109,9 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
       }
     } catch (error) {
       if (error instanceof OwnershipInputError) throw new PublicRouteError(failureCodes[error.code], error.message);
+      if (error instanceof XpubSearchBusyError) {
+        throw new PublicRouteError("service_unavailable", "Too many xpub checks are waiting; send the same submission again in a few seconds.", undefined, 5);
+      }
       throw error;
     }
   }
