@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JWK } from "jose";
-import { startAopd } from "@compliance-graph/aopd";
+import { startAopd, type AopdConfig } from "@compliance-graph/aopd";
 import { composeSubgraphs, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey } from "@compliance-graph/identity";
 import { createLogger } from "@compliance-graph/server-kit";
@@ -41,7 +41,7 @@ export interface StackOptions {
    * Serve the real aopd subgraph (on this PostgreSQL database, with demo proofs) and the committed
    * supergraph.graphql instead of the stand-in.
    */
-  realAopd?: { databaseUrl: string; seedDemoProofs: number };
+  realAopd?: { databaseUrl: string; seedDemoProofs: number; config?: Partial<AopdConfig> };
   /** Sees the headers of every request a subgraph receives (before the subgraph verifies it). */
   onSubgraphRequest?: (subgraph: string, headers: IncomingHttpHeaders) => void;
   /** The gateway's subscription limits. */
@@ -77,7 +77,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     };
     const aopd = options.realAopd
       ? await startAopd({
-          config: { port: 0, databaseUrl: options.realAopd.databaseUrl, production: false },
+          config: { port: 0, databaseUrl: options.realAopd.databaseUrl, production: false, ...options.realAopd.config },
           authenticate: verifierFor("aopd"),
           seedDemoProofs: options.realAopd.seedDemoProofs,
           logger: createLogger("aopd", "silent"),

@@ -76,6 +76,16 @@ export interface AopdConfig {
   eventStreamHeartbeatSeconds: number;
   /** `AOPD_LANG_FILE`, `AOPD_THEME_FILE`, `AOPD_LOGO_FILE`: portal resources; defaults ship in `portal/`. */
   langFile: URL | string;
+  /**
+   * `AOPD_PORTAL_REDIRECT_ORIGINS`: comma-separated origins (`https://vasp.example`) the portal may
+   * send a customer back to after success (`?redirect=`); others are ignored. @default none
+   */
+  portalRedirectOrigins: string[];
+  /**
+   * `AOPD_PORTAL_FRAME_ANCESTORS`: space-separated origins that may show the portal in an iframe
+   * (CSP `frame-ancestors`). @default "'none'" // nowhere
+   */
+  portalFrameAncestors: string;
   themeFile: URL | string;
   logoFile: URL | string;
   assets: AssetRegistry;
@@ -98,6 +108,23 @@ function bitcoinNetworkFrom(value: string | undefined): AopdConfig["bitcoinNetwo
   if (value === undefined || value === "") return "mainnet";
   if (value === "mainnet" || value === "testnet" || value === "regtest") return value;
   throw new Error(`AOPD_BITCOIN_NETWORK must be mainnet, testnet or regtest; got ${JSON.stringify(value)}.`);
+}
+
+/** A list of origins (`scheme://host[:port]`, nothing else), as a browser compares them. */
+function originsFrom(name: string, value: string | undefined, separator: string): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  return value.split(separator).map((entry) => entry.trim()).filter(Boolean).map((entry) => {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin === undefined || origin === "null" || origin !== entry.replace(/\/$/, "")) {
+      throw new Error(`${name} must list origins such as https://vasp.example (scheme, host and port only); got ${JSON.stringify(entry)}.`);
+    }
+    return origin;
+  });
 }
 
 export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdConfig {
@@ -142,6 +169,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     maxEventStreams: integer(env, "AOPD_MAX_EVENT_STREAMS", 1_000),
     eventStreamHeartbeatSeconds: 25,
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
+    portalRedirectOrigins: originsFrom("AOPD_PORTAL_REDIRECT_ORIGINS", env.AOPD_PORTAL_REDIRECT_ORIGINS, ","),
+    portalFrameAncestors: env.AOPD_PORTAL_FRAME_ANCESTORS ? originsFrom("AOPD_PORTAL_FRAME_ANCESTORS", env.AOPD_PORTAL_FRAME_ANCESTORS, " ").join(" ") : "'none'",
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),
     assets,

@@ -12,7 +12,9 @@ import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
 import { portalApiRoute } from "./public-api/portal-api-route.js";
 import { PortalEventStreams } from "./public-api/portal-event-streams.js";
 import { PublicRouteLimits } from "./public-api/public-route-limits.js";
+import { portalDistDir } from "@compliance-graph/portal";
 import { loadPortalResources } from "./portal/load-portal-resources.js";
+import { loadPortalFiles, portalPageRoute } from "./portal/portal-page-route.js";
 import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
@@ -69,6 +71,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const publicRoutes = { ...services, limits: new PublicRouteLimits(config), streams, logger };
     const aoppCallback = aoppCallbackRoute(publicRoutes);
     const portalApi = portalApiRoute(publicRoutes);
+    const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const server = await startSubgraphServer<AopdContext, Identity>({
@@ -86,7 +89,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       },
       logger,
       handleOtherRoute: async (request, response, requestId) =>
-        (await aoppCallback(request, response, requestId)) || (await portalApi(request, response, requestId)),
+        (await aoppCallback(request, response, requestId)) || (await portalApi(request, response, requestId)) || (await portalPage(request, response)),
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
     const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger, hub });

@@ -1,0 +1,27 @@
+import type { PublicProofView } from "./public-proof-view.js";
+import type { Translator } from "./translations.js";
+
+/** Everything one render of the page depends on. */
+export interface PageState {
+  token: string | undefined;
+  view: PublicProofView | undefined;
+  /** Why there is no view: the link names no proof, or the service could not be reached. */
+  failure: "unknown" | "unavailable" | undefined;
+  t: Translator;
+  redirect: URL | undefined;
+  /** What the customer typed, kept across renders (a language switch, a live update). */
+  form: { address: string; signature: string; xpub: string; txId: string };
+  /** The outcome of the last submission, shown beside the form. */
+  notice: { kind: "error" | "success"; text: string } | undefined;
+  busy: boolean;
+}
+
+/** What the page can ask its owner to do. */
+export interface PageActions {
+  submitSignature(submission: { address?: string; signature: string; xpub?: string }): void;
+  submitTransaction(txId: string): void;
+  signWithBrowserWallet(): void;
+  copy(text: string): void;
+}
+
+export const finalStatuses = new Set(["VERIFIED", "FAILED", "EXPIRED"]);

@@ -1,0 +1,76 @@
+import { browserWallet } from "./browser-wallet.js";
+import { fieldId, h } from "./dom.js";
+import type { PageActions, PageState } from "./page-state.js";
+import type { PublicProofView } from "./public-proof-view.js";
+import { qrCode } from "./qr-code.js";
+
+/** A labelled field whose value lives in `state.form`, so a re-render keeps what was typed. */
+function field(state: PageState, name: "address" | "signature" | "xpub", label: string, options: { multiline?: boolean; readonly?: boolean; value?: string; hint?: string } = {}): HTMLElement[] {
+  const id = fieldId(name);
+  const value = options.value ?? state.form[name];
+  const control = h(options.multiline ? "textarea" : "input", {
+    id,
+    name,
+    autocomplete: "off",
+    spellcheck: "false",
+    readonly: options.readonly,
+    required: name !== "xpub" || undefined,
+    "aria-describedby": options.hint ? `${id}-hint` : undefined,
+    oninput: (event) => (state.form[name] = (event.target as HTMLInputElement).value),
+  }) as HTMLInputElement;
+  control.value = value;
+  return [h("label", { for: id }, label), control, options.hint ? h("small", { id: `${id}-hint` }, options.hint) : null].filter((node): node is HTMLElement => node !== null);
+}
+
+/** "Open in wallet" (AOPP), "Other wallets" (paste a signature) and, for Ethereum, "Sign with browser wallet". */
+export async function renderSignatureProof(state: PageState, view: PublicProofView, actions: PageActions): Promise<HTMLElement[]> {
+  const { t } = state;
+  const signature = view.signature!;
+  const sections: HTMLElement[] = [];
+  if (signature.aoppUri) {
+    sections.push(
+      h(
+        "section",
+        { "aria-labelledby": "aopp-heading" },
+        h("h2", { id: "aopp-heading" }, t("aopp.heading")),
+        h("p", {}, t("aopp.instructions")),
+        h("a", { class: "button", href: signature.aoppUri }, t("aopp.open")),
+        await qrCode(signature.aoppUri, t("aopp.qr")),
+      ),
+    );
+  }
+  const messageId = fieldId("message");
+  const form = h(
+    "form",
+    {
+      novalidate: true,
+      onsubmit: (event) => {
+        event.preventDefault();
+        actions.submitSignature({
+          address: view.address ? undefined : state.form.address.trim(),
+          signature: state.form.signature.trim(),
+          xpub: state.form.xpub.trim() || undefined,
+        });
+      },
+    },
+    ...field(state, "address", t("form.address"), view.address ? { readonly: true, value: view.address } : { hint: t("form.addressHint") }),
+    ...field(state, "signature", t("form.signature"), { multiline: true, hint: t("form.signatureHint") }),
+    ...(signature.xpubRequired || view.asset.addressFamily === "bitcoin" ? field(state, "xpub", signature.xpubRequired ? t("form.xpubRequired") : t("form.xpubOptional")) : []),
+    h("button", { type: "submit", disabled: state.busy }, t("form.submit")),
+  );
+  const wallet = view.asset.addressFamily === "ethereum" && browserWallet();
+  sections.push(
+    h(
+      "section",
+      { "aria-labelledby": "manual-heading" },
+      h("h2", { id: "manual-heading" }, t("manual.heading")),
+      h("p", {}, t("signature.instructions")),
+      h("label", { for: messageId }, t("form.message")),
+      h("textarea", { id: messageId, readonly: true, class: "mono" }, signature.message),
+      h("button", { type: "button", class: "secondary", onclick: () => actions.copy(signature.message) }, t("form.copy")),
+      wallet ? h("p", {}, h("button", { type: "button", disabled: state.busy, onclick: () => actions.signWithBrowserWallet() }, t("wallet.sign"))) : null,
+      form,
+    ),
+  );
+  return sections;
+}
