@@ -73,6 +73,11 @@ First query, across both subgraphs:
   curl -s ${gateway.url.replace(/\/\/[^/]+/, `//${new URL(baseUrl).host}`)} -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
     -d '{"query":"{ trpd { vasps { name } } aopd { proofsCount proofs(limit: 2) { id address travelRuleTransfers { counterpartyVasp direction } } } }"}'
 
+Ask a customer for a proof, then open the portalUrl it answers (the customer's page):
+
+  curl -s ${gateway.url.replace(/\/\/[^/]+/, `//${new URL(baseUrl).host}`)} -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+    -d '{"query":"mutation { aopd { requestAoppProof(input: { customerId: \\"CUST-1\\", asset: DTI4H95J0R2X }) { portalUrl } } }"}'
+
 Ctrl-C stops everything.
 `);
 

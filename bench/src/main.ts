@@ -3,6 +3,7 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { renderTable, type BenchmarkScenario } from "./benchmark-report.js";
 import { callbackFloodScenario } from "./scenarios/callback-flood.js";
+import { portalPageScenario } from "./scenarios/portal-page.js";
 import { gatewayComparisonScenario } from "./scenarios/gateway-comparison.js";
 import { proofExportScenario } from "./scenarios/proof-export.js";
 import { proofIngestionScenario } from "./scenarios/proof-ingestion.js";
@@ -14,7 +15,7 @@ import { proofSubscriptionsScenario } from "./scenarios/proof-subscriptions.js";
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, portalApiScenario, callbackFloodScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, portalApiScenario, portalPageScenario, callbackFloodScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";
