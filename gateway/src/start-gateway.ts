@@ -11,6 +11,7 @@ import {
   hardenedApolloOptions,
   requestIdFrom,
   requestIdHeader,
+  OutageLog,
   sendJson,
   type Logger,
   type QueryLimits,
@@ -97,9 +98,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const source = createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
   const authorization = createSupergraphAuthorization();
   const gatewayLogger = logger.child({ component: "apollo-gateway" });
+  const outages = new OutageLog(logger);
 
   const buildService = ({ name, url }: { name: string; url?: string }) =>
-    new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher });
+    new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages });
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
   const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: limits, limits: options.subscriptions, logger: logger.child({ component: "subscriptions" }) });
   const gateway = new ApolloGateway({

@@ -46,6 +46,10 @@ export interface StackOptions {
   onSubgraphRequest?: (subgraph: string, headers: IncomingHttpHeaders) => void;
   /** The gateway's subscription limits. */
   subscriptions?: GatewayOptions["subscriptions"];
+  /** Routing URLs the gateway uses instead of the started subgraphs' (a subgraph that is down, say). */
+  subgraphUrlOverrides?: Partial<Record<"aopd" | "trpd", string>>;
+  /** The gateway's logger. @default silent */
+  gatewayLogger?: GatewayOptions["logger"];
 }
 
 const committedSupergraph = fileURLToPath(new URL("../../supergraph.graphql", import.meta.url));
@@ -101,13 +105,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: 0,
       production: false,
       supergraph: { path: supergraphPath, pollIntervalMs: options.supergraphPollIntervalMs ?? 100 },
-      subgraphUrls,
+      subgraphUrls: { ...subgraphUrls, ...options.subgraphUrlOverrides },
       oidc: { issuer: idp.issuer, audience: idp.audience, ...(options.jwksCooldownMs !== undefined ? { jwksCooldownMs: options.jwksCooldownMs } : {}) },
       internalToken: { privateJwk: internalKey.privateJwk },
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
-      logger: createLogger("gateway", "silent"),
+      logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
     });
     closers.push(() => gateway.close());
     return {

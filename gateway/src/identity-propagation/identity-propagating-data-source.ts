@@ -6,11 +6,13 @@
  * copied, and the one credential is an internal token the gateway signs for this subgraph alone.
  */
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import { isConnectionFailure, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
-import { requestIdHeader } from "@compliance-graph/server-kit";
+import { requestIdHeader, type OutageLog } from "@compliance-graph/server-kit";
 import type { GatewayContext } from "../gateway-context.js";
 
 type Fetcher = RemoteGraphQLDataSource["fetcher"];
+type FetcherResponse = Parameters<RemoteGraphQLDataSource["didEncounterError"]>[2];
 
 /** Headers that carry identity in one setup or another; removed should anything have added them. */
 const identityHeaders = ["authorization", "cookie", "proxy-authorization", "x-user", "x-user-id", "x-roles", "x-forwarded-user", "x-auth-request-user", "x-identity"];
@@ -18,11 +20,31 @@ const identityHeaders = ["authorization", "cookie", "proxy-authorization", "x-us
 export class IdentityPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   readonly #subgraph: string;
   readonly #mint: InternalTokenMinter;
+  readonly #outages: OutageLog | undefined;
 
-  constructor(options: { subgraph: string; url: string; mint: InternalTokenMinter; fetcher: Fetcher }) {
+  constructor(options: { subgraph: string; url: string; mint: InternalTokenMinter; fetcher: Fetcher; outages?: OutageLog }) {
     super({ url: options.url, fetcher: options.fetcher });
     this.#subgraph = options.subgraph;
     this.#mint = options.mint;
+    this.#outages = options.outages;
+  }
+
+  /**
+   * A subgraph that cannot be reached (refused, reset, timed out) or says it is unavailable (503,
+   * while it drains or its database is down) fails the request with SERVICE_UNAVAILABLE naming the
+   * subgraph, never its address; the outage is logged when it starts and when it ends.
+   */
+  override didEncounterError(error: Error, _request: unknown, response?: FetcherResponse): void {
+    if (isConnectionFailure(error) || response?.status === 503) {
+      this.#outages?.down(`${this.#subgraph} service`, error);
+      throw new ServiceUnavailableError(`${this.#subgraph} service`);
+    }
+    throw error;
+  }
+
+  override async didReceiveResponse({ response }: { response: Awaited<ReturnType<RemoteGraphQLDataSource["process"]>> }) {
+    this.#outages?.up(`${this.#subgraph} service`);
+    return response;
   }
 
   override async willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<void> {

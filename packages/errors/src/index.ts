@@ -6,3 +6,5 @@ export { UnauthenticatedError } from "./unauthenticated-error.js";
 export { ForbiddenError } from "./forbidden-error.js";
 export { ConflictError } from "./conflict-error.js";
 export { maskError, maskedErrorMessage, publicErrorIn } from "./mask-error.js";
+export { ServiceUnavailableError } from "./service-unavailable-error.js";
+export { isConnectionFailure } from "./is-connection-failure.js";

@@ -1,6 +1,7 @@
 import type { GraphQLFormattedError } from "graphql";
-import { maskError } from "@compliance-graph/errors";
+import { isConnectionFailure, maskError, publicErrorIn, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
+import type { OutageLog } from "./outage-log.js";
 import { aliasLimitRule, depthLimitRule, type QueryLimits } from "./query-limits.js";
 
 /**
@@ -9,7 +10,17 @@ import { aliasLimitRule, depthLimitRule, type QueryLimits } from "./query-limits
  * unexpected is logged here and reaches the client as a bare INTERNAL_SERVER_ERROR).
  * `trustCodes` is for the gateway, which passes on the public codes its subgraphs already masked.
  */
-export function hardenedApolloOptions(options: { introspection: boolean; limits: QueryLimits; logger: Logger; trustCodes?: boolean }) {
+export function hardenedApolloOptions(options: {
+  introspection: boolean;
+  limits: QueryLimits;
+  logger: Logger;
+  trustCodes?: boolean;
+  /**
+   * The dependency whose unreachability fails a request (a subgraph's database): such a failure
+   * reaches the client as SERVICE_UNAVAILABLE naming it, and is logged once per outage.
+   */
+  dependency?: { part: string; outages: OutageLog };
+}) {
   const { limits, logger } = options;
   return {
     introspection: options.introspection,
@@ -18,6 +29,12 @@ export function hardenedApolloOptions(options: { introspection: boolean; limits:
     validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],
     parseOptions: { maxTokens: limits.maxTokens },
     formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+      const { dependency } = options;
+      if (dependency && !publicErrorIn(error) && isConnectionFailure(error)) {
+        dependency.outages.down(dependency.part, error);
+        const unavailable = new ServiceUnavailableError(dependency.part);
+        return { message: unavailable.message, ...(formatted.path ? { path: formatted.path } : {}), extensions: unavailable.extensions };
+      }
       const masked = maskError(formatted, error, { trustCodes: options.trustCodes ?? false });
       if (masked !== formatted && masked.extensions?.code === "INTERNAL_SERVER_ERROR") logger.error({ err: error }, "unexpected error");
       return masked;

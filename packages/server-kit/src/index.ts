@@ -13,3 +13,4 @@ export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
 export { TokenBucketLimiter, type RateDecision, type TokenBucketLimiterOptions } from "./token-bucket-limiter.js";
 export { clientAddress } from "./client-address.js";
+export { OutageLog } from "./outage-log.js";

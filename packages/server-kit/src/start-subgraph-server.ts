@@ -5,6 +5,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import type { GraphQLSchema } from "graphql";
 import { PublicError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
+import type { OutageLog } from "./outage-log.js";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
@@ -43,6 +44,8 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
    * when it handled the request.
    */
   handleOtherRoute?: (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean>;
+  /** The dependency whose outage is SERVICE_UNAVAILABLE rather than an internal error (see `hardenedApolloOptions`). */
+  dependency?: { part: string; outages: OutageLog };
 }
 
 export interface RunningSubgraphServer {
@@ -68,7 +71,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   }
   const apollo = new ApolloServer<TContext>({
     schema: options.schema,
-    ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger }),
+    ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
   });

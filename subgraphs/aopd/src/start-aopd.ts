@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { sql } from "kysely";
 import { allRoles, type Identity } from "@compliance-graph/identity";
-import { createLogger, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
+import { isConnectionFailure } from "@compliance-graph/errors";
+import { createLogger, OutageLog, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
 import { openDatabase } from "./database/open-database.js";
@@ -45,7 +46,13 @@ export interface RunningAopd {
 export async function startAopd(options: StartAopdOptions = {}): Promise<RunningAopd> {
   const config = { ...aopdConfigFromEnv(), ...options.config };
   const logger = options.logger ?? createLogger("aopd");
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const outages = new OutageLog(logger);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionLost: (error) => logger.warn({ err: error }, "an idle database connection was lost; the next query opens a new one"),
+    onConnected: () => outages.up("database"),
+  });
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
@@ -85,8 +92,14 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       developmentIdentity,
       createContext: ({ identity, requestId, logger: requestLogger }) => ({ ...services, identity, requestId, logger: requestLogger }),
       checkReady: async () => {
-        await sql`SELECT 1`.execute(database.db);
+        try {
+          await sql`SELECT 1`.execute(database.db);
+        } catch (error) {
+          if (isConnectionFailure(error)) outages.down("database", error);
+          throw error;
+        }
       },
+      dependency: { part: "database", outages },
       logger,
       handleOtherRoute: async (request, response, requestId) =>
         (await aoppCallback(request, response, requestId)) || (await portalApi(request, response, requestId)) || (await portalPage(request, response)),

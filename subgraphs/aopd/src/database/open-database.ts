@@ -14,6 +14,10 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Largest number of pooled server connections. @default 10 */
   maxConnections?: number;
+  /** Told when an idle pooled connection is lost (the server restarted, a failover, a terminated backend). */
+  onConnectionLost?: (error: Error) => void;
+  /** Told when the pool opens a connection: the server answers (again). */
+  onConnected?: () => void;
 }
 
 export interface Database {
@@ -34,6 +38,11 @@ export interface Database {
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    // An idle connection the server drops is reported as an 'error' event of the pool, which would
+    // end the process if nobody listened. The pool has already discarded that connection and opens
+    // a new one for the next query, so losing one is survivable: note it and carry on.
+    pool.on("error", (error) => options.onConnectionLost?.(error));
+    pool.on("connect", () => options.onConnected?.());
     const db = new Kysely<AopdDatabase>({ dialect: new PostgresDialect({ pool }) });
     return { db, driver: "postgres", pool, close: () => db.destroy() };
   }
