@@ -11,8 +11,10 @@ import {
   hardenedApolloOptions,
   requestIdFrom,
   requestIdHeader,
+  closeHttpServer,
   OutageLog,
   sendJson,
+  shutdownDrainMs,
   type Logger,
   type QueryLimits,
 } from "@compliance-graph/server-kit";
@@ -54,6 +56,8 @@ export interface GatewayOptions {
    */
   deduplicateQueries?: boolean;
   logger?: Logger;
+  /** `SHUTDOWN_DRAIN_SECONDS`: how long `close` lets requests in flight finish. @default 10_000 // milliseconds */
+  drainMs?: number;
   /** Limits of WebSocket subscriptions (`SUBSCRIPTION_*`; see docs/subscriptions.md). */
   subscriptions?: Partial<SubscriptionLimits>;
   /** Routes served beside the gateway's own (the development identity provider); true when handled. */
@@ -176,10 +180,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     close: () => {
       closing ??= (async () => {
         await subscriptionServer.close();
-        await new Promise<void>((resolve) => {
-          httpServer.close(() => resolve());
-          httpServer.closeIdleConnections();
-        });
+        await closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs());
         await apollo.stop();
         await fetcher.close();
       })();

@@ -24,6 +24,9 @@ export function hardenedApolloOptions(options: {
   const { limits, logger } = options;
   return {
     introspection: options.introspection,
+    // The deployable's own handler stops it (on-shutdown-signal.ts); Apollo's would re-send the
+    // signal after its own stop, which that handler would take for an operator's "force".
+    stopOnTerminationSignals: false,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     validationRules: [depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)],

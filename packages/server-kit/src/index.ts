@@ -14,3 +14,4 @@ export { hardenedApolloOptions } from "./hardened-apollo-options.js";
 export { TokenBucketLimiter, type RateDecision, type TokenBucketLimiterOptions } from "./token-bucket-limiter.js";
 export { clientAddress } from "./client-address.js";
 export { OutageLog } from "./outage-log.js";
+export { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";

@@ -8,6 +8,7 @@ import type { Logger } from "./logger.js";
 import type { OutageLog } from "./outage-log.js";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
+import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
@@ -44,6 +45,8 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
    * when it handled the request.
    */
   handleOtherRoute?: (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean>;
+  /** How long `close` lets requests in flight finish. @default SHUTDOWN_DRAIN_SECONDS or 10_000 // milliseconds */
+  drainMs?: number;
   /** The dependency whose outage is SERVICE_UNAVAILABLE rather than an internal error (see `hardenedApolloOptions`). */
   dependency?: { part: string; outages: OutageLog };
 }
@@ -51,7 +54,7 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
 export interface RunningSubgraphServer {
   url: string;
   httpServer: Server;
-  /** Stops taking requests, lets running ones finish, then stops Apollo Server. */
+  /** Stops taking requests, lets running ones finish (up to the drain time), then stops Apollo Server. */
   close(): Promise<void>;
 }
 
@@ -138,10 +141,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     httpServer,
     close: () => {
       closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          httpServer.close(() => resolve());
-          httpServer.closeIdleConnections();
-        });
+        await closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs());
         await apollo.stop();
       })();
       return closing;
