@@ -141,7 +141,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       if (path === "/health/live") return sendJson(response, 200, { status: "live" });
       if (path === "/health/ready") {
         try {
-          await checkSubgraphsReady(subgraphs());
+          await Promise.all([checkSubgraphsReady(subgraphs()), verifier.ensureSigningKeys()]);
           return sendJson(response, 200, { status: "ready" });
         } catch (error) {
           logger.warn({ err: error }, "readiness check failed");

@@ -7,7 +7,7 @@
  * issuer, audience, `exp` and `sub` are required. Callers learn only that the token was refused;
  * the reason goes to the log.
  */
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type RemoteJWKSet } from "jose";
 import { UnauthenticatedError } from "@compliance-graph/errors";
 import { ExpiringCache, identityFromKeycloakClaims, type Identity } from "@compliance-graph/identity";
 import { discoverIssuer } from "./discover-issuer.js";
@@ -40,6 +40,12 @@ export class IdentityProviderUnavailableError extends Error {}
 
 export interface AccessTokenVerifier {
   verify(token: string): Promise<Identity>;
+  /**
+   * Resolves once the issuer's signing keys are at hand: fetched now, or cached from an earlier
+   * fetch (a token can then be verified while the identity provider is briefly down). Rejects with
+   * `IdentityProviderUnavailableError` when they were never fetched and cannot be now.
+   */
+  ensureSigningKeys(): Promise<void>;
 }
 
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, log?: (reason: string) => void): AccessTokenVerifier {
@@ -50,7 +56,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
   const roleClients = options.roleClients ?? [options.audience];
   const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000);
   // Discovery is lazy and retried after a failure, so the gateway can start before its issuer.
-  let keys: Promise<JWTVerifyGetKey> | undefined;
+  let keys: Promise<RemoteJWKSet> | undefined;
   const getKeys = () => {
     keys ??= discoverIssuer(options.issuer).then(
       ({ jwksUri }) =>
@@ -67,6 +73,15 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
   };
 
   return {
+    async ensureSigningKeys() {
+      const jwks = await getKeys();
+      if (jwks.jwks()) return;
+      try {
+        await jwks.reload();
+      } catch (error) {
+        throw new IdentityProviderUnavailableError((error as Error).message);
+      }
+    },
     async verify(token) {
       const cached = cache.get(token);
       if (cached) return cached;
