@@ -42,6 +42,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
   const roleClients = list(env.OIDC_ROLE_CLIENTS);
   const clockToleranceSeconds = integer(env, "OIDC_CLOCK_TOLERANCE_SECONDS");
   const ttlSeconds = integer(env, "INTERNAL_JWT_TTL_SECONDS");
+  const maxLifetimeSeconds = integer(env, "OIDC_MAX_TOKEN_LIFETIME_SECONDS");
   const limits = {
     ...(integer(env, "GRAPHQL_MAX_DEPTH") !== undefined ? { maxDepth: integer(env, "GRAPHQL_MAX_DEPTH") } : {}),
     ...(integer(env, "GRAPHQL_MAX_ALIASES") !== undefined ? { maxAliases: integer(env, "GRAPHQL_MAX_ALIASES") } : {}),
@@ -59,6 +60,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
       ...(algorithms ? { algorithms } : {}),
       ...(roleClients ? { roleClients } : {}),
       ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
+      ...(maxLifetimeSeconds !== undefined ? { maxLifetimeSeconds } : {}),
     },
     internalToken: {
       privateJwk,

@@ -85,7 +85,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     throw new Error("The gateway refuses a development internal signing key in production; set INTERNAL_JWT_PRIVATE_JWK.");
   }
   const limits = { ...defaultQueryLimits, ...options.limits };
-  const verifier = createAccessTokenVerifier(options.oidc, (reason) => logger.info({ reason }, "access token refused"));
+  const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"));
   const mint = await createInternalTokenMinter({
     privateJwk,
     ...(options.internalToken.issuer ? { issuer: options.internalToken.issuer } : {}),

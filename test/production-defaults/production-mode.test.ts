@@ -54,6 +54,24 @@ describe("production mode of the gateway", () => {
     ).rejects.toThrow(/development internal signing key/);
   });
 
+  it("refuses to start with an http issuer that is not loopback", async () => {
+    for (const issuer of ["http://idp.example.com/realms/dev", "http://10.0.0.5:8080/realms/dev"]) {
+      await expect(
+        startGateway({
+          port: 0,
+          production: true,
+          supergraph: { path: stack.supergraphPath },
+          oidc: { issuer, audience: stack.idp.audience },
+          internalToken: { privateJwk: (await generateInternalSigningKey("production-key")).privateJwk },
+          logger: createLogger("gateway", "silent"),
+        }),
+      ).rejects.toThrow(/OIDC_ISSUER must be an https URL/);
+    }
+    // The stack's provider listens on http://127.0.0.1, which stays allowed for tests.
+    expect(new URL(stack.idp.issuer).hostname).toBe("127.0.0.1");
+    await startProductionGateway();
+  });
+
   it("hides introspection unless enabled", async () => {
     const hidden = await startProductionGateway();
     const refused = await postGraphQL(hidden.url, introspection, token);
