@@ -11,3 +11,4 @@ export { prepareOperation, type OperationPayload, type PreparedOperation } from 
 export { executeApolloRequest } from "./execute-apollo-request.js";
 export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
+export { withoutSuggestions } from "./without-suggestions.js";
