@@ -4,11 +4,13 @@ import { ApolloGateway } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
 import type { JWK } from "jose";
+import { dateTimeScalar } from "@compliance-graph/filter";
 import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf } from "@compliance-graph/identity";
 import {
   createLogger,
   defaultQueryLimits,
   hardenedApolloOptions,
+  inputValuesPlugin,
   requestIdFrom,
   requestIdHeader,
   sendJson,
@@ -119,7 +121,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     gateway,
     // Subgraphs mask their own errors, so the public codes they send are trusted.
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, trustCodes: true }),
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin, inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } })],
   });
   await apollo.start();
 

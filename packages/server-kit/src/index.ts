@@ -12,3 +12,4 @@ export { executeApolloRequest } from "./execute-apollo-request.js";
 export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
 export { withoutSuggestions } from "./without-suggestions.js";
+export { inputValuesPlugin, type ScalarCheck } from "./input-values-plugin.js";

@@ -6,6 +6,7 @@ import type { GraphQLSchema } from "graphql";
 import { PublicError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
+import { inputValuesPlugin } from "./input-values-plugin.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
@@ -70,7 +71,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     schema: options.schema,
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), inputValuesPlugin()],
   });
   await apollo.start();
 
