@@ -1,4 +1,5 @@
-import { NotFoundError } from "@compliance-graph/errors";
+import { NotFoundError, UserInputError } from "@compliance-graph/errors";
+import { hasWildcard } from "@compliance-graph/filter";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
 import type { ProofSortInput } from "../proofs/proof-sort.js";
@@ -21,18 +22,29 @@ const byAddressPattern = (address: string) => ({ is: { any: { address: { ilike: 
 const byXpubPattern = (xpub: string) => ({ is: { signature: { xpub: { xpub: { ilike: xpub } } } } });
 const byCustomerPattern = (customerId: string) => ({ is: { any: { customerId: { ilike: customerId } } } });
 
+/**
+ * `proofAsXlsx` is documented as one proof, but its id was an `ilike` pattern, so `"%"` exported
+ * the whole table past the per-caller export limits of a one-proof call. The id may still differ
+ * in case (as the replacement's `ilike` allows) but may hold no wildcard, and the export is capped
+ * at one row.
+ */
+function exactIdFilter(id: string) {
+  if (hasWildcard(id)) throw new UserInputError("id", "must be the id of one proof, without the wildcards % and _; use proofsAsXlsx with a filter to export several.");
+  return byIdPattern(id);
+}
+
 async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
   const rows = await findProofPage(context.db, args, context.limits);
   return rows.map(toProof);
 }
 
 /** The XLSX export of `proofsAsXlsx` and the deprecated `proofAsXlsx`: the same workbook for the same filter. */
-async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error): Promise<Buffer> {
+async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, maxRows = context.config.maxExportRows): Promise<Buffer> {
   const started = performance.now();
   const { file, rows } = await exportProofsAsXlsx(context.db, {
     filter,
     limits: context.limits,
-    maxRows: context.config.maxExportRows,
+    maxRows,
     assetName: (code) => context.config.assets.get(code)?.name,
     emptyError,
   });
@@ -62,7 +74,7 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     proofsForCustomer: (_parent, args: { customerId: string; offset: number; limit: number }, context: AopdContext) =>
       page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }),
     proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
-    proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, byIdPattern(id), new NotFoundError("The proof", id)),
+    proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,

@@ -74,6 +74,12 @@ describe.each(databaseDrivers)("proofsAsXlsx on %s", (driver) => {
     expect(body.errors?.[0]).toMatchObject({ path: ["aopd", "proofAsXlsx"], extensions: { code: "NOT_FOUND" } });
   });
 
+  it.each(["%", "00000000-0000-4000-8000-00000000000_", "%2"])("refuses the pattern %j in proofAsXlsx instead of exporting every match", async (pattern) => {
+    const { body } = await aopd.query("query($id: ID!) { aopd { proofAsXlsx(id: $id) } }", { id: pattern });
+    expect(body.data).toBeNull();
+    expect(body.errors?.[0]).toMatchObject({ path: ["aopd", "proofAsXlsx"], extensions: { code: "BAD_USER_INPUT", field: "id" } });
+  });
+
   it("refuses a bad filter with an error that names the field", async () => {
     const { body } = await aopd.query(`{ aopd { proofsAsXlsx(filter: { is: { any: { status: [] } } }) } }`);
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "filter.is.any.status" });
