@@ -43,9 +43,14 @@ export interface AopdConfig {
    * `AOPD_MAX_EXPORT_ROWS`: the most proofs one `proofsAsXlsx` (or `proofAsXlsx`) export may hold;
    * a filter that matches more is refused with LIMIT_EXCEEDED before any export work. The whole
    * file travels base64-encoded in one response, so this also bounds the response size (about
-   * 210 MiB of XLSX, 295 MB of base64, per million demo proofs). At least 1. @default 1_000_000
+   * 21 MiB of XLSX, 30 MB of base64, per 100,000 demo proofs; docs/xlsx-export.md has the memory
+   * arithmetic behind the default). At least 1. @default 100_000
    */
   maxExportRows: number;
+  /** `AOPD_MAX_CONCURRENT_EXPORTS`: exports built at once by this process. At least 1. @default 2 */
+  maxConcurrentExports: number;
+  /** `AOPD_MAX_CONCURRENT_EXPORTS_PER_CALLER`: exports one caller (token subject) runs at once. At least 1. @default 1 */
+  maxConcurrentExportsPerCaller: number;
   /** `AOPD_LANG_FILE`, `AOPD_THEME_FILE`, `AOPD_LOGO_FILE`: portal resources; defaults ship in `portal/`. */
   langFile: URL | string;
   themeFile: URL | string;
@@ -81,7 +86,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     if (!/^[1-9][0-9]*$/.test(String(amount))) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS: the amount of ${code} must be a positive integer string.`);
   }
   const maxResultRows = integer(env, "AOPD_MAX_RESULT_ROWS", production ? 100_000 : 0);
-  const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 1_000_000);
+  const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 100_000);
   if (maxExportRows < 1) throw new Error("AOPD_MAX_EXPORT_ROWS must be at least 1.");
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
   return {
@@ -101,6 +106,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
     maxExportRows,
+    maxConcurrentExports: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_EXPORTS", 2)),
+    maxConcurrentExportsPerCaller: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_EXPORTS_PER_CALLER", 1)),
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),

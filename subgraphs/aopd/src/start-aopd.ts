@@ -13,6 +13,7 @@ import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
+import { ExportSlots } from "./export/export-slots.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -54,6 +55,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       config,
       portal: await loadPortalResources(config),
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
+      exportSlots: new ExportSlots(config),
     };
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };

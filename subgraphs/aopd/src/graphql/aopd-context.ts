@@ -6,6 +6,7 @@ import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";
 import type { PortalResources } from "../portal/load-portal-resources.js";
 import type { ProofQueryLimits } from "../proofs/proof-query.js";
+import type { ExportSlots } from "../export/export-slots.js";
 
 /** What every resolver of the subgraph gets: the services, built once, and the caller of this request. */
 export interface AopdServices {
@@ -13,6 +14,8 @@ export interface AopdServices {
   config: AopdConfig;
   portal: PortalResources;
   limits: ProofQueryLimits;
+  /** Bounds the exports running at once, per caller and per process. */
+  exportSlots: ExportSlots;
 }
 
 export interface AopdContext extends BaseContext, AopdServices {

@@ -40,14 +40,21 @@ async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
 
 /** The XLSX export of `proofsAsXlsx` and the deprecated `proofAsXlsx`: the same workbook for the same filter. */
 async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, maxRows = context.config.maxExportRows): Promise<Buffer> {
+  const release = context.exportSlots.acquire(context.identity.subject);
   const started = performance.now();
-  const { file, rows } = await exportProofsAsXlsx(context.db, {
-    filter,
-    limits: context.limits,
-    maxRows,
-    assetName: (code) => context.config.assets.get(code)?.name,
-    emptyError,
-  });
+  let exported;
+  try {
+    exported = await exportProofsAsXlsx(context.db, {
+      filter,
+      limits: context.limits,
+      maxRows,
+      assetName: (code) => context.config.assets.get(code)?.name,
+      emptyError,
+    });
+  } finally {
+    release();
+  }
+  const { file, rows } = exported;
   context.logger.info({ rows, bytes: file.length, ms: Math.round(performance.now() - started) }, "proofs exported as XLSX");
   return file;
 }
