@@ -11,6 +11,9 @@ import {
   defaultQueryLimits,
   hardenedApolloOptions,
   inputValuesPlugin,
+  costLimitPlugin,
+  defaultCostLimits,
+  type CostLimits,
   requestIdFrom,
   requestIdHeader,
   sendJson,
@@ -47,6 +50,8 @@ export interface GatewayOptions {
   /** `GRAPHQL_INTROSPECTION`. @default !production */
   introspection?: boolean;
   limits?: Partial<QueryLimits>;
+  /** `GRAPHQL_MAX_COST`, `GRAPHQL_MAX_LIST_ROWS`, `GRAPHQL_ASSUMED_LIST_SIZE` (see operation-cost.ts). */
+  cost?: Partial<CostLimits>;
   /** `GRAPHQL_MAX_BODY_BYTES`. @default 1_048_576 // 1 MiB */
   maxBodyBytes?: number;
   /**
@@ -121,7 +126,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     gateway,
     // Subgraphs mask their own errors, so the public codes they send are trusted.
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, trustCodes: true }),
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin, inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } })],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin, inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }), costLimitPlugin({ ...defaultCostLimits, ...options.cost })],
   });
   await apollo.start();
 

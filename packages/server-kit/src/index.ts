@@ -13,3 +13,4 @@ export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
 export { withoutSuggestions } from "./without-suggestions.js";
 export { inputValuesPlugin, type ScalarCheck } from "./input-values-plugin.js";
+export { costLimitPlugin, defaultCostLimits, operationCost, type CostLimits } from "./operation-cost.js";

@@ -47,6 +47,11 @@ export interface AopdConfig {
    * arithmetic behind the default). At least 1. @default 100_000
    */
   maxExportRows: number;
+  /**
+   * `AOPD_MAX_COST`: the most rows one operation may ask for across its list fields and aliases
+   * (see server-kit's operation-cost.ts); as the gateway's `GRAPHQL_MAX_COST`. @default 200_000
+   */
+  maxCost: number;
   /** `AOPD_MAX_CONCURRENT_EXPORTS`: exports built at once by this process. At least 1. @default 2 */
   maxConcurrentExports: number;
   /** `AOPD_MAX_CONCURRENT_EXPORTS_PER_CALLER`: exports one caller (token subject) runs at once. At least 1. @default 1 */
@@ -106,6 +111,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
     maxExportRows,
+    maxCost: integer(env, "AOPD_MAX_COST", 200_000),
     maxConcurrentExports: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_EXPORTS", 2)),
     maxConcurrentExportsPerCaller: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_EXPORTS_PER_CALLER", 1)),
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),

@@ -65,6 +65,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       port: config.port,
       host: config.host,
       production: config.production,
+      // The gateway checked the cost already; checked again here for callers that reach aopd directly.
+      cost: { maxCost: config.maxCost, ...(config.maxResultRows ? { maxListRows: config.maxResultRows } : {}) },
       authenticate: options.authenticate,
       // Development without a gateway in front: every caller is a developer with every role.
       developmentIdentity,
