@@ -42,10 +42,16 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
   const roleClients = list(env.OIDC_ROLE_CLIENTS);
   const clockToleranceSeconds = integer(env, "OIDC_CLOCK_TOLERANCE_SECONDS");
   const ttlSeconds = integer(env, "INTERNAL_JWT_TTL_SECONDS");
+  const maxLifetimeSeconds = integer(env, "OIDC_MAX_TOKEN_LIFETIME_SECONDS");
   const limits = {
     ...(integer(env, "GRAPHQL_MAX_DEPTH") !== undefined ? { maxDepth: integer(env, "GRAPHQL_MAX_DEPTH") } : {}),
     ...(integer(env, "GRAPHQL_MAX_ALIASES") !== undefined ? { maxAliases: integer(env, "GRAPHQL_MAX_ALIASES") } : {}),
     ...(integer(env, "GRAPHQL_MAX_TOKENS") !== undefined ? { maxTokens: integer(env, "GRAPHQL_MAX_TOKENS") } : {}),
+  };
+  const cost = {
+    ...(integer(env, "GRAPHQL_MAX_COST") !== undefined ? { maxCost: integer(env, "GRAPHQL_MAX_COST") } : {}),
+    ...(integer(env, "GRAPHQL_MAX_LIST_ROWS") !== undefined ? { maxListRows: integer(env, "GRAPHQL_MAX_LIST_ROWS") } : {}),
+    ...(integer(env, "GRAPHQL_ASSUMED_LIST_SIZE") !== undefined ? { assumedListSize: integer(env, "GRAPHQL_ASSUMED_LIST_SIZE") } : {}),
   };
   return {
     port: integer(env, "PORT") ?? 4000,
@@ -59,6 +65,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
       ...(algorithms ? { algorithms } : {}),
       ...(roleClients ? { roleClients } : {}),
       ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
+      ...(maxLifetimeSeconds !== undefined ? { maxLifetimeSeconds } : {}),
     },
     internalToken: {
       privateJwk,
@@ -68,6 +75,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     },
     introspection: env.GRAPHQL_INTROSPECTION === undefined ? !production : env.GRAPHQL_INTROSPECTION === "true",
     limits: limits as GatewayOptions["limits"],
+    cost: cost as GatewayOptions["cost"],
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
     subscriptions: subscriptionLimitsFromEnv(env),
     deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",

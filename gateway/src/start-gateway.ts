@@ -4,11 +4,16 @@ import { ApolloGateway } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
 import type { JWK } from "jose";
+import { dateTimeScalar } from "@compliance-graph/filter";
 import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf } from "@compliance-graph/identity";
 import {
   createLogger,
   defaultQueryLimits,
   hardenedApolloOptions,
+  inputValuesPlugin,
+  costLimitPlugin,
+  defaultCostLimits,
+  type CostLimits,
   requestIdFrom,
   requestIdHeader,
   closeHttpServer,
@@ -48,6 +53,8 @@ export interface GatewayOptions {
   /** `GRAPHQL_INTROSPECTION`. @default !production */
   introspection?: boolean;
   limits?: Partial<QueryLimits>;
+  /** `GRAPHQL_MAX_COST`, `GRAPHQL_MAX_LIST_ROWS`, `GRAPHQL_ASSUMED_LIST_SIZE` (see operation-cost.ts). */
+  cost?: Partial<CostLimits>;
   /** `GRAPHQL_MAX_BODY_BYTES`. @default 1_048_576 // 1 MiB */
   maxBodyBytes?: number;
   /**
@@ -90,7 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     throw new Error("The gateway refuses a development internal signing key in production; set INTERNAL_JWT_PRIVATE_JWK.");
   }
   const limits = { ...defaultQueryLimits, ...options.limits };
-  const verifier = createAccessTokenVerifier(options.oidc, (reason) => logger.info({ reason }, "access token refused"));
+  const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"));
   const mint = await createInternalTokenMinter({
     privateJwk,
     ...(options.internalToken.issuer ? { issuer: options.internalToken.issuer } : {}),
@@ -125,7 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     gateway,
     // Subgraphs mask their own errors, so the public codes they send are trusted.
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, trustCodes: true }),
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin, inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }), costLimitPlugin({ ...defaultCostLimits, ...options.cost })],
   });
   await apollo.start();
 

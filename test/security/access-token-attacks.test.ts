@@ -117,6 +117,21 @@ describe("access token attacks on the gateway", () => {
     await expectRefused(await signToken(providerKey, withoutExpiry));
   });
 
+  it("refuses a token issued in the future beyond the clock tolerance", async () => {
+    await expectRefused(await signToken(providerKey, { ...claims(), iat: now() + 3600, exp: now() + 3900 }));
+  });
+
+  it("accepts a token issued within the clock tolerance (control for the future iat)", async () => {
+    const { status } = await stack.query(query, await signToken(providerKey, { ...claims(), iat: now() + 5, exp: now() + 300 }));
+    expect(status).toBe(200);
+  });
+
+  it("refuses a token stamped to live longer than the maximum lifetime (24 hours by default)", async () => {
+    await expectRefused(await signToken(providerKey, { ...claims(), iat: now(), exp: now() + 86_400 * 365 }));
+    const { iat: _iat, ...withoutIssuedAt } = claims();
+    await expectRefused(await signToken(providerKey, { ...withoutIssuedAt, exp: now() + 86_400 * 2 }));
+  });
+
   it("does not say why a token was refused", async () => {
     const expired = await stack.query(query, await signToken(providerKey, { ...claims(), exp: now() - 3600 }));
     const forged = await stack.query(query, "not-a-jwt");

@@ -58,6 +58,17 @@ describe("direct subgraph calls with internal tokens", () => {
     await expectRefused(stack.subgraphUrls.trpd, await mint(caller, "trpd"));
   });
 
+  it("refuses a token issued in the future beyond the clock tolerance", async () => {
+    const mint = await createInternalTokenMinter({ privateJwk: stack.internalKey.privateJwk, now: () => Date.now() + 600_000 });
+    await expectRefused(stack.subgraphUrls.trpd, await mint(caller, "trpd"));
+  });
+
+  it("refuses a token stamped to live longer than the maximum lifetime (1 hour by default)", async () => {
+    const mint = await createInternalTokenMinter({ privateJwk: stack.internalKey.privateJwk, ttlSeconds: 86_400 * 365 });
+    await expectRefused(stack.subgraphUrls.trpd, await mint(caller, "trpd"));
+    await expectRefused(stack.subgraphUrls.aopd, await mint(caller, "aopd"));
+  });
+
   it("refuses a token minted for another subgraph", async () => {
     const mint = await createInternalTokenMinter({ privateJwk: stack.internalKey.privateJwk });
     await expectRefused(stack.subgraphUrls.trpd, await mint(caller, "aopd"));

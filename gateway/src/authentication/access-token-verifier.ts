@@ -6,6 +6,12 @@
  * from an allowlist (never from the token), keys only from the issuer's discovered JWKS, and
  * issuer, audience, `exp` and `sub` are required. Callers learn only that the token was refused;
  * the reason goes to the log.
+ *
+ * A token that is valid but stamped to live for days (a leaked signing key, a misconfigured
+ * client) or issued in the future (a clock pushed ahead to mint tokens that outlive a key
+ * rotation) is refused too: `iat` may lie at most the clock tolerance ahead, and `exp - iat` may
+ * not exceed `maxLifetimeSeconds`. In production the issuer must be `https` (except loopback, for
+ * tests), since discovery and keys fetched over plain HTTP can be replaced on the way.
  */
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type RemoteJWKSet } from "jose";
 import { UnauthenticatedError } from "@compliance-graph/errors";
@@ -33,6 +39,23 @@ export interface AccessTokenVerifierOptions {
   jwksCooldownMs?: number;
   /** JWKS refetched when older than this, even without an unknown key id. @default 600_000 // 10 minutes */
   jwksMaxAgeMs?: number;
+  /**
+   * `OIDC_MAX_TOKEN_LIFETIME_SECONDS`: the longest `exp - iat` accepted (`exp - now` when a token
+   * has no `iat`). Keycloak issues 5-minute access tokens by default; the limit leaves room for
+   * realms configured up to a day and refuses tokens stamped to live longer. @default 86_400 // 24 hours
+   */
+  maxLifetimeSeconds?: number;
+  /** Refuse an issuer that is not `https` (loopback excepted); the gateway sets it in production. @default false */
+  requireHttpsIssuer?: boolean;
+}
+
+/** True for an `https` URL, or an `http` one on a loopback host (127.0.0.0/8, ::1, localhost). */
+export function isSecureIssuer(issuer: string): boolean {
+  const url = new URL(issuer);
+  if (url.protocol === "https:") return true;
+  if (url.protocol !== "http:") return false;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** The identity provider could not be reached; the request is answered 503, not 401. */
@@ -53,6 +76,11 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
   if (algorithms.some((algorithm) => algorithm === "none" || algorithm.startsWith("HS"))) {
     throw new Error("OIDC_ALGORITHMS may name asymmetric algorithms only.");
   }
+  if (options.requireHttpsIssuer && !isSecureIssuer(options.issuer)) {
+    throw new Error(`OIDC_ISSUER must be an https URL in production (http only on loopback); got ${JSON.stringify(options.issuer)}.`);
+  }
+  const clockTolerance = options.clockToleranceSeconds ?? 10;
+  const maxLifetimeSeconds = options.maxLifetimeSeconds ?? 86_400;
   const roleClients = options.roleClients ?? [options.audience];
   const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000);
   // Discovery is lazy and retried after a failure, so the gateway can start before its issuer.
@@ -93,8 +121,12 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
           audience: options.audience,
           algorithms,
           requiredClaims: ["exp", "sub"],
-          clockTolerance: options.clockToleranceSeconds ?? 10,
+          clockTolerance,
         }));
+        const now = Math.floor(Date.now() / 1000);
+        if (typeof payload.iat === "number" && payload.iat > now + clockTolerance) throw new Error("iat lies in the future");
+        const lifetime = (payload.exp ?? 0) - (typeof payload.iat === "number" ? payload.iat : now);
+        if (lifetime > maxLifetimeSeconds) throw new Error(`lifetime ${lifetime} s exceeds ${maxLifetimeSeconds} s`);
       } catch (error) {
         if (error instanceof joseErrors.JWKSTimeout || (error instanceof Error && error.name === "TypeError")) {
           throw new IdentityProviderUnavailableError(error.message);

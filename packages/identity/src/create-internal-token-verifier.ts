@@ -4,7 +4,9 @@
  * key, an expired token, or a genuine token minted for another subgraph, to read data without
  * passing the gateway's authentication and authorization. Every one of these is refused with
  * `UnauthenticatedError` (HTTP 401); only the gateway's key, for this subgraph's name, with the
- * internal token type and an unexpired lifetime, is accepted.
+ * internal token type and an unexpired lifetime, is accepted. A token issued in the future (beyond
+ * the clock tolerance) or stamped to live longer than `maxLifetimeSeconds` is refused as well: the
+ * gateway mints two-minute tokens, so a long-lived one means a leaked key or a forged clock.
  */
 import type { IncomingMessage } from "node:http";
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
@@ -28,6 +30,8 @@ export interface InternalTokenVerifierOptions {
   clockToleranceSeconds?: number;
   /** Most verified tokens remembered until they expire. @default 10_000 */
   maxCachedTokens?: number;
+  /** `INTERNAL_JWT_MAX_LIFETIME_SECONDS`: the longest `exp - iat` accepted. @default 3_600 // 1 hour */
+  maxLifetimeSeconds?: number;
   /** Clock, for tests. @default Date.now */
   now?: () => number;
 }
@@ -64,6 +68,9 @@ export function createInternalTokenVerifier(options: InternalTokenVerifierOption
         clockTolerance: options.clockToleranceSeconds ?? 5,
         currentDate: new Date(now()),
       }));
+      const tolerance = options.clockToleranceSeconds ?? 5;
+      if ((payload.iat ?? 0) > now() / 1000 + tolerance) throw new Error("iat lies in the future");
+      if ((payload.exp ?? 0) - (payload.iat ?? 0) > (options.maxLifetimeSeconds ?? 3_600)) throw new Error("lifetime too long");
     } catch {
       // The reason stays in this process: a prober learns nothing from the answer.
       throw new UnauthenticatedError("A valid internal identity token is required.");

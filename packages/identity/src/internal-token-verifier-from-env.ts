@@ -10,6 +10,8 @@ import { createInternalTokenVerifier, type InternalTokenVerifier } from "./creat
  * - `INTERNAL_JWKS_URL`: otherwise, the gateway's `/.well-known/internal-jwks.json`, fetched and
  *   cached (refetched on an unknown key id).
  * - `INTERNAL_JWT_ISSUER`: the issuer the gateway signs with. @default "compliance-graph-gateway"
+ * - `INTERNAL_JWT_MAX_LIFETIME_SECONDS`: the longest internal token accepted; keep it at least the
+ *   gateway's `INTERNAL_JWT_TTL_SECONDS`. @default 3_600 // 1 hour
  *
  * Returns undefined when neither key source is set; `startSubgraphServer` refuses to start in
  * production without a verifier.
@@ -17,13 +19,18 @@ import { createInternalTokenVerifier, type InternalTokenVerifier } from "./creat
 export function internalTokenVerifierFromEnv(audience: string, env: NodeJS.ProcessEnv = process.env): InternalTokenVerifier | undefined {
   const inline = env.INTERNAL_JWT_PUBLIC_JWKS;
   const issuer = env.INTERNAL_JWT_ISSUER;
+  const maxLifetime = env.INTERNAL_JWT_MAX_LIFETIME_SECONDS;
+  if (maxLifetime !== undefined && maxLifetime !== "" && !/^\d+$/.test(maxLifetime)) {
+    throw new Error(`INTERNAL_JWT_MAX_LIFETIME_SECONDS must be a non-negative integer; got ${JSON.stringify(maxLifetime)}.`);
+  }
+  const common = { audience, ...(issuer ? { issuer } : {}), ...(maxLifetime ? { maxLifetimeSeconds: Number(maxLifetime) } : {}) };
   if (inline) {
     const parsed = JSON.parse(inline) as { keys?: JWK[] } | JWK[];
     const publicKeys = Array.isArray(parsed) ? parsed : (parsed.keys ?? []);
-    return createInternalTokenVerifier({ audience, publicKeys, ...(issuer ? { issuer } : {}) });
+    return createInternalTokenVerifier({ ...common, publicKeys });
   }
   if (env.INTERNAL_JWKS_URL) {
-    return createInternalTokenVerifier({ audience, jwksUrl: env.INTERNAL_JWKS_URL, ...(issuer ? { issuer } : {}) });
+    return createInternalTokenVerifier({ ...common, jwksUrl: env.INTERNAL_JWKS_URL });
   }
   return undefined;
 }

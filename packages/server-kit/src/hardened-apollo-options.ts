@@ -3,12 +3,14 @@ import { isConnectionFailure, maskError, publicErrorIn, ServiceUnavailableError 
 import type { Logger } from "./logger.js";
 import type { OutageLog } from "./outage-log.js";
 import { aliasLimitRule, depthLimitRule, type QueryLimits } from "./query-limits.js";
+import { withoutSuggestions } from "./without-suggestions.js";
 
 /**
  * The Apollo Server settings every deployable shares, gateway and subgraphs alike: CSRF
  * prevention, no stack traces, the query limits, and errors masked before they leave (anything
  * unexpected is logged here and reaches the client as a bare INTERNAL_SERVER_ERROR).
  * `trustCodes` is for the gateway, which passes on the public codes its subgraphs already masked.
+ * Without introspection, "Did you mean ...?" suggestions are cut from every message as well.
  */
 export function hardenedApolloOptions(options: {
   introspection: boolean;
@@ -38,8 +40,9 @@ export function hardenedApolloOptions(options: {
         const unavailable = new ServiceUnavailableError(dependency.part);
         return { message: unavailable.message, ...(formatted.path ? { path: formatted.path } : {}), extensions: unavailable.extensions };
       }
-      const masked = maskError(formatted, error, { trustCodes: options.trustCodes ?? false });
-      if (masked !== formatted && masked.extensions?.code === "INTERNAL_SERVER_ERROR") logger.error({ err: error }, "unexpected error");
+      const shown = options.introspection ? formatted : { ...formatted, message: withoutSuggestions(formatted.message) };
+      const masked = maskError(shown, error, { trustCodes: options.trustCodes ?? false });
+      if (masked !== shown && masked.extensions?.code === "INTERNAL_SERVER_ERROR") logger.error({ err: error }, "unexpected error");
       return masked;
     },
   };

@@ -7,6 +7,8 @@ import { PublicError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
 import type { OutageLog } from "./outage-log.js";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
+import { inputValuesPlugin } from "./input-values-plugin.js";
+import { costLimitPlugin, defaultCostLimits, type CostLimits } from "./operation-cost.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
@@ -26,6 +28,8 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
   /** Serve introspection. @default !production */
   introspection?: boolean;
   limits?: Partial<QueryLimits>;
+  /** The operation cost limit, checked again here behind the gateway (see operation-cost.ts). */
+  cost?: Partial<CostLimits>;
   /** Largest request body accepted. @default 1_048_576 // 1 MiB */
   maxBodyBytes?: number;
   /**
@@ -76,7 +80,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     schema: options.schema,
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), inputValuesPlugin(), costLimitPlugin({ ...defaultCostLimits, ...options.cost })],
   });
   await apollo.start();
 

@@ -47,7 +47,8 @@ export interface AopdConfig {
    * `AOPD_MAX_EXPORT_ROWS`: the most proofs one `proofsAsXlsx` (or `proofAsXlsx`) export may hold;
    * a filter that matches more is refused with LIMIT_EXCEEDED before any export work. The whole
    * file travels base64-encoded in one response, so this also bounds the response size (about
-   * 210 MiB of XLSX, 295 MB of base64, per million demo proofs). At least 1. @default 1_000_000
+   * 21 MiB of XLSX, 30 MB of base64, per 100,000 demo proofs; docs/xlsx-export.md has the memory
+   * arithmetic behind the default). At least 1. @default 100_000
    */
   maxExportRows: number;
   /**
@@ -74,6 +75,15 @@ export interface AopdConfig {
   maxEventStreams: number;
   /** Comment line sent on an idle event stream so that proxies keep it open. @default 25 // seconds */
   eventStreamHeartbeatSeconds: number;
+  /**
+   * `AOPD_MAX_COST`: the most rows one operation may ask for across its list fields and aliases
+   * (see server-kit's operation-cost.ts); as the gateway's `GRAPHQL_MAX_COST`. @default 200_000
+   */
+  maxCost: number;
+  /** `AOPD_MAX_CONCURRENT_EXPORTS`: exports built at once by this process. At least 1. @default 2 */
+  maxConcurrentExports: number;
+  /** `AOPD_MAX_CONCURRENT_EXPORTS_PER_CALLER`: exports one caller (token subject) runs at once. At least 1. @default 1 */
+  maxConcurrentExportsPerCaller: number;
   /** `AOPD_LANG_FILE`, `AOPD_THEME_FILE`, `AOPD_LOGO_FILE`: portal resources; defaults ship in `portal/`. */
   langFile: URL | string;
   /**
@@ -136,7 +146,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     if (!/^[1-9][0-9]*$/.test(String(amount))) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS: the amount of ${code} must be a positive integer string.`);
   }
   const maxResultRows = integer(env, "AOPD_MAX_RESULT_ROWS", production ? 100_000 : 0);
-  const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 1_000_000);
+  const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 100_000);
   if (maxExportRows < 1) throw new Error("AOPD_MAX_EXPORT_ROWS must be at least 1.");
   const maxFailedAttempts = integer(env, "AOPD_MAX_FAILED_ATTEMPTS", 20);
   if (maxFailedAttempts < 1) throw new Error("AOPD_MAX_FAILED_ATTEMPTS must be at least 1.");
@@ -168,6 +178,9 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     maxEventStreamsPerCredential: integer(env, "AOPD_MAX_EVENT_STREAMS_PER_CREDENTIAL", 4),
     maxEventStreams: integer(env, "AOPD_MAX_EVENT_STREAMS", 1_000),
     eventStreamHeartbeatSeconds: 25,
+    maxCost: integer(env, "AOPD_MAX_COST", 200_000),
+    maxConcurrentExports: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_EXPORTS", 2)),
+    maxConcurrentExportsPerCaller: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_EXPORTS_PER_CALLER", 1)),
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
     portalRedirectOrigins: originsFrom("AOPD_PORTAL_REDIRECT_ORIGINS", env.AOPD_PORTAL_REDIRECT_ORIGINS, ","),
     portalFrameAncestors: env.AOPD_PORTAL_FRAME_ANCESTORS ? originsFrom("AOPD_PORTAL_FRAME_ANCESTORS", env.AOPD_PORTAL_FRAME_ANCESTORS, " ").join(" ") : "'none'",

@@ -21,6 +21,7 @@ import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
 import { ProofSubscriptionHub } from "./subscriptions/proof-subscription-hub.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
+import { ExportSlots } from "./export/export-slots.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -70,6 +71,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       portal: await loadPortalResources(config),
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
       findXpubDerivation: xpubSearch.search,
+      exportSlots: new ExportSlots(config),
     };
     // One hub of proof events per replica: GraphQL subscriptions and the portal's event streams.
     const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger });
@@ -87,6 +89,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       port: config.port,
       host: config.host,
       production: config.production,
+      // The gateway checked the cost already; checked again here for callers that reach aopd directly.
+      cost: { maxCost: config.maxCost, ...(config.maxResultRows ? { maxListRows: config.maxResultRows } : {}) },
       authenticate: options.authenticate,
       // Development without a gateway in front: every caller is a developer with every role.
       developmentIdentity,

@@ -13,7 +13,8 @@ describe.each(databaseDrivers)("the aopd read API on %s", (driver) => {
   let all: ProofJson[];
 
   beforeAll(async () => {
-    aopd = await startTestAopd(driver, { seedDemoProofs: 400 });
+    // Some queries here put several unbounded `proofs` fields into one operation, past the default cost limit.
+    aopd = await startTestAopd(driver, { seedDemoProofs: 400, config: { maxCost: 10_000_000 } });
     const { body } = await aopd.query(`{ aopd { proofs { ${proofFields} } } }`);
     all = (body.data!.aopd as { proofs: ProofJson[] }).proofs;
   });

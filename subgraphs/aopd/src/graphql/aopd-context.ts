@@ -7,6 +7,7 @@ import type { AopdDatabase } from "../database/database-schema.js";
 import type { XpubDerivationSearch } from "../ingestion/xpub-derivation-search.js";
 import type { PortalResources } from "../portal/load-portal-resources.js";
 import type { ProofQueryLimits } from "../proofs/proof-query.js";
+import type { ExportSlots } from "../export/export-slots.js";
 
 /** What every resolver of the subgraph gets: the services, built once, and the caller of this request. */
 export interface AopdServices {
@@ -16,6 +17,8 @@ export interface AopdServices {
   limits: ProofQueryLimits;
   /** The xpub search of signature acceptance (see `XpubDerivationSearch`). */
   findXpubDerivation: XpubDerivationSearch;
+  /** Bounds the exports running at once, per caller and per process. */
+  exportSlots: ExportSlots;
 }
 
 export interface AopdContext extends BaseContext, AopdServices {

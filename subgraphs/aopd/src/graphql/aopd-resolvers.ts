@@ -1,4 +1,5 @@
-import { NotFoundError } from "@compliance-graph/errors";
+import { NotFoundError, UserInputError } from "@compliance-graph/errors";
+import { hasWildcard } from "@compliance-graph/filter";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
 import { proofOrder, type ProofSortInput } from "../proofs/proof-sort.js";
@@ -23,6 +24,17 @@ const byAddressPattern = (address: string) => ({ is: { any: { address: { ilike: 
 const byXpubPattern = (xpub: string) => ({ is: { signature: { xpub: { xpub: { ilike: xpub } } } } });
 const byCustomerPattern = (customerId: string) => ({ is: { any: { customerId: { ilike: customerId } } } });
 
+/**
+ * `proofAsXlsx` is documented as one proof, but its id was an `ilike` pattern, so `"%"` exported
+ * the whole table past the per-caller export limits of a one-proof call. The id may still differ
+ * in case (as the replacement's `ilike` allows) but may hold no wildcard, and the export is capped
+ * at one row.
+ */
+function exactIdFilter(id: string) {
+  if (hasWildcard(id)) throw new UserInputError("id", "must be the id of one proof, without the wildcards % and _; use proofsAsXlsx with a filter to export several.");
+  return byIdPattern(id);
+}
+
 async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
   const rows = await findProofPage(context.db, args, context.limits);
   const proofs = rows.map(toProof);
@@ -31,15 +43,22 @@ async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
 }
 
 /** The XLSX export of `proofsAsXlsx` and the deprecated `proofAsXlsx`: the same workbook for the same filter. */
-async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error): Promise<Buffer> {
+async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, maxRows = context.config.maxExportRows): Promise<Buffer> {
+  const release = context.exportSlots.acquire(context.identity.subject);
   const started = performance.now();
-  const { file, rows } = await exportProofsAsXlsx(context.db, {
-    filter,
-    limits: context.limits,
-    maxRows: context.config.maxExportRows,
-    assetName: (code) => context.config.assets.get(code)?.name,
-    emptyError,
-  });
+  let exported;
+  try {
+    exported = await exportProofsAsXlsx(context.db, {
+      filter,
+      limits: context.limits,
+      maxRows,
+      assetName: (code) => context.config.assets.get(code)?.name,
+      emptyError,
+    });
+  } finally {
+    release();
+  }
+  const { file, rows } = exported;
   context.logger.info({ rows, bytes: file.length, ms: Math.round(performance.now() - started) }, "proofs exported as XLSX");
   return file;
 }
@@ -66,7 +85,7 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     proofsForCustomer: (_parent, args: { customerId: string; offset: number; limit: number }, context: AopdContext) =>
       page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }),
     proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
-    proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, byIdPattern(id), new NotFoundError("The proof", id)),
+    proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,

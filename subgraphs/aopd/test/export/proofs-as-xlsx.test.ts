@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
@@ -56,12 +56,13 @@ describe.each(databaseDrivers)("proofsAsXlsx on %s", (driver) => {
 
   it("answers the deprecated proofAsXlsx with the workbook of its replacement", async () => {
     const id = "00000000-0000-4000-8000-000000000002";
-    const { body } = await aopd.query(
-      `query($id: ID!, $f: AopdProofFilterInput) { aopd { proofAsXlsx(id: $id) proofsAsXlsx(filter: $f) proofs(filter: $f) { ${everyProofField} } } }`,
-      { id: id.toUpperCase(), f: { is: { any: { id: { ilike: id.toUpperCase() } } } } },
-    );
+    // Two requests: one caller runs one export at a time.
+    const variables = { id: id.toUpperCase(), f: { is: { any: { id: { ilike: id.toUpperCase() } } } } };
+    const one = await aopd.query(`query($id: ID!) { aopd { proofAsXlsx(id: $id) } }`, { id: variables.id });
+    const { body } = await aopd.query(`query($f: AopdProofFilterInput) { aopd { proofsAsXlsx(filter: $f) proofs(filter: $f) { ${everyProofField} } } }`, { f: variables.f });
+    expect(one.body.errors).toBeUndefined();
     expect(body.errors).toBeUndefined();
-    const result = body.data!.aopd as { proofAsXlsx: string; proofsAsXlsx: string; proofs: ProofJson[] };
+    const result = { ...(one.body.data!.aopd as { proofAsXlsx: string }), ...(body.data!.aopd as { proofsAsXlsx: string; proofs: ProofJson[] }) };
     const single = readWorkbook(Buffer.from(result.proofAsXlsx, "base64"));
     expect(single).toEqual(readWorkbook(Buffer.from(result.proofsAsXlsx, "base64")));
     expect(result.proofs.map((proof) => proof.id)).toEqual([id]);
@@ -74,6 +75,12 @@ describe.each(databaseDrivers)("proofsAsXlsx on %s", (driver) => {
     expect(body.errors?.[0]).toMatchObject({ path: ["aopd", "proofAsXlsx"], extensions: { code: "NOT_FOUND" } });
   });
 
+  it.each(["%", "00000000-0000-4000-8000-00000000000_", "%2"])("refuses the pattern %j in proofAsXlsx instead of exporting every match", async (pattern) => {
+    const { body } = await aopd.query("query($id: ID!) { aopd { proofAsXlsx(id: $id) } }", { id: pattern });
+    expect(body.data).toBeNull();
+    expect(body.errors?.[0]).toMatchObject({ path: ["aopd", "proofAsXlsx"], extensions: { code: "BAD_USER_INPUT", field: "id" } });
+  });
+
   it("refuses a bad filter with an error that names the field", async () => {
     const { body } = await aopd.query(`{ aopd { proofsAsXlsx(filter: { is: { any: { status: [] } } }) } }`);
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "filter.is.any.status" });
@@ -81,7 +88,32 @@ describe.each(databaseDrivers)("proofsAsXlsx on %s", (driver) => {
 
   it("shows the export row cap in the configuration", async () => {
     const { body } = await aopd.query(`{ aopd { configuration { maxExportRows } } }`);
-    expect(body.data).toEqual({ aopd: { configuration: { maxExportRows: 1_000_000 } } });
+    expect(body.data).toEqual({ aopd: { configuration: { maxExportRows: 100_000 } } });
+  });
+});
+
+describe.each(databaseDrivers)("concurrent exports on %s", (driver) => {
+  let aopd: TestAopd;
+  afterEach(async () => {
+    await aopd?.close();
+  });
+
+  // The fields of one query run concurrently, so aliases in one request are concurrent exports.
+  it("refuses a caller's second export while the first runs, naming the per-caller limit", async () => {
+    aopd = await startTestAopd(driver, { seedDemoProofs: 5 });
+    // One after the other is allowed: the slot is free again once an export has finished.
+    for (let run = 0; run < 2; run += 1) expect((await aopd.query(`{ aopd { proofsAsXlsx } }`)).body.errors).toBeUndefined();
+    const { body } = await aopd.query(`{ aopd { a: proofsAsXlsx b: proofsAsXlsx } }`);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors?.[0]).toMatchObject({ path: ["aopd", "b"], extensions: { code: "LIMIT_EXCEEDED", limit: "maxConcurrentExportsPerCaller", allowed: 1 } });
+  });
+
+  it("refuses exports beyond the per-process limit", async () => {
+    aopd = await startTestAopd(driver, { seedDemoProofs: 5, config: { maxConcurrentExportsPerCaller: 10, maxConcurrentExports: 2 } });
+    const { body } = await aopd.query(`{ aopd { a: proofsAsXlsx b: proofsAsXlsx c: proofsAsXlsx } }`);
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors?.[0]).toMatchObject({ path: ["aopd", "c"], extensions: { code: "LIMIT_EXCEEDED", limit: "maxConcurrentExports", allowed: 2 } });
+    expect(body.errors?.[0]?.message).toBe("2 exports are running; at most 2 may run at once. Retry in a moment.");
   });
 });
 

@@ -1,0 +1,107 @@
+/**
+ * Threat: input that GraphQL accepts but the database cannot store or compare turns into an
+ * internal error, logged with a stack per request: a NUL byte in any string (PostgreSQL text
+ * cannot hold one), or at the gateway, where custom scalars are opaque, a `DateTime` that is not a
+ * real instant ("yesterday", no offset, year 99999). Each argument value, literal or from a
+ * variable, is checked after the operation is resolved and before anything runs; the first bad
+ * one refuses the whole request with HTTP 400 and `BAD_USER_INPUT` naming the field path
+ * (`filter.is.any.createdAt.gt`, or from the variable: `f.is.any.createdAt.gt`).
+ */
+import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
+import {
+  GraphQLError,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  Kind,
+  TypeInfo,
+  typeFromAST,
+  visit,
+  visitWithTypeInfo,
+  type GraphQLInputType,
+  type ValueNode,
+} from "graphql";
+import { UserInputError } from "@compliance-graph/errors";
+
+/** Checks one value of a scalar; throws an error whose message says what is allowed. */
+export type ScalarCheck = (value: unknown) => unknown;
+
+const noNulByte: ScalarCheck = (value) => {
+  if (typeof value === "string" && value.includes("\u0000")) throw new Error("must not contain a NUL character (U+0000).");
+};
+
+export function inputValuesPlugin<TContext extends BaseContext>(options: { scalars?: Record<string, ScalarCheck> } = {}): ApolloServerPlugin<TContext> {
+  const checks: Record<string, ScalarCheck> = { String: noNulByte, ID: noNulByte, ...options.scalars };
+  const checkScalar = (name: string, value: unknown, path: string) => {
+    const check = checks[name];
+    if (!check || value === null || value === undefined) return;
+    try {
+      if (name !== "String" && name !== "ID") noNulByte(value);
+      check(value);
+    } catch (error) {
+      const refused = new UserInputError(path, (error as Error).message);
+      throw new GraphQLError(refused.message, { originalError: refused, extensions: { ...refused.extensions, http: { status: 400 } } });
+    }
+  };
+  const checkValue = (value: unknown, type: GraphQLInputType, path: string): void => {
+    if (value === null || value === undefined) return;
+    const named = isNonNullType(type) ? type.ofType : type;
+    if (isListType(named)) {
+      if (Array.isArray(value)) value.forEach((item, index) => checkValue(item, named.ofType, `${path}.${index}`));
+      else checkValue(value, named.ofType, path);
+    } else if (isInputObjectType(named)) {
+      if (typeof value !== "object") return;
+      const fields = named.getFields();
+      for (const [name, item] of Object.entries(value)) {
+        const field = fields[name];
+        if (field) checkValue(item, field.type, `${path}.${name}`);
+      }
+    } else if (isScalarType(named)) {
+      checkScalar(named.name, value, path);
+    }
+  };
+  const checkLiteral = (node: ValueNode, type: GraphQLInputType, path: string): void => {
+    const named = isNonNullType(type) ? type.ofType : type;
+    if (node.kind === Kind.VARIABLE || node.kind === Kind.NULL) return; // variables are checked on their own
+    if (isListType(named)) {
+      if (node.kind === Kind.LIST) node.values.forEach((item, index) => checkLiteral(item, named.ofType, `${path}.${index}`));
+      else checkLiteral(node, named.ofType, path);
+    } else if (isInputObjectType(named)) {
+      if (node.kind !== Kind.OBJECT) return;
+      const fields = named.getFields();
+      for (const field of node.fields) {
+        const definition = fields[field.name.value];
+        if (definition) checkLiteral(field.value, definition.type, `${path}.${field.name.value}`);
+      }
+    } else if (isScalarType(named) && node.kind === Kind.STRING) {
+      checkScalar(named.name, node.value, path);
+    }
+  };
+
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, document, operation, request }) {
+          if (!operation) return;
+          const variables = request.variables ?? {};
+          for (const definition of operation.variableDefinitions ?? []) {
+            const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+            const name = definition.variable.name.value;
+            if (type) checkValue(variables[name], type, name);
+          }
+          const typeInfo = new TypeInfo(schema);
+          visit(
+            document,
+            visitWithTypeInfo(typeInfo, {
+              Argument(node) {
+                const argument = typeInfo.getArgument();
+                if (argument) checkLiteral(node.value, argument.type, node.name.value);
+              },
+            }),
+          );
+        },
+      };
+    },
+  };
+}
