@@ -18,7 +18,7 @@ describe("queries through the gateway across both subgraphs", () => {
   });
 
   it("joins aopd proofs with trpd's travel-rule transfers through entity resolution", async () => {
-    const { body } = await stack.query("{ aopd { proofs { id address travelRuleTransfers { counterpartyVasp address } } } }", token);
+    const { body } = await stack.query("{ aopd { proofs(limit: 10) { id address travelRuleTransfers { counterpartyVasp address } } } }", token);
     expect(body.errors).toBeUndefined();
     const proofs = (body.data?.aopd as { proofs: { id: string; address: string; travelRuleTransfers: { address: string }[] }[] }).proofs;
     expect(proofs.map((proof) => proof.id)).toEqual(["proof-1", "proof-2"]);

@@ -86,11 +86,11 @@ describe.each(databaseDrivers)("the aopd read API on %s", (driver) => {
     const { body } = await aopd.query(
       `query($id: ID!, $idPattern: String!, $address: String!, $xpub: String!, $customer: ID!, $customerPattern: String!) { aopd {
         proof(id: $id) { id }
-        byId: proofs(filter: { is: { any: { id: { ilike: $idPattern } } } }) { id }
+        byId: proofs(limit: 100, filter: { is: { any: { id: { ilike: $idPattern } } } }) { id }
         proofForAddress(address: $address) { id }
-        byAddress: proofs(filter: { is: { any: { address: { ilike: $address } } } }, sortOrder: [{ field: CREATED_AT, direction: DESC }]) { id }
+        byAddress: proofs(limit: 100, filter: { is: { any: { address: { ilike: $address } } } }, sortOrder: [{ field: CREATED_AT, direction: DESC }]) { id }
         proofForXpub(xpub: $xpub) { id xpub }
-        byXpub: proofs(filter: { is: { signature: { xpub: { xpub: { ilike: $xpub } } } } }, sortOrder: [{ field: CREATED_AT, direction: DESC }]) { id }
+        byXpub: proofs(limit: 100, filter: { is: { signature: { xpub: { xpub: { ilike: $xpub } } } } }, sortOrder: [{ field: CREATED_AT, direction: DESC }]) { id }
         proofsForCustomer(customerId: $customer, offset: 1, limit: 3) { id }
         byCustomer: proofs(filter: { is: { any: { customerId: { ilike: $customerPattern } } } }, offset: 1, limit: 3) { id }
       } }`,
