@@ -3,7 +3,7 @@ import { buildSubgraphSchema } from "@apollo/subgraph";
 import { parse } from "graphql";
 import { enforceRequiredRoles, type Identity } from "@compliance-graph/identity";
 import { createLogger, startSubgraphServer, type RunningSubgraphServer } from "@compliance-graph/server-kit";
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 
 export const aopdStandInSchemaFile = new URL("./fixtures/aopd-stand-in.graphql", import.meta.url).pathname;
 
@@ -16,7 +16,7 @@ export const standInProofs = [
  * A small aopd-shaped subgraph (the stand-in schema in fixtures/) on a free port, served with the
  * same server kit and identity verification as the real subgraphs.
  */
-export async function startAopdStandIn(authenticate: (request: IncomingMessage) => Promise<Identity>): Promise<RunningSubgraphServer> {
+export async function startAopdStandIn(authenticate: (headers: IncomingHttpHeaders) => Promise<Identity>): Promise<RunningSubgraphServer> {
   const byId = new Map(standInProofs.map((proof) => [proof.id, proof]));
   const schema = enforceRequiredRoles(
     buildSubgraphSchema({

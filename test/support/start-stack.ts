@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,9 +74,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const internalKey = await generateInternalSigningKey();
     const verifierFor = (audience: string) => {
       const verify = createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
-      return (request: IncomingMessage) => {
-        options.onSubgraphRequest?.(audience, { ...request.headers });
-        return verify(request);
+      return (headers: IncomingHttpHeaders) => {
+        options.onSubgraphRequest?.(audience, { ...headers });
+        return verify(headers);
       };
     };
     const aopd = options.realAopd

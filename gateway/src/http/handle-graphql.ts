@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
-import { UnauthenticatedError } from "@compliance-graph/errors";
+import { UnauthenticatedError, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import { executeApolloRequest, readGraphQLBody, sendJson, type Logger } from "@compliance-graph/server-kit";
 import { IdentityProviderUnavailableError, type AccessTokenVerifier } from "../authentication/access-token-verifier.js";
@@ -36,7 +36,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions) {
       }
       if (error instanceof IdentityProviderUnavailableError) {
         logger.error({ err: error, requestId }, "identity provider unavailable");
-        return sendError(response, 503, "SERVICE_UNAVAILABLE", "The identity provider cannot be reached; try again shortly.");
+        const unavailable = new ServiceUnavailableError("identity provider");
+        return sendError(response, 503, unavailable.code, unavailable.message);
       }
       throw error;
     }

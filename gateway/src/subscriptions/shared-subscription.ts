@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from "@compliance-graph/errors";
 import { randomUUID } from "node:crypto";
 import type { ServiceMap } from "@apollo/gateway";
 import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
@@ -20,7 +21,10 @@ export interface SharedSubscriptionOptions {
   onClosed: () => void;
 }
 
-const unavailable = (message: string): GraphQLFormattedError => ({ message, extensions: { code: "SERVICE_UNAVAILABLE" } });
+const unavailable = (part: string, message: string): GraphQLFormattedError => {
+  const error = new ServiceUnavailableError(part, message);
+  return { message: error.message, extensions: error.extensions };
+};
 
 /**
  * One subscription at the owning subgraph, shared by every client subscription of the same identity
@@ -71,7 +75,7 @@ export class SharedSubscription {
     const { planned, pool, identity } = this.#options;
     const { primary } = planned.plan;
     const url = planned.planner.subgraphUrl(primary.serviceName);
-    if (!url) return this.end([unavailable(`The subgraph ${primary.serviceName} has no routing URL.`)]);
+    if (!url) return this.end([unavailable(`${primary.serviceName} service`, `The subgraph ${primary.serviceName} has no routing URL.`)]);
     const { client, release } = pool.acquire(primary.serviceName, url, identity);
     this.#release = release;
     const variables: Record<string, unknown> = {};
@@ -125,7 +129,7 @@ export class SharedSubscription {
       return (error as GraphQLFormattedError[]).map((formatted) => maskError(formatted, undefined, { trustCodes: true }));
     }
     this.#context.logger.warn({ err: error }, "subgraph subscription connection lost");
-    return [unavailable(`The connection to the ${this.#options.planned.plan.primary.serviceName} subgraph was lost and events may have been missed; subscribe again.`)];
+    return [unavailable(`${this.#options.planned.plan.primary.serviceName} service`, `The connection to the ${this.#options.planned.plan.primary.serviceName} subgraph was lost and events may have been missed; subscribe again.`)];
   }
 
   #close(): void {

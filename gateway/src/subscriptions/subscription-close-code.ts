@@ -23,6 +23,8 @@ export enum SubscriptionCloseCode {
    * events it had not read are dropped with the connection; reconnect and re-read.
    */
   SlowConsumer = 4413,
+  /** A part the connection needs (the identity provider) is unreachable (RFC 6455 "try again later"). Retried. */
+  TryAgainLater = 1013,
   /** The gateway is shutting down (RFC 6455 "going away"). Retried. */
   GoingAway = 1001,
   /** A message larger than the limit (RFC 6455 "message too big", sent by `ws` itself). */

@@ -1,7 +1,7 @@
 import type { DocumentNode } from "graphql";
 import { GraphQLError } from "graphql";
 import type WebSocket from "ws";
-import { LimitExceededError, UnauthenticatedError } from "@compliance-graph/errors";
+import { LimitExceededError, ServiceUnavailableError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger, OperationPayload, QueryLimits } from "@compliance-graph/server-kit";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
@@ -71,9 +71,8 @@ export class SubscriptionConnection implements ConnectionBudget {
       } else {
         // The identity provider is unreachable: not the client's fault, so it may retry.
         this.#service.logger.error({ err: error }, "subscription authentication failed");
-        const unavailable = new GraphQLError("The identity provider cannot be reached; try again shortly.", { extensions: { code: "SERVICE_UNAVAILABLE" } });
-        beforeClose?.(unavailable);
-        this.close(1013, "Try again later");
+        beforeClose?.(new ServiceUnavailableError("identity provider"));
+        this.close(SubscriptionCloseCode.TryAgainLater, "Try again later");
       }
       return false;
     }
@@ -92,7 +91,7 @@ export class SubscriptionConnection implements ConnectionBudget {
       return [new LimitExceededError("maxSubscriptionsPerConnection", max, `A connection may run at most ${max} subscriptions; complete one first.`)];
     }
     const planner = this.#service.planner();
-    if (!planner) return [new GraphQLError("The gateway has not loaded its supergraph yet; try again shortly.", { extensions: { code: "SERVICE_UNAVAILABLE" } })];
+    if (!planner) return [new ServiceUnavailableError("supergraph", "The gateway has not loaded its supergraph yet; try again shortly.")];
     let planned;
     try {
       planned = planner.prepare(payload, identity, this.#service.queryLimits);

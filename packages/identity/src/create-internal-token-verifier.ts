@@ -8,7 +8,7 @@
  * the clock tolerance) or stamped to live longer than `maxLifetimeSeconds` is refused as well: the
  * gateway mints two-minute tokens, so a long-lived one means a leaked key or a forged clock.
  */
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
 import { UnauthenticatedError } from "@compliance-graph/errors";
 import { bearerTokenFrom } from "./bearer-token-from.js";
@@ -36,7 +36,8 @@ export interface InternalTokenVerifierOptions {
   now?: () => number;
 }
 
-export type InternalTokenVerifier = (request: IncomingMessage) => Promise<Identity>;
+/** Verifies the internal token a request carries in its `Authorization` header. */
+export type InternalTokenVerifier = (headers: IncomingHttpHeaders) => Promise<Identity>;
 
 export function createInternalTokenVerifier(options: InternalTokenVerifierOptions): InternalTokenVerifier {
   let keys: JWTVerifyGetKey;
@@ -52,8 +53,8 @@ export function createInternalTokenVerifier(options: InternalTokenVerifierOption
   const now = options.now ?? Date.now;
   const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000, now);
 
-  return async (request) => {
-    const token = bearerTokenFrom(request.headers);
+  return async (headers) => {
+    const token = bearerTokenFrom(headers);
     if (token === undefined) throw new UnauthenticatedError("A valid internal identity token is required.");
     const cached = cache.get(token);
     if (cached) return cached;

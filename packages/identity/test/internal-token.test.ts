@@ -1,9 +1,9 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
 import { createInternalTokenMinter, createInternalTokenVerifier, generateInternalSigningKey, publicJwkOf, type Identity } from "../src/index.js";
 
 const identity: Identity = { subject: "user-1", client: "dev-api-client", username: "service-account-dev-api-client", roles: ["proofs:read"] };
-const requestWith = (token: string | undefined) => ({ headers: token ? { authorization: `Bearer ${token}` } : {} }) as IncomingMessage;
+const requestWith = (token: string | undefined): IncomingHttpHeaders => (token ? { authorization: `Bearer ${token}` } : {});
 
 describe("internal identity tokens", () => {
   it("carry subject, client, username and roles from the gateway to the subgraph", async () => {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
@@ -37,7 +37,7 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
    * otherwise. Required in production: a subgraph must answer nothing to a caller that did not
    * come through the gateway.
    */
-  authenticate?: (request: IncomingMessage) => Promise<TIdentity>;
+  authenticate?: (headers: IncomingHttpHeaders) => Promise<TIdentity>;
   /** Identity used in development when no `authenticate` is configured. */
   developmentIdentity?: TIdentity;
   createContext: (input: { identity: TIdentity; requestId: string; logger: Logger }) => TContext | Promise<TContext>;
@@ -87,7 +87,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   const handleGraphQL = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
     let identity: TIdentity;
     try {
-      identity = options.authenticate ? await options.authenticate(request) : (options.developmentIdentity as TIdentity);
+      identity = options.authenticate ? await options.authenticate(request.headers) : (options.developmentIdentity as TIdentity);
     } catch (error) {
       if (!(error instanceof UnauthenticatedError)) logger.error({ err: error, requestId }, "identity verification failed");
       const publicError = error instanceof PublicError ? error : new UnauthenticatedError();

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { sql } from "kysely";
 import { allRoles, type Identity } from "@compliance-graph/identity";
 import { isConnectionFailure } from "@compliance-graph/errors";
@@ -27,7 +27,7 @@ export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
   config?: Partial<AopdConfig>;
   /** Verifies the caller's identity from the request; required in production. */
-  authenticate?: (request: IncomingMessage) => Promise<Identity>;
+  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
   /** Seeds this many demo proofs when the database is empty (for `npm start`). @default 0 */
   seedDemoProofs?: number;
   logger?: Logger;

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { allRoles, type Identity } from "@compliance-graph/identity";
 import { createLogger, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
 import { buildTrpdSchema } from "./trpd-schema.js";
@@ -9,7 +9,7 @@ export interface StartTrpdOptions {
   /** Overrides of the configuration read from the environment. */
   config?: Partial<TrpdConfig>;
   /** Verifies the gateway's internal token (`createInternalTokenVerifier`); required in production. */
-  authenticate?: (request: IncomingMessage) => Promise<Identity>;
+  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
   logger?: Logger;
 }
 

@@ -7,7 +7,7 @@
  * single operation is read. Each subscription is then checked against the schema's `@requiresRole`
  * with the token's roles, and its document against the HTTP query limits.
  */
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingHttpHeaders, Server } from "node:http";
 import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { GraphQLError, type GraphQLSchema } from "graphql";
@@ -27,7 +27,7 @@ export interface AopdSubscriptionServerOptions {
   services: AopdServices;
   database: Database;
   /** The internal token verifier of the HTTP endpoint; without one, `developmentIdentity` is used. */
-  authenticate?: (request: IncomingMessage) => Promise<Identity>;
+  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
   developmentIdentity: Identity;
   logger: Logger;
   /** Time a socket has to send `connection_init`. @default 3_000 // 3 seconds */
@@ -70,7 +70,7 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
         try {
           const authorization = ctx.connectionParams?.authorization;
           const identity = options.authenticate
-            ? await options.authenticate(requestWithAuthorization(typeof authorization === "string" ? authorization : undefined))
+            ? await options.authenticate(typeof authorization === "string" ? { authorization } : {})
             : options.developmentIdentity;
           identities.set(ctx, identity);
           return true;
@@ -117,7 +117,3 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
   };
 }
 
-/** The verifier reads the `Authorization` header only; a socket's token is handed to it as one. */
-function requestWithAuthorization(authorization: string | undefined): IncomingMessage {
-  return { headers: authorization === undefined ? {} : { authorization } } as IncomingMessage;
-}
