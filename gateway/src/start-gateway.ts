@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { ApolloGateway } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
@@ -14,12 +13,8 @@ import {
   costLimitPlugin,
   defaultCostLimits,
   type CostLimits,
-  requestIdFrom,
-  requestIdHeader,
-  closeHttpServer,
+  createHttpServerShell,
   OutageLog,
-  sendJson,
-  shutdownDrainMs,
   type Logger,
   type QueryLimits,
 } from "@compliance-graph/server-kit";
@@ -139,43 +134,32 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
 
-  const httpServer = createServer(async (request, response) => {
-    const requestId = requestIdFrom(request.headers);
-    response.setHeader(requestIdHeader, requestId);
-    try {
-      const path = (request.url ?? "/").split("?")[0];
-      if (path === "/graphql") return await handleGraphQL(request, response, requestId);
-      if (path === "/health/live") return sendJson(response, 200, { status: "live" });
-      if (path === "/health/ready") {
-        try {
-          await Promise.all([checkSubgraphsReady(subgraphs()), verifier.ensureSigningKeys()]);
-          return sendJson(response, 200, { status: "ready" });
-        } catch (error) {
-          logger.warn({ err: error }, "readiness check failed");
-          return sendJson(response, 503, { status: "unavailable" });
+  const shell = createHttpServerShell({
+    port: options.port,
+    host: options.host,
+    logger,
+    checkReady: async () => {
+      await Promise.all([checkSubgraphsReady(subgraphs()), verifier.ensureSigningKeys()]);
+    },
+    drainMs: options.drainMs,
+    routes: [
+      async (request, response, requestId) => {
+        const path = (request.url ?? "/").split("?")[0];
+        if (path === "/graphql") {
+          await handleGraphQL(request, response, requestId);
+          return true;
         }
-      }
-      if (path === internalJwksPath) {
+        if (path !== internalJwksPath) return false;
         response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
-        return response.end(internalJwks);
-      }
-      if (options.handleOtherRoute && (await options.handleOtherRoute(request, response))) return;
-      return sendJson(response, 404, { error: "not found" });
-    } catch (error) {
-      logger.error({ err: error, requestId }, "request failed");
-      if (!response.headersSent) sendJson(response, 500, { errors: [{ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
-      else response.destroy();
-    }
+        response.end(internalJwks);
+        return true;
+      },
+      ...(options.handleOtherRoute ? [options.handleOtherRoute] : []),
+    ],
   });
-  httpServer.keepAliveTimeout = 65_000;
+  const httpServer = shell.httpServer;
   subscriptionServer.attach(httpServer);
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const address = httpServer.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const baseUrl = `http://${host}:${address.port}`;
+  const baseUrl = await shell.listen();
   logger.info({ url: `${baseUrl}/graphql` }, "gateway listening");
 
   let closing: Promise<void> | undefined;
@@ -187,7 +171,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     close: () => {
       closing ??= (async () => {
         await subscriptionServer.close();
-        await closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs());
+        await shell.close();
         await apollo.stop();
         await fetcher.close();
       })();

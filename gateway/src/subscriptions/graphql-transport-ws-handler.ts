@@ -6,6 +6,7 @@ import { maskError } from "@compliance-graph/errors";
 import { keepSocketAlive } from "./keep-socket-alive.js";
 import { SubscriptionConnection, type SubscriptionService } from "./subscription-connection.js";
 import { SubscriptionEndedError, type SubscriptionMember } from "./subscription-member.js";
+import { SubscriptionCloseCode } from "./subscription-close-code.js";
 
 interface Extra {
   connection: SubscriptionConnection;
@@ -63,7 +64,7 @@ export function createGraphQLTransportWsHandler(service: SubscriptionService) {
           socket.on("message", (data) => {
             callback(String(data)).catch((error: unknown) => {
               service.logger.error({ err: error }, "graphql-transport-ws message failed");
-              connection.close(4500, "Internal server error");
+              connection.close(SubscriptionCloseCode.InternalServerError, "Internal server error");
             });
           }),
       },

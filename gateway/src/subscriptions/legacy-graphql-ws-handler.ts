@@ -125,7 +125,7 @@ export function createLegacyGraphQLWsHandler(service: SubscriptionService) {
           return;
         }
         case MessageType.ConnectionTerminate:
-          return connection.close(1000, "Normal closure");
+          return connection.close(SubscriptionCloseCode.NormalClosure, "Normal closure");
         default:
           return connection.close(SubscriptionCloseCode.BadRequest, `Unexpected message of type ${message.type}`);
       }
@@ -139,7 +139,7 @@ export function createLegacyGraphQLWsHandler(service: SubscriptionService) {
         .then(() => onMessage(String(data)))
         .catch((error: unknown) => {
           service.logger.error({ err: error }, "legacy graphql-ws message failed");
-          connection.close(4500, "Internal server error");
+          connection.close(SubscriptionCloseCode.InternalServerError, "Internal server error");
         });
     });
     socket.once("close", () => {

@@ -25,6 +25,12 @@ export enum SubscriptionCloseCode {
   SlowConsumer = 4413,
   /** A part the connection needs (the identity provider) is unreachable (RFC 6455 "try again later"). Retried. */
   TryAgainLater = 1013,
+  /** The client asked for neither subprotocol the gateway speaks. Final. */
+  SubprotocolNotAcceptable = 4406,
+  /** The gateway failed on its side while serving the socket. Retried. */
+  InternalServerError = 4500,
+  /** The client said goodbye (legacy `connection_terminate`); the gateway closes in kind. */
+  NormalClosure = 1000,
   /** The gateway is shutting down (RFC 6455 "going away"). Retried. */
   GoingAway = 1001,
   /** A message larger than the limit (RFC 6455 "message too big", sent by `ws` itself). */

@@ -78,7 +78,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   wss.on("connection", (socket, request) => {
     if (socket.protocol === GRAPHQL_TRANSPORT_WS_PROTOCOL) return handleModern(socket, request);
     if (socket.protocol === legacyGraphQLWsProtocol) return handleLegacy(socket);
-    socket.close(4406, "Subprotocol not acceptable: use graphql-transport-ws or graphql-ws");
+    socket.close(SubscriptionCloseCode.SubprotocolNotAcceptable, "Subprotocol not acceptable: use graphql-transport-ws or graphql-ws");
   });
 
   let server: Server | undefined;

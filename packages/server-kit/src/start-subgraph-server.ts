@@ -1,5 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
 import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
@@ -10,10 +9,9 @@ import { hardenedApolloOptions } from "./hardened-apollo-options.js";
 import { inputValuesPlugin } from "./input-values-plugin.js";
 import { costLimitPlugin, defaultCostLimits, type CostLimits } from "./operation-cost.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
-import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
-import { requestIdFrom, requestIdHeader } from "./request-id.js";
+import { createHttpServerShell } from "./http-server-shell.js";
 import { sendJson } from "./send-json.js";
 
 export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> {
@@ -101,42 +99,24 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     );
   };
 
-  const httpServer = createServer(async (request, response) => {
-    const requestId = requestIdFrom(request.headers);
-    response.setHeader(requestIdHeader, requestId);
-    const started = performance.now();
-    try {
-      const path = (request.url ?? "/").split("?")[0];
-      if (path === "/health/live") return sendJson(response, 200, { status: "live" });
-      if (path === "/health/ready") {
-        try {
-          await options.checkReady();
-          return sendJson(response, 200, { status: "ready" });
-        } catch (error) {
-          logger.warn({ err: error }, "readiness check failed");
-          return sendJson(response, 503, { status: "unavailable" });
-        }
-      }
-      if (path === "/graphql" || path === "/") return await handleGraphQL(request, response, requestId);
-      if (options.handleOtherRoute && (await options.handleOtherRoute(request, response, requestId))) return;
-      return sendJson(response, 404, { error: "not found" });
-    } catch (error) {
-      logger.error({ err: error, requestId }, "request failed");
-      if (!response.headersSent) sendJson(response, 500, { errors: [{ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
-      else response.destroy();
-    } finally {
-      logger.debug({ requestId, method: request.method, url: request.url, status: response.statusCode, ms: Math.round(performance.now() - started) }, "request");
-    }
+  const shell = createHttpServerShell({
+    port: options.port,
+    host: options.host,
+    logger,
+    checkReady: options.checkReady,
+    drainMs: options.drainMs,
+    routes: [
+      async (request, response, requestId) => {
+        const path = (request.url ?? "/").split("?")[0];
+        if (path !== "/graphql" && path !== "/") return false;
+        await handleGraphQL(request, response, requestId);
+        return true;
+      },
+      ...(options.handleOtherRoute ? [options.handleOtherRoute] : []),
+    ],
   });
-  httpServer.keepAliveTimeout = 65_000;
-
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const address = httpServer.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}/graphql`;
+  const httpServer = shell.httpServer;
+  const url = `${await shell.listen()}/graphql`;
   logger.info({ url }, `${options.name} subgraph listening`);
 
   let closing: Promise<void> | undefined;
@@ -145,7 +125,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     httpServer,
     close: () => {
       closing ??= (async () => {
-        await closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs());
+        await shell.close();
         await apollo.stop();
       })();
       return closing;

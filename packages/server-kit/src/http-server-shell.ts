@@ -1,0 +1,87 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { isConnectionFailure, maskedErrorMessage, ServiceUnavailableError } from "@compliance-graph/errors";
+import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
+import type { Logger } from "./logger.js";
+import { requestIdFrom, requestIdHeader } from "./request-id.js";
+import { sendJson } from "./send-json.js";
+
+/** A deployable's own routes; true when it answered the request. */
+export type Route = (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean> | boolean;
+
+export interface HttpServerShellOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** @default "127.0.0.1" */
+  host?: string;
+  logger: Logger;
+  /** Resolves when the deployable can serve; rejects (with the reason, for the log) otherwise. */
+  checkReady: () => Promise<void>;
+  /** The deployable's routes, tried in order after the health endpoints. */
+  routes: Route[];
+  /** How long `close` lets requests in flight finish. @default SHUTDOWN_DRAIN_SECONDS or 10_000 // milliseconds */
+  drainMs?: number;
+}
+
+export interface HttpServerShell {
+  httpServer: Server;
+  /** Starts listening; resolves with `http://host:port`. */
+  listen(): Promise<string>;
+  /** Stops taking connections and drains (see `closeHttpServer`). */
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP server every deployable runs, gateway and subgraphs alike: a request id on every answer,
+ * `/health/live` and `/health/ready`, the deployable's routes, a 404 for the rest, and a last
+ * answer for anything that escapes a route (503 when a dependency is unreachable, else a masked
+ * 500, never a stack or a message of a library), then listen and a draining close.
+ */
+export function createHttpServerShell(options: HttpServerShellOptions): HttpServerShell {
+  const { logger } = options;
+  const httpServer = createServer(async (request, response) => {
+    const requestId = requestIdFrom(request.headers);
+    response.setHeader(requestIdHeader, requestId);
+    const started = performance.now();
+    try {
+      const path = (request.url ?? "/").split("?")[0];
+      if (path === "/health/live") return sendJson(response, 200, { status: "live" });
+      if (path === "/health/ready") {
+        try {
+          await options.checkReady();
+          return sendJson(response, 200, { status: "ready" });
+        } catch (error) {
+          logger.warn({ err: error }, "readiness check failed");
+          return sendJson(response, 503, { status: "unavailable" });
+        }
+      }
+      for (const route of options.routes) if (await route(request, response, requestId)) return;
+      return sendJson(response, 404, { error: "not found" });
+    } catch (error) {
+      if (response.headersSent) return void response.destroy();
+      if (isConnectionFailure(error)) {
+        const unavailable = new ServiceUnavailableError("service");
+        return sendJson(response, 503, { errors: [{ message: unavailable.message, extensions: unavailable.extensions }] });
+      }
+      logger.error({ err: error, requestId }, "request failed");
+      sendJson(response, 500, { errors: [{ message: maskedErrorMessage, extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+    } finally {
+      logger.debug({ requestId, method: request.method, path: (request.url ?? "").split("?")[0]?.slice(0, 64), status: response.statusCode, ms: Math.round(performance.now() - started) }, "request");
+    }
+  });
+  // Longer than the usual load balancer idle timeout (60 s), so the balancer closes first.
+  httpServer.keepAliveTimeout = 65_000;
+  return {
+    httpServer,
+    listen: () =>
+      new Promise<string>((resolve, reject) => {
+        httpServer.once("error", reject);
+        httpServer.listen(options.port, options.host ?? "127.0.0.1", () => {
+          const address = httpServer.address() as AddressInfo;
+          const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+          resolve(`http://${host}:${address.port}`);
+        });
+      }),
+    close: () => closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs()),
+  };
+}
