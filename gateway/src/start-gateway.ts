@@ -109,7 +109,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const buildService = ({ name, url }: { name: string; url?: string }) =>
     new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages });
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
-  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: limits, limits: options.subscriptions, logger: logger.child({ component: "subscriptions" }) });
+  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: { ...limits, suggestions: options.introspection ?? !production }, limits: options.subscriptions, logger: logger.child({ component: "subscriptions" }) });
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
     buildService,

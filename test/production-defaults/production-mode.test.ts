@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
@@ -91,6 +92,20 @@ describe("production mode of the gateway", () => {
     expect(JSON.stringify(refused.body)).not.toMatch(/Did you mean|"vasps"/);
     const badArgument = await postGraphQL(hidden.url, "{ aopd { proofs(limitt: 1) { id } } }", token);
     expect(badArgument.body.errors?.[0]?.message).toBe('Unknown argument "limitt" on field "Aopd.proofs".');
+    // Over WebSocket as well: the socket is no way around it.
+    const socket = new WebSocket(hidden.url.replace(/^http/, "ws"), "graphql-transport-ws");
+    const socketErrors = await new Promise<{ message: string }[]>((resolve, reject) => {
+      socket.once("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { bearer_token: token } })));
+      socket.on("message", (data) => {
+        const message = JSON.parse(String(data)) as { type: string; payload?: unknown };
+        if (message.type === "connection_ack") socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: "subscription { aopdProofz { id } }" } }));
+        if (message.type === "error") resolve(message.payload as { message: string }[]);
+      });
+      socket.once("error", reject);
+    });
+    socket.close();
+    expect(socketErrors).toHaveLength(1);
+    expect(JSON.stringify(socketErrors)).not.toMatch(/Did you mean|"aopdProofs"/);
     // With introspection on, the suggestion helps a developer (control).
     const shown = await startProductionGateway({ introspection: true });
     expect((await postGraphQL(shown.url, misspelt, token)).body.errors?.[0]?.message).toMatch(/Did you mean "vasps"\?/);

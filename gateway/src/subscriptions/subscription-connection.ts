@@ -18,7 +18,7 @@ export interface SubscriptionService {
   planner(): SubscriptionPlanner | undefined;
   subscriptions: FederatedSubscriptions;
   limits: SubscriptionLimits;
-  queryLimits: QueryLimits;
+  queryLimits: QueryLimits & { suggestions?: boolean };
   logger: Logger;
 }
 

@@ -71,7 +71,7 @@ export class SubscriptionPlanner {
    * what the caller's roles do not allow (`@requiresRole`, as the HTTP path checks it), and plans
    * it. Returns the errors to send otherwise.
    */
-  prepare(payload: OperationPayload, identity: Identity, limits: QueryLimits): PlannedSubscription | GraphQLError[] {
+  prepare(payload: OperationPayload, identity: Identity, limits: QueryLimits & { suggestions?: boolean }): PlannedSubscription | GraphQLError[] {
     const prepared = prepareOperation(this.apiGraphQLSchema, payload, limits);
     if (Array.isArray(prepared)) return prepared;
     const { document, operation } = prepared;

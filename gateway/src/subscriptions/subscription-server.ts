@@ -22,7 +22,7 @@ export interface SubscriptionServerOptions {
   buildService: (definition: { name: string; url: string }) => GraphQLDataSource;
   /** `SUBGRAPH_<NAME>_URL` overrides of the supergraph's routing URLs. */
   subgraphUrls: Record<string, string>;
-  queryLimits: QueryLimits;
+  queryLimits: QueryLimits & { suggestions?: boolean };
   limits?: Partial<SubscriptionLimits>;
   logger: Logger;
 }

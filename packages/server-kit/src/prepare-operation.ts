@@ -9,6 +9,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { aliasLimitRule, depthLimitRule, type QueryLimits } from "./query-limits.js";
+import { withoutSuggestions } from "./without-suggestions.js";
 
 /** What a WebSocket `subscribe`/`start` message carries. */
 export interface OperationPayload {
@@ -31,7 +32,12 @@ const badRequest = (message: string) => new GraphQLError(message, { extensions: 
  * arrived over HTTP (token count at parse time, depth and aliases at validation), so the socket is
  * not a way around them. Returns the errors to send instead when the operation is refused.
  */
-export function prepareOperation(schema: GraphQLSchema, payload: OperationPayload, limits: QueryLimits): PreparedOperation | GraphQLError[] {
+export function prepareOperation(
+  schema: GraphQLSchema,
+  payload: OperationPayload,
+  /** `suggestions: false` (introspection off) cuts "Did you mean ...?" from validation errors, as over HTTP. */
+  limits: QueryLimits & { suggestions?: boolean },
+): PreparedOperation | GraphQLError[] {
   if (typeof payload.query !== "string") return [badRequest("The message must carry the operation as a string in `query`.")];
   if (payload.operationName !== undefined && payload.operationName !== null && typeof payload.operationName !== "string") {
     return [badRequest("`operationName` must be a string.")];
@@ -48,7 +54,8 @@ export function prepareOperation(schema: GraphQLSchema, payload: OperationPayloa
   }
   const errors = validate(schema, document, [...specifiedRules, depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)]);
   if (errors.length > 0) {
-    return errors.map((error) => (error.extensions.code ? error : new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })));
+    const message = (text: string) => (limits.suggestions === false ? withoutSuggestions(text) : text);
+    return errors.map((error) => new GraphQLError(message(error.message), { nodes: error.nodes, extensions: { ...error.extensions, code: error.extensions.code ?? "GRAPHQL_VALIDATION_FAILED" } }));
   }
   const operationName = typeof payload.operationName === "string" ? payload.operationName : undefined;
   const operation = getOperationAST(document, operationName);

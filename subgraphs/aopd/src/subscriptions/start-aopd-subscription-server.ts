@@ -83,7 +83,7 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
       onSubscribe: (ctx, _id, payload) => {
         const identity = identities.get(ctx);
         if (!identity) return [new UnauthenticatedError()];
-        const prepared = prepareOperation(schema, payload, defaultQueryLimits);
+        const prepared = prepareOperation(schema, payload, { ...defaultQueryLimits, suggestions: !services.config.production });
         if (Array.isArray(prepared)) return prepared;
         if (prepared.operation.operation !== "subscription") {
           return [new GraphQLError("This socket serves subscriptions only; send queries and mutations over HTTP.", { extensions: { code: "BAD_REQUEST" } })];
