@@ -76,6 +76,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     introspection: env.GRAPHQL_INTROSPECTION === undefined ? !production : env.GRAPHQL_INTROSPECTION === "true",
     limits: limits as GatewayOptions["limits"],
     cost: cost as GatewayOptions["cost"],
+    ...(integer(env, "GRAPHQL_MAX_SUBGRAPH_FETCHES") !== undefined ? { maxSubgraphFetches: integer(env, "GRAPHQL_MAX_SUBGRAPH_FETCHES") } : {}),
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
     subscriptions: subscriptionLimitsFromEnv(env),
     deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",

@@ -20,6 +20,7 @@ import {
 } from "@compliance-graph/server-kit";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";
+import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.js";
 import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
@@ -50,6 +51,8 @@ export interface GatewayOptions {
   limits?: Partial<QueryLimits>;
   /** `GRAPHQL_MAX_COST`, `GRAPHQL_MAX_LIST_ROWS`, `GRAPHQL_ASSUMED_LIST_SIZE` (see operation-cost.ts). */
   cost?: Partial<CostLimits>;
+  /** `GRAPHQL_MAX_SUBGRAPH_FETCHES`: subgraph calls one operation may make (see subgraph-fetch-limit.ts). @default 20 */
+  maxSubgraphFetches?: number;
   /** `GRAPHQL_MAX_BODY_BYTES`. @default 1_048_576 // 1 MiB */
   maxBodyBytes?: number;
   /**
@@ -113,6 +116,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
     buildService,
+    experimental_didResolveQueryPlan: enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20),
     logger: {
       debug: (message: unknown) => gatewayLogger.debug(String(message)),
       info: (message: unknown) => gatewayLogger.info(String(message)),

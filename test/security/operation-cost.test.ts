@@ -35,3 +35,25 @@ describe("operation cost limit at the gateway", () => {
     expect((await stack.query(`{ aopd { ${aliases} } }`, token)).body.errors).toBeUndefined();
   });
 });
+
+/**
+ * The other axis of cost: subgraph calls. Each is a request with its own token, parse and database
+ * work, so an operation that fans out to many of them is refused once planned, before the first.
+ */
+describe("subgraph fetch limit at the gateway", () => {
+  let stack: Stack;
+  let token: string;
+  beforeAll(async () => {
+    stack = await startStack({ maxSubgraphFetches: 1 });
+    token = await stack.fetchToken();
+  });
+  afterAll(() => stack?.close());
+
+  it("serves an operation within the limit and refuses one that needs more subgraph calls, naming the limit", async () => {
+    expect((await stack.query("{ trpd { vasps { name } } }", token)).body.errors).toBeUndefined();
+    const { body } = await stack.query("{ trpd { vasps { name } } aopd { proofs(limit: 1) { id } } }", token);
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors?.[0]?.extensions).toMatchObject({ code: "LIMIT_EXCEEDED", limit: "maxSubgraphFetches", allowed: 1 });
+    expect(body.errors?.[0]?.message).toContain("needs 2 subgraph calls");
+  });
+});

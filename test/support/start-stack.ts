@@ -46,6 +46,8 @@ export interface StackOptions {
   onSubgraphRequest?: (subgraph: string, headers: IncomingHttpHeaders) => void;
   /** The gateway's subscription limits. */
   subscriptions?: GatewayOptions["subscriptions"];
+  /** The gateway's limit of subgraph calls per operation. */
+  maxSubgraphFetches?: number;
   /** Routing URLs the gateway uses instead of the started subgraphs' (a subgraph that is down, say). */
   subgraphUrlOverrides?: Partial<Record<"aopd" | "trpd", string>>;
   /** The gateway's logger. @default silent */
@@ -111,6 +113,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
+      ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
       logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
     });
     closers.push(() => gateway.close());
