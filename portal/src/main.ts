@@ -1,6 +1,6 @@
 import "./style.css";
 import { signWithBrowserWallet, browserWallet } from "./browser-wallet.js";
-import { finalStatuses, type PageActions, type PageState } from "./page-state.js";
+import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { fetchProofView, PortalApiError, submitSignature, submitTransaction, watchProof } from "./portal-api.js";
 import type { PublicProofView } from "./public-proof-view.js";
 import { redirectTarget } from "./redirect-target.js";
@@ -45,8 +45,7 @@ function show(view: PublicProofView): boolean {
   const changed = state.view?.status !== view.status;
   state.view = view;
   if (finalStatuses.has(view.status)) stopWatching?.();
-  const success = view.status === "VERIFIED" || (view.kind === "satoshi" && view.status === "SUBMITTED");
-  if (success && state.redirect && redirectTimer === undefined) {
+  if (isCustomerDone(view) && state.redirect && redirectTimer === undefined) {
     const target = state.redirect.toString();
     redirectTimer = window.setTimeout(() => location.assign(target), 3_000);
   }

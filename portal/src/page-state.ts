@@ -25,3 +25,8 @@ export interface PageActions {
 }
 
 export const finalStatuses = new Set(["VERIFIED", "FAILED", "EXPIRED"]);
+
+/** Whether the customer's part is done: the signature verified, or the test transaction reported. */
+export function isCustomerDone(view: PublicProofView): boolean {
+  return view.status === "VERIFIED" || (view.kind === "satoshi" && view.status === "SUBMITTED");
+}

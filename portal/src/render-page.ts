@@ -1,5 +1,5 @@
 import { h } from "./dom.js";
-import { finalStatuses, type PageActions, type PageState } from "./page-state.js";
+import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { renderRequestDetails } from "./render-request-details.js";
 import { renderSatoshiProof } from "./render-satoshi-proof.js";
 import { renderSignatureProof } from "./render-signature-proof.js";
@@ -15,7 +15,7 @@ function outcome(state: PageState): HTMLElement | null {
   if (state.failure === "unknown") return h("section", { role: "alert" }, h("h2", {}, t("link.invalid")), h("p", {}, t("link.invalidHelp")));
   if (state.failure === "unavailable") return h("section", { role: "alert" }, h("h2", {}, t("link.unavailable")), h("p", {}, t("link.unavailableHelp")));
   if (!view) return null;
-  const success = view.status === "VERIFIED" || (view.kind === "satoshi" && view.status === "SUBMITTED");
+  const success = isCustomerDone(view);
   if (!success && !finalStatuses.has(view.status)) return null;
   return h(
     "section",
