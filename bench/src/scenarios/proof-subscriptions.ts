@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { openDatabase, publishProofEvent, type Database } from "@compliance-graph/aopd";
+import { openDatabase, type Database } from "@compliance-graph/aopd";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
@@ -69,15 +69,11 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
       const db = database.db;
       const committedAt = new Map<string, number>();
       const write = async (customerId: string) => {
-        const id = await db.transaction().execute(async (trx) => {
-          const row = await trx
-            .insertInto("aopd_proof")
-            .values({ kind: "signature", status: "PENDING", customer_id: customerId, asset: "DTI4H95J0R2X", address: `bc1qbench${Math.random().toString(36).slice(2, 12)}`, message: "m" })
-            .returning("id")
-            .executeTakeFirstOrThrow();
-          await publishProofEvent(trx, { id: row.id, change: "CREATED", status: "PENDING" });
-          return row.id;
-        });
+        const { id } = await db
+          .insertInto("aopd_proof")
+          .values({ kind: "signature", status: "PENDING", customer_id: customerId, asset: "DTI4H95J0R2X", address: `bc1qbench${Math.random().toString(36).slice(2, 12)}`, message: "m" })
+          .returning("id")
+          .executeTakeFirstOrThrow();
         committedAt.set(id, performance.now());
       };
 

@@ -10,6 +10,7 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
   #ended = false;
   #error: unknown;
   readonly #onReturn: (() => void) | undefined;
+  #drained: (() => void)[] = [];
 
   /** `onReturn` runs once, when the consumer stops (`return()`) or the queue is ended. */
   constructor(onReturn?: () => void) {
@@ -23,6 +24,12 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** Resolves once every value pushed so far has been pulled, or the queue ended: a producer's pace. */
+  whenDrained(): Promise<void> {
+    if (this.#values.length === 0 || this.#ended) return Promise.resolve();
+    return new Promise((resolve) => this.#drained.push(resolve));
   }
 
   push(value: T): void {
@@ -42,6 +49,7 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
     this.#ended = true;
     this.#error = error;
     this.#onReturn?.();
+    this.#settleDrained();
     const waiting = this.#waiting;
     this.#waiting = undefined;
     if (!waiting) return;
@@ -50,7 +58,11 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.#values.length > 0) return Promise.resolve({ value: this.#values.shift() as T, done: false });
+    if (this.#values.length > 0) {
+      const value = this.#values.shift() as T;
+      if (this.#values.length === 0) this.#settleDrained();
+      return Promise.resolve({ value, done: false });
+    }
     if (this.#ended) {
       const error = this.#error;
       this.#error = undefined;
@@ -72,6 +84,12 @@ export class PushQueue<T> implements AsyncIterableIterator<T> {
     this.#values.length = 0;
     this.end();
     return Promise.reject(error);
+  }
+
+  #settleDrained(): void {
+    const drained = this.#drained;
+    this.#drained = [];
+    for (const resolve of drained) resolve();
   }
 
   [Symbol.asyncIterator](): this {

@@ -52,6 +52,17 @@ export interface AopdConfig {
    */
   maxExportRows: number;
   /**
+   * `AOPD_EVENT_RETENTION_DAYS`: how long the proof event log keeps events (the oldest cursor
+   * `aopdProofs(after:)` and `proofEvents` accept); older ones are pruned in the background. At
+   * least 1. @default 30
+   */
+  eventRetentionDays: number;
+  /**
+   * `AOPD_EVENT_PRUNE_INTERVAL_SECONDS`: how often each replica prunes the event log (one at a time
+   * across replicas; `0` turns pruning off in this replica). @default 600 // 10 minutes
+   */
+  eventPruneIntervalSeconds: number;
+  /**
    * `AOPD_MAX_FAILED_ATTEMPTS`: signature submissions a pending proof takes in before it refuses
    * more with `too_many_attempts` (counted in the database, so across replicas). At least 1.
    * @default 20
@@ -148,6 +159,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
   const maxResultRows = integer(env, "AOPD_MAX_RESULT_ROWS", production ? 100_000 : 0);
   const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 100_000);
   if (maxExportRows < 1) throw new Error("AOPD_MAX_EXPORT_ROWS must be at least 1.");
+  const eventRetentionDays = integer(env, "AOPD_EVENT_RETENTION_DAYS", 30);
+  if (eventRetentionDays < 1) throw new Error("AOPD_EVENT_RETENTION_DAYS must be at least 1.");
   const maxFailedAttempts = integer(env, "AOPD_MAX_FAILED_ATTEMPTS", 20);
   if (maxFailedAttempts < 1) throw new Error("AOPD_MAX_FAILED_ATTEMPTS must be at least 1.");
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
@@ -170,6 +183,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
     maxExportRows,
+    eventRetentionDays,
+    eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
     maxFailedAttempts,
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
     rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),

@@ -7,5 +7,7 @@ export { assembleAopdSdl, aopdSchemaFile } from "./schema/assemble-aopd-sdl.js";
 export { seedProofs } from "./seed/seed-proofs.js";
 export { toProof, type Proof } from "./proofs/proof.js";
 export { countProofsQuery, selectProofs } from "./proofs/proof-query.js";
-export { publishProofEvent, parseProofEvent, proofEventChannel, type ProofEvent, type ProofChange } from "./events/proof-event.js";
+export { proofEventsChannel, proofWritesChannel, type ProofEvent, type ProofChange } from "./events/proof-event.js";
+export { encodeEventCursor, decodeEventCursor } from "./events/event-cursor.js";
+export { sequenceProofEvents } from "./events/sequence-proof-events.js";
 export { exportProofsAsXlsx, type ProofExport, type ProofExportOptions } from "./export/export-proofs-as-xlsx.js";

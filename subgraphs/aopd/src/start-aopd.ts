@@ -2,13 +2,14 @@ import type { IncomingHttpHeaders } from "node:http";
 import { sql } from "kysely";
 import { allRoles, type Identity } from "@compliance-graph/identity";
 import { isConnectionFailure } from "@compliance-graph/errors";
-import { createLogger, OutageLog, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
+import { createLogger, OutageLog, startRepeatingJob, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
 import { openDatabase } from "./database/open-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
-import { startExpiryJob } from "./ingestion/start-expiry-job.js";
+import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
+import { pruneProofEvents } from "./events/prune-proof-events.js";
 import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
 import { portalApiRoute } from "./public-api/portal-api-route.js";
 import { PortalEventStreams } from "./public-api/portal-event-streams.js";
@@ -111,12 +112,23 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
     const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger, hub });
     await subscriptions.ready;
-    const stopExpiryJob = startExpiryJob(database.db, config.expiryIntervalSeconds, logger);
+    const jobBatch = 1_000;
+    const stopExpiryJob = startRepeatingJob("expiring pending proofs", config.expiryIntervalSeconds, async () => {
+      const expired = (await expirePendingProofs(database.db, jobBatch)).length;
+      if (expired > 0) logger.info({ expired }, "pending proofs expired");
+      return expired === jobBatch;
+    }, logger);
+    const stopPruning = startRepeatingJob("pruning the proof event log", config.eventPruneIntervalSeconds, async () => {
+      const pruned = await pruneProofEvents(database.db, config.eventRetentionDays * 86_400);
+      if (pruned > 0) logger.info({ pruned }, "old proof events pruned");
+      return false;
+    }, logger);
     return {
       url: server.url,
       services,
       close: async () => {
         await stopExpiryJob();
+        await stopPruning();
         streams.endAll();
         await subscriptions.close();
         await server.close();

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { openDatabase, publishProofEvent, type AopdDatabase, type ProofRow } from "@compliance-graph/aopd";
+import { openDatabase, type AopdDatabase, type ProofRow } from "@compliance-graph/aopd";
 
 export interface ProofWriter {
-  /** Inserts a pending signature proof and announces it, in one transaction. */
+  /** Inserts a pending signature proof (the table's trigger records its event). */
   create(fields?: { customerId?: string; address?: string; comment?: string; message?: string }): Promise<ProofRow>;
-  /** Changes a proof's status and announces it, in one transaction. */
+  /** Changes a proof's status (the table's trigger records its event). */
   changeStatus(id: string, status: ProofRow["status"]): Promise<ProofRow>;
-  /** Inserts and announces, then rolls back: nothing may be delivered. */
+  /** Inserts, then rolls back: nothing may be delivered. */
   createRolledBack(fields?: { customerId?: string }): Promise<void>;
   close(): Promise<void>;
 }
@@ -24,39 +24,27 @@ export async function openProofWriter(databaseUrl: string): Promise<ProofWriter>
 }
 
 /**
- * Writes proofs through the data layer the way aopd's writers do: the row and its event in one
- * transaction. `db` may be a running replica's (`RunningAopd.services.db`): the write goes
- * through that replica's connections.
+ * Writes proofs through the data layer the way aopd's writers do. `db` may be a running replica's
+ * (`RunningAopd.services.db`): the write goes through that replica's connections.
  */
 export function proofWriterOn(db: Kysely<AopdDatabase>): ProofWriter {
   const insert = (customerId: string, address: string, comment: string | null, message: string) =>
-    db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto("aopd_proof")
-        .values({ kind: "signature", status: "PENDING", customer_id: customerId, asset: "DTI4H95J0R2X", address, message, comment })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await publishProofEvent(trx, { id: row.id, change: "CREATED", status: row.status });
-      return row;
-    });
+    db
+      .insertInto("aopd_proof")
+      .values({ kind: "signature", status: "PENDING", customer_id: customerId, asset: "DTI4H95J0R2X", address, message, comment })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   return {
     create: (fields = {}) => insert(fields.customerId ?? "customer-1", fields.address ?? randomAddress(), fields.comment ?? null, fields.message ?? "I own this address."),
-    changeStatus: (id, status) =>
-      db.transaction().execute(async (trx) => {
-        const row = await trx.updateTable("aopd_proof").set({ status, updated_at: new Date() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
-        await publishProofEvent(trx, { id: row.id, change: "STATUS_CHANGED", status: row.status });
-        return row;
-      }),
+    changeStatus: (id, status) => db.updateTable("aopd_proof").set({ status, updated_at: new Date() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow(),
     createRolledBack: async (fields = {}) => {
       await db
         .transaction()
         .execute(async (trx) => {
-          const row = await trx
+          await trx
             .insertInto("aopd_proof")
             .values({ kind: "signature", status: "PENDING", customer_id: fields.customerId ?? "customer-1", asset: "DTI4H95J0R2X", address: randomAddress(), message: "m" })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          await publishProofEvent(trx, { id: row.id, change: "CREATED", status: row.status });
+            .execute();
           throw new RolledBack();
         })
         .catch((error: unknown) => {

@@ -49,8 +49,29 @@ export interface ProofTable {
   signature_attempts: Generated<number>;
 }
 
+/** One proof creation or status change (see migration 0004 for how events are written and numbered). */
+export interface ProofEventTable {
+  insertion: Generated<string>;
+  /** The event's place in the log; null until numbered, shortly after its transaction commits. */
+  position: string | null;
+  change: "CREATED" | "STATUS_CHANGED";
+  recorded_at: Generated<Date>;
+  sequenced_at: Date | null;
+  /** The proof's row as the change left it, without its credential hash. */
+  proof: unknown;
+}
+
+/** The log's one row: the last position numbered, and the last one pruned (older events are gone). */
+export interface ProofEventLogTable {
+  singleton: Generated<boolean>;
+  sequenced_through: string;
+  pruned_through: string;
+}
+
 export interface AopdDatabase {
   aopd_proof: ProofTable;
+  aopd_proof_event: ProofEventTable;
+  aopd_proof_event_log: ProofEventLogTable;
 }
 
 export type ProofRow = Selectable<ProofTable>;

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from "k
 import * as createProofTable from "./migrations/0001-create-proof-table.js";
 import * as addAoppCallback from "./migrations/0002-add-aopp-callback.js";
 import * as addPortalSubmissions from "./migrations/0003-add-portal-submissions.js";
+import * as addProofEventLog from "./migrations/0004-add-proof-event-log.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0001-create-proof-table": createProofTable,
   "0002-add-aopp-callback": addAoppCallback,
   "0003-add-portal-submissions": addPortalSubmissions,
+  "0004-add-proof-event-log": addProofEventLog,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

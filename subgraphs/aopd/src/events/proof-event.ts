@@ -1,36 +1,20 @@
-import { sql, type Kysely, type Transaction } from "kysely";
-import type { AopdDatabase, ProofStatus } from "../database/database-schema.js";
+import type { Proof } from "../proofs/proof.js";
 
-/** The PostgreSQL channel on which every proof write is announced to every replica. */
-export const proofEventChannel = "aopd_proof_events";
+/** Announced by every proof write: committed events wait to be numbered (see migration 0004). */
+export const proofWritesChannel = "aopd_proof_writes";
+
+/** Announced by each numbering, with the last position numbered: there are events to read. */
+export const proofEventsChannel = "aopd_proof_events";
 
 /** What changed: a proof was created, or its status changed. */
 export type ProofChange = "CREATED" | "STATUS_CHANGED";
 
-/**
- * The notification payload. It names the proof rather than carrying it: NOTIFY payloads are
- * capped at 8000 bytes, and a listener reads the committed row anyway.
- */
+/** One entry of the proof event log, as subscribers and `proofEvents` receive it. */
 export interface ProofEvent {
-  id: string;
+  /** The event's place in the log (a bigint, kept as a string). */
+  position: string;
   change: ProofChange;
-  status: ProofStatus;
-}
-
-/**
- * Announces a proof write. Called inside the writing transaction: PostgreSQL delivers a NOTIFY
- * only when that transaction commits, so listeners never hear of a rolled-back write and always
- * find the committed row when they read it.
- */
-export async function publishProofEvent(trx: Transaction<AopdDatabase> | Kysely<AopdDatabase>, event: ProofEvent): Promise<void> {
-  await sql`SELECT pg_notify(${proofEventChannel}, ${JSON.stringify(event)})`.execute(trx);
-}
-
-export function parseProofEvent(payload: string): ProofEvent | undefined {
-  try {
-    const event = JSON.parse(payload) as Partial<ProofEvent>;
-    return typeof event.id === "string" && typeof event.change === "string" && typeof event.status === "string" ? (event as ProofEvent) : undefined;
-  } catch {
-    return undefined;
-  }
+  recordedAt: Date;
+  /** The proof as this change left it, carrying the event's cursor. */
+  proof: Proof & { eventCursor: string };
 }

@@ -7,6 +7,7 @@ import { toProof, type Proof } from "../proofs/proof.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
 import { aopdProofsSubscription } from "../subscriptions/aopd-proofs-subscription.js";
 import { configurationOf } from "./configuration-of.js";
+import { readProofEventPage, type ProofEventPageInput } from "../events/read-proof-event-page.js";
 import type { AopdContext } from "./aopd-context.js";
 import { proofCursorField, rememberListOrder } from "./proof-cursor-field.js";
 
@@ -87,6 +88,7 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
     proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
+    proofEvents: (_parent, args: ProofEventPageInput, context: AopdContext) => readProofEventPage(context.db, args, context.limits),
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,
     logo: (_parent, _args, context: AopdContext) => context.portal.logo,

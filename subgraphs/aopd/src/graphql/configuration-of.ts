@@ -19,5 +19,6 @@ export function configurationOf(config: AopdConfig) {
     maxMessageLength: config.maxMessageLength,
     maxResultRows: config.maxResultRows ?? null,
     maxExportRows: config.maxExportRows,
+    eventRetentionDays: config.eventRetentionDays,
   };
 }

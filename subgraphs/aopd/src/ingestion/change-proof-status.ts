@@ -2,7 +2,6 @@ import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely, type Updateable } from "kysely";
 import type { AopdDatabase, ProofKind, ProofRow, ProofStatus, ProofTable } from "../database/database-schema.js";
-import { publishProofEvent } from "../events/proof-event.js";
 
 export interface StatusChange {
   /** What the change does, as a past participle for messages ("finalized", "assessed", ...). */
@@ -18,24 +17,20 @@ export interface StatusChange {
 /**
  * The state machine's one write path: a conditional UPDATE that succeeds only from an allowed
  * status, so two concurrent changes of one proof cannot both win (the second finds the status
- * already moved and is refused). The event is published in the same transaction. A refused change
- * changes nothing and says why.
+ * already moved and is refused). The table's trigger records the event in the same statement. A
+ * refused change changes nothing and says why.
  */
 export async function changeProofStatus(db: Kysely<AopdDatabase>, id: string, change: StatusChange): Promise<ProofRow> {
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
-  const row = await db.transaction().execute(async (trx) => {
-    let update = trx
-      .updateTable("aopd_proof")
-      .set({ ...change.set, updated_at: sql<Date>`now()` })
-      .where("id", "=", id.toLowerCase())
-      .where("kind", "=", change.kind)
-      .where("status", "in", [...change.from]);
-    if (change.beforeDue) update = update.where((eb) => eb.or([eb("due_at", "is", null), eb("due_at", ">", sql<Date>`now()`)]));
-    const updated = await update.returningAll().executeTakeFirst();
-    if (updated) await publishProofEvent(trx, { id: updated.id, change: "STATUS_CHANGED", status: updated.status });
-    return updated;
-  });
-  if (row) return row;
+  let update = db
+    .updateTable("aopd_proof")
+    .set({ ...change.set, updated_at: sql<Date>`now()` })
+    .where("id", "=", id.toLowerCase())
+    .where("kind", "=", change.kind)
+    .where("status", "in", [...change.from]);
+  if (change.beforeDue) update = update.where((eb) => eb.or([eb("due_at", "is", null), eb("due_at", ">", sql<Date>`now()`)]));
+  const updated = await update.returningAll().executeTakeFirst();
+  if (updated) return updated;
   throw await refusalOf(db, id, change);
 }
 

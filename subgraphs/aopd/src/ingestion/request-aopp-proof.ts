@@ -3,7 +3,6 @@ import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AddressFormat, AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { publishProofEvent } from "../events/proof-event.js";
 import { aoppFormatOf, buildAoppUri, type AoppAsset } from "./aopp-uri.js";
 import { newCallbackToken } from "./callback-token.js";
 import { credentialUrls } from "./credential-urls.js";
@@ -64,27 +63,24 @@ export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdCon
   const comment = optionalComment("input.comment", input.comment);
   const { token, hash } = newCallbackToken();
 
-  const row = await db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto("aopd_proof")
-      .values({
-        kind: "signature",
-        status: "PENDING",
-        customer_id: customerId,
-        asset: asset.code,
-        address,
-        comment,
-        format,
-        message,
-        due_at: sql<Date>`now() + make_interval(secs => ${config.signatureProofLifetimeSeconds})`,
-        callback_token_hash: hash,
-        xpub_required: input.xpubRequired === true,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishProofEvent(trx, { id: inserted.id, change: "CREATED", status: inserted.status });
-    return inserted;
-  });
+  // One statement: the table's trigger records the CREATED event in the same transaction.
+  const row = await db
+    .insertInto("aopd_proof")
+    .values({
+      kind: "signature",
+      status: "PENDING",
+      customer_id: customerId,
+      asset: asset.code,
+      address,
+      comment,
+      format,
+      message,
+      due_at: sql<Date>`now() + make_interval(secs => ${config.signatureProofLifetimeSeconds})`,
+      callback_token_hash: hash,
+      xpub_required: input.xpubRequired === true,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   const { callbackUrl, portalUrl } = credentialUrls(config, token);
   const aoppUri = buildAoppUri({ message, asset: aoppAsset, format: aoppFormat, callbackUrl });
   return { row, aoppUri, portalUrl };

@@ -3,7 +3,6 @@ import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { publishProofEvent } from "../events/proof-event.js";
 import { newCallbackToken } from "./callback-token.js";
 import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId } from "./proof-input-rules.js";
@@ -44,25 +43,22 @@ export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: Aopd
   const amount = (BigInt(base) + BigInt(randomInt(1, amountSpread))).toString();
   const { token, hash } = newCallbackToken();
 
-  const created = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto("aopd_proof")
-      .values({
-        kind: "satoshi",
-        status: "PENDING",
-        customer_id: customerId,
-        asset: asset.code,
-        address: senderAddress,
-        deposit_address: depositAddress,
-        amount,
-        comment,
-        due_at: sql<Date>`now() + make_interval(secs => ${config.satoshiProofLifetimeSeconds})`,
-        callback_token_hash: hash,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await publishProofEvent(trx, { id: row.id, change: "CREATED", status: row.status });
-    return row;
-  });
+  // One statement: the table's trigger records the CREATED event in the same transaction.
+  const created = await db
+    .insertInto("aopd_proof")
+    .values({
+      kind: "satoshi",
+      status: "PENDING",
+      customer_id: customerId,
+      asset: asset.code,
+      address: senderAddress,
+      deposit_address: depositAddress,
+      amount,
+      comment,
+      due_at: sql<Date>`now() + make_interval(secs => ${config.satoshiProofLifetimeSeconds})`,
+      callback_token_hash: hash,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return { row: created, portalUrl: credentialUrls(config, token).portalUrl };
 }

@@ -50,7 +50,7 @@ export class PortalEventStreams {
     }
     let events: AsyncIterableIterator<{ aopdProofs: { status: ProofStatus; updatedAt: Date; dueAt: Date | null; address: string | null; txId?: string | null } }>;
     try {
-      events = this.#hub.subscribe({ is: { any: { id: { eq: proofId } } } });
+      events = await this.#hub.subscribe({ is: { any: { id: { eq: proofId } } } });
     } catch {
       throw new PublicRouteError("service_unavailable", "Live updates are not available right now; reload the page shortly.");
     }

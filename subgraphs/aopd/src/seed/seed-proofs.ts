@@ -88,15 +88,28 @@ async function dropSecondaryIndexes(database: Database): Promise<string[]> {
   return rows.map((row) => row.indexdef);
 }
 
+/**
+ * Copies one batch with event recording off for that transaction only (see migration 0004): demo
+ * rows are not changes anybody subscribed to, and a million of them would flood the event log.
+ */
 async function copyRows(database: Database, csv: string): Promise<void> {
   if (database.pglite) {
-    await database.pglite.query(copySql.replace("FROM STDIN", "FROM '/dev/blob'"), [], { blob: new Blob([csv]) });
+    await database.pglite.transaction(async (trx) => {
+      await trx.exec("SET LOCAL aopd.record_events = off");
+      await trx.query(copySql.replace("FROM STDIN", "FROM '/dev/blob'"), [], { blob: new Blob([csv]) });
+    });
     return;
   }
   if (!database.pool) throw new Error("The database has neither a pool nor PGlite.");
   const client = await database.pool.connect();
   try {
+    await client.query("BEGIN");
+    await client.query("SET LOCAL aopd.record_events = off");
     await pipeline(Readable.from([csv]), client.query(copyFrom(copySql)));
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
   } finally {
     client.release();
   }

@@ -1,6 +1,5 @@
 import { GraphQLError } from "graphql";
 import type { AopdContext } from "../graphql/aopd-context.js";
-import type { Proof } from "../proofs/proof.js";
 import type { ProofSubscriptionHub, ProofSubscriptionPayload } from "./proof-subscription-hub.js";
 
 /** The context of an operation on aopd's WebSocket endpoint: a request context plus the replica's hub. */
@@ -13,11 +12,11 @@ export interface AopdSubscriptionContext extends AopdContext {
  * `subscribe` runs (see `startAopdSubscriptionServer`), and by `enforceRequiredRoles` on `resolve`.
  */
 export const aopdProofsSubscription = {
-  subscribe: (_root: unknown, args: { filter?: unknown }, context: Partial<AopdSubscriptionContext>): AsyncIterableIterator<ProofSubscriptionPayload> => {
+  subscribe: (_root: unknown, args: { filter?: unknown; after?: string | null }, context: Partial<AopdSubscriptionContext>): Promise<AsyncIterableIterator<ProofSubscriptionPayload>> => {
     if (!context.proofEvents) throw webSocketOnly();
-    return context.proofEvents.subscribe(args.filter);
+    return context.proofEvents.subscribe(args.filter, args.after);
   },
-  resolve: (payload: ProofSubscriptionPayload | undefined): Proof => {
+  resolve: (payload: ProofSubscriptionPayload | undefined): ProofSubscriptionPayload["aopdProofs"] => {
     // A subscription sent as an HTTP request is executed like a query, without an event.
     if (!payload) throw webSocketOnly();
     return payload.aopdProofs;

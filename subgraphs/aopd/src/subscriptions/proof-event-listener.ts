@@ -1,18 +1,20 @@
 import pg from "pg";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { Database } from "../database/open-database.js";
-import { parseProofEvent, proofEventChannel, type ProofEvent } from "../events/proof-event.js";
+import { proofEventsChannel, proofWritesChannel } from "../events/proof-event.js";
 
 export interface ProofEventListenerOptions {
   database: Database;
-  /** Each event, in commit order. */
-  onEvent: (event: ProofEvent) => void;
+  /** A proof write committed: there are events to number. */
+  onWrite: () => void;
+  /** Events up to this position are numbered: there are events to read. */
+  onEvents: (position: string) => void;
   /**
-   * The LISTEN connection was lost: notifications committed until it is back are gone for good
-   * (PostgreSQL does not queue them for a listener that is not connected).
+   * The LISTEN connection was lost: notifications sent until it is back are gone (PostgreSQL does
+   * not queue them for a listener that is not connected); the events themselves are in the log.
    */
-  onInterrupted: (error: Error) => void;
-  /** LISTEN is in place (at start and after each reconnection): from now on nothing is missed. */
+  onInterrupted?: (error: Error) => void;
+  /** LISTEN is in place (at start and after each reconnection): read what was announced meanwhile. */
   onListening?: () => void;
   logger: Logger;
   /** First wait before reconnecting a lost LISTEN connection; doubles up to 30 s. @default 250 // milliseconds */
@@ -26,26 +28,30 @@ export interface ProofEventListener {
 }
 
 /**
- * Listens to `aopd_proof_events` for this replica. PostgreSQL delivers a NOTIFY to every listening
- * session once its transaction commits, in commit order, and never for a rolled-back one: every
- * replica hears every committed write, whichever replica made it. On a server the listener holds a
- * dedicated connection (a pooled one would be handed to queries); on PGlite it uses PGlite's
- * in-process `listen`.
+ * Listens to the proof event log's wake-ups for this replica (see migration 0004): PostgreSQL
+ * delivers a NOTIFY to every listening session once its transaction commits, so every replica hears
+ * of every write and every numbering, whichever replica made it. The notifications only wake;
+ * what was missed while not listening is read from the log afterwards. On a server the listener
+ * holds a dedicated connection (a pooled one would be handed to queries); on PGlite it uses
+ * PGlite's in-process `listen`.
  */
 export function startProofEventListener(options: ProofEventListenerOptions): ProofEventListener {
   const { database, logger } = options;
-  const deliver = (payload: string | undefined) => {
-    const event = payload === undefined ? undefined : parseProofEvent(payload);
-    if (event) options.onEvent(event);
-    else logger.warn({ payload }, "ignored a malformed proof event");
+  const deliver = (channel: string, payload: string | undefined) => {
+    if (channel === proofWritesChannel) options.onWrite();
+    else if (channel === proofEventsChannel && payload && /^[0-9]+$/.test(payload)) options.onEvents(payload);
   };
 
   if (database.pglite) {
-    const unlisten = database.pglite.listen(proofEventChannel, deliver);
+    const pglite = database.pglite;
+    const unlistens = Promise.all([
+      pglite.listen(proofWritesChannel, (payload) => deliver(proofWritesChannel, payload)),
+      pglite.listen(proofEventsChannel, (payload) => deliver(proofEventsChannel, payload)),
+    ]);
     return {
-      ready: unlisten.then(() => options.onListening?.()),
+      ready: unlistens.then(() => options.onListening?.()),
       close: async () => {
-        await (await unlisten)();
+        for (const unlisten of await unlistens) await unlisten();
       },
     };
   }
@@ -62,14 +68,12 @@ export function startProofEventListener(options: ProofEventListenerOptions): Pro
   const connect = async () => {
     const next = new pg.Client(pool.options);
     client = next;
-    next.on("notification", (message) => {
-      if (message.channel === proofEventChannel) deliver(message.payload);
-    });
+    next.on("notification", (message) => deliver(message.channel, message.payload));
     next.on("error", (error) => lost(next, error));
     next.on("end", () => lost(next, new Error("The LISTEN connection ended.")));
     try {
       await next.connect();
-      await next.query(`LISTEN ${proofEventChannel}`);
+      await next.query(`LISTEN ${proofWritesChannel}; LISTEN ${proofEventsChannel}`);
       delay = options.reconnectDelayMs ?? 250;
       resolveReady();
       options.onListening?.();
@@ -83,7 +87,7 @@ export function startProofEventListener(options: ProofEventListenerOptions): Pro
     which.removeAllListeners("notification");
     which.end().catch(() => {});
     logger.warn({ err: error, retryInMs: delay }, "proof event LISTEN connection lost");
-    options.onInterrupted(error);
+    options.onInterrupted?.(error);
     retryTimer = setTimeout(() => void connect(), delay);
     delay = Math.min(delay * 2, 30_000);
   };

@@ -18,6 +18,7 @@ import { defaultQueryLimits, prepareOperation, requestIdFrom, type Logger } from
 import type { Database } from "../database/open-database.js";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import type { AopdSubscriptionContext } from "./aopd-proofs-subscription.js";
+import { EventSequencer } from "../events/event-sequencer.js";
 import { startProofEventListener } from "./proof-event-listener.js";
 import { ProofSubscriptionHub } from "./proof-subscription-hub.js";
 
@@ -42,7 +43,7 @@ export interface AopdSubscriptionServerOptions {
 
 export interface RunningAopdSubscriptionServer {
   hub: ProofSubscriptionHub;
-  /** Resolves once LISTEN is in place. */
+  /** Resolves once LISTEN is in place and the hub knows where the event log ends. */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -50,12 +51,17 @@ export interface RunningAopdSubscriptionServer {
 export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptions): RunningAopdSubscriptionServer {
   const { schema, services, logger } = options;
   const hub = options.hub ?? new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger, ...(options.maxQueuedEvents ? { maxQueuedEvents: options.maxQueuedEvents } : {}) });
+  const sequencer = new EventSequencer(services.db, logger);
   const listener = startProofEventListener({
     database: options.database,
     logger,
-    onEvent: (event) => hub.publish(event),
-    onListening: () => hub.listening(),
-    onInterrupted: () => hub.interrupted(),
+    onWrite: () => sequencer.request(),
+    onEvents: (position) => hub.announced(position),
+    // Back after an interruption: number and read what was written meanwhile.
+    onListening: () => {
+      sequencer.request();
+      hub.refresh().catch((error: unknown) => logger.warn({ err: error }, "reading the end of the proof event log failed"));
+    },
   });
   const required = RequiredRoles.fromSchema(schema);
   const identities = new WeakMap<object, Identity>();
@@ -108,9 +114,10 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
 
   return {
     hub,
-    ready: listener.ready,
+    ready: listener.ready.then(() => hub.refresh()),
     close: async () => {
       hub.endAll();
+      await sequencer.stop();
       await listener.close();
       await server.dispose();
     },

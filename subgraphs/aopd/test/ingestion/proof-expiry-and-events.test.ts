@@ -1,8 +1,8 @@
 import { sql } from "kysely";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/database/open-database.js";
-import { proofEventChannel, publishProofEvent, parseProofEvent, type ProofEvent } from "../../src/events/proof-event.js";
+import { selectProofEvents } from "../../src/events/select-proof-events.js";
+import { readEventLogBounds, sequenceProofEvents } from "../../src/events/sequence-proof-events.js";
 import { expirePendingProofs } from "../../src/ingestion/expire-pending-proofs.js";
 import { openTestDatabase } from "../support/test-database.js";
 
@@ -15,20 +15,12 @@ async function insertPending(database: Database, count: number, dueAt: Date): Pr
   return rows.map((row) => row.id);
 }
 
-/** Collects the proof events a LISTEN connection receives. */
-async function listen(databaseUrl: string): Promise<{ events: ProofEvent[]; close(): Promise<void> }> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const events: ProofEvent[] = [];
-  client.on("notification", (message) => {
-    const event = message.payload ? parseProofEvent(message.payload) : undefined;
-    if (event) events.push(event);
-  });
-  await client.query(`LISTEN ${proofEventChannel}`);
-  return { events, close: () => client.end() };
+/** The log's events after `after`, numbered first, as `id:change:status`. */
+async function eventsAfter(database: Database, after: string): Promise<string[]> {
+  await sequenceProofEvents(database.db);
+  const rows = await selectProofEvents(database.db, after).execute();
+  return rows.map((row) => `${row.id}:${row.change}:${row.status}`);
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 describe("expiry and proof events on two replicas of one PostgreSQL database", () => {
   let replicaA: Database & { databaseUrl?: string };
@@ -43,34 +35,41 @@ describe("expiry and proof events on two replicas of one PostgreSQL database", (
   });
 
   it("expires every due proof exactly once, with one event each, when replicas race", async () => {
-    const listener = await listen(replicaA.databaseUrl!);
     const due = await insertPending(replicaA, 300, new Date(Date.now() - 60_000));
     const notDue = await insertPending(replicaA, 5, new Date(Date.now() + 3_600_000));
+    await sequenceProofEvents(replicaA.db);
+    const { sequencedThrough } = await readEventLogBounds(replicaA.db);
     const runs = await Promise.all([replicaA, replicaB, replicaA, replicaB].map((replica) => expirePendingProofs(replica.db, 120)));
     const again = await Promise.all([expirePendingProofs(replicaA.db), expirePendingProofs(replicaB.db)]);
     const expired = [...runs, ...again].flat().map((row) => row.id);
-    await settle();
-    await listener.close();
     expect(new Set(expired).size).toBe(expired.length);
     expect([...expired].sort()).toEqual([...due].sort());
-    expect(listener.events.filter((event) => event.status === "EXPIRED").map((event) => event.id).sort()).toEqual([...due].sort());
+    expect((await eventsAfter(replicaB, sequencedThrough)).sort()).toEqual(due.map((id) => `${id}:STATUS_CHANGED:EXPIRED`).sort());
     const stillPending = await replicaA.db.selectFrom("aopd_proof").select("id").where("status", "=", "PENDING").execute();
     expect(stillPending.map((row) => row.id).sort()).toEqual([...notDue].sort());
   });
 
-  it("publishes nothing for a rolled-back write and an event for a committed one", async () => {
-    const listener = await listen(replicaA.databaseUrl!);
+  it("records nothing for a rolled-back write and one event for a committed one", async () => {
+    await sequenceProofEvents(replicaA.db);
+    const { sequencedThrough } = await readEventLogBounds(replicaA.db);
     await replicaA.db
       .transaction()
       .execute(async (trx) => {
-        await publishProofEvent(trx, { id: "00000000-0000-4000-8000-00000000dead", change: "CREATED", status: "PENDING" });
+        await trx.insertInto("aopd_proof").values({ kind: "signature", status: "PENDING", customer_id: "rolled-back", asset: "DTI4H95J0R2X", address: "a", message: "m" }).execute();
         throw new Error("roll back");
       })
       .catch(() => undefined);
-    await replicaB.db.transaction().execute((trx) => publishProofEvent(trx, { id: "00000000-0000-4000-8000-00000000beef", change: "CREATED", status: "PENDING" }));
-    await settle();
-    await listener.close();
-    expect(listener.events.map((event) => event.id)).toEqual(["00000000-0000-4000-8000-00000000beef"]);
+    const [committed] = await insertPending(replicaB, 1, new Date(Date.now() + 60_000));
+    expect(await eventsAfter(replicaA, sequencedThrough)).toEqual([`${committed}:CREATED:PENDING`]);
+  });
+
+  it("records no event for a change that leaves the status as it was", async () => {
+    const [id] = await insertPending(replicaA, 1, new Date(Date.now() + 60_000));
+    await sequenceProofEvents(replicaA.db);
+    const { sequencedThrough } = await readEventLogBounds(replicaA.db);
+    await replicaA.db.updateTable("aopd_proof").set({ comment: "edited", signature_attempts: 3 }).where("id", "=", id!).execute();
+    await replicaA.db.updateTable("aopd_proof").set({ status: "PENDING" }).where("id", "=", id!).execute();
+    expect(await eventsAfter(replicaA, sequencedThrough)).toEqual([]);
   });
 });
 
@@ -83,26 +82,20 @@ describe("expiry and proof events on PGlite", () => {
     await database?.close();
   });
 
-  it("expires due proofs and notifies listeners of the same instance only on commit", async () => {
-    const events: ProofEvent[] = [];
-    const unlisten = await database.pglite!.listen(proofEventChannel, (payload) => {
-      const event = parseProofEvent(payload);
-      if (event) events.push(event);
-    });
+  it("expires due proofs and records their events only on commit", async () => {
     const due = await insertPending(database, 3, new Date(Date.now() - 1_000));
+    await sequenceProofEvents(database.db);
+    const { sequencedThrough } = await readEventLogBounds(database.db);
     await database.db
       .transaction()
       .execute(async (trx) => {
-        await sql`UPDATE aopd_proof SET comment = 'x'`.execute(trx);
-        await publishProofEvent(trx, { id: due[0]!, change: "STATUS_CHANGED", status: "VERIFIED" });
+        await sql`UPDATE aopd_proof SET status = 'VERIFIED'`.execute(trx);
         throw new Error("roll back");
       })
       .catch(() => undefined);
     const expired = await expirePendingProofs(database.db);
-    await settle();
-    await unlisten();
     expect(expired.map((row) => row.id).sort()).toEqual([...due].sort());
-    expect(events.map((event) => `${event.id}:${event.status}`).sort()).toEqual(due.map((id) => `${id}:EXPIRED`).sort());
+    expect((await eventsAfter(database, sequencedThrough)).sort()).toEqual(due.map((id) => `${id}:STATUS_CHANGED:EXPIRED`).sort());
   });
 });
 

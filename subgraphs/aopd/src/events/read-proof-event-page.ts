@@ -1,0 +1,53 @@
+import type { Kysely } from "kysely";
+import { UserInputError } from "@compliance-graph/errors";
+import type { FilterLimits } from "@compliance-graph/filter";
+import type { AopdDatabase } from "../database/database-schema.js";
+import { selectProofs } from "../proofs/proof-query.js";
+import { decodeEventCursor, encodeEventCursor } from "./event-cursor.js";
+import type { ProofEvent } from "./proof-event.js";
+import { selectMatchingProofEvents, toProofEvent } from "./select-proof-events.js";
+import { readEventLogBounds } from "./sequence-proof-events.js";
+
+export interface ProofEventPageInput {
+  after?: string | null;
+  limit: number;
+  filter?: unknown;
+}
+
+export interface ProofEventPage {
+  events: (ProofEvent & { cursor: string })[];
+  endCursor: string | null;
+  hasMore: boolean;
+}
+
+/** Most events one `proofEvents` call returns. */
+export const maxProofEventPage = 1_000;
+
+/**
+ * `Aopd.proofEvents`: the matching events after a cursor, up to the end of the log as it stood
+ * when the page was read. `endCursor` moves past events that did not match, so a poller with a
+ * narrow filter advances through the log instead of re-reading it.
+ */
+export async function readProofEventPage(db: Kysely<AopdDatabase>, input: ProofEventPageInput, limits: FilterLimits): Promise<ProofEventPage> {
+  if (!Number.isInteger(input.limit) || input.limit < 1 || input.limit > maxProofEventPage) {
+    throw new UserInputError("limit", `must be from 1 to ${maxProofEventPage}.`);
+  }
+  selectProofs(db, input.filter, undefined, limits);
+  const requested = input.after === null || input.after === undefined ? undefined : decodeEventCursor(input.after, "after");
+  const { sequencedThrough, prunedThrough } = await readEventLogBounds(db);
+  if (requested !== undefined && BigInt(requested) < BigInt(prunedThrough)) {
+    throw new UserInputError("after", `names an event older than the oldest one kept; the oldest cursor accepted is ${encodeEventCursor(prunedThrough)}.`);
+  }
+  if (requested !== undefined && BigInt(requested) > BigInt(sequencedThrough)) {
+    throw new UserInputError("after", "names no event of this log; pass the `eventCursor` of an event you received.");
+  }
+  const after = requested ?? prunedThrough;
+  const rows = await selectMatchingProofEvents(db, input.filter, limits, after, sequencedThrough).limit(input.limit).execute();
+  const events = rows.map((row) => {
+    const event = toProofEvent(row);
+    return { ...event, cursor: event.proof.eventCursor };
+  });
+  const full = events.length === input.limit;
+  const end = full ? (events.at(-1) as ProofEvent).position : sequencedThrough;
+  return { events, endCursor: end === "0" ? null : encodeEventCursor(end), hasMore: BigInt(end) < BigInt(sequencedThrough) };
+}
