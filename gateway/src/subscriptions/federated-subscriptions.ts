@@ -12,6 +12,7 @@ export interface FederatedSubscriptionsOptions {
   /** The data source of a subgraph, as `@apollo/gateway`'s `buildService` makes it (identity propagation included). */
   buildService: (definition: { name: string; url: string }) => GraphQLDataSource;
   maxEventsInFlight: number;
+  resumeWindowMs: number;
   logger: Logger;
 }
 
@@ -44,6 +45,7 @@ export class FederatedSubscriptions {
         pool: this.#options.pool,
         dataSources: this.#dataSourcesFor(planned.planner),
         maxEventsInFlight: this.#options.maxEventsInFlight,
+        resumeWindowMs: this.#options.resumeWindowMs,
         logger: this.#options.logger,
         onClosed: () => {
           if (this.#shared.get(key) === created) this.#shared.delete(key);

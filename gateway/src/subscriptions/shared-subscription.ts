@@ -16,6 +16,8 @@ export interface SharedSubscriptionOptions {
   pool: SubgraphSocketPool;
   dataSources: ServiceMap;
   maxEventsInFlight: number;
+  /** How long to keep trying to continue a resumable subscription after its connection dropped. */
+  resumeWindowMs: number;
   logger: Logger;
   /** Called once, when the last member left or the subscription ended. */
   onClosed: () => void;
@@ -31,6 +33,11 @@ const unavailable = (part: string, message: string): GraphQLFormattedError => {
  * with the same operation and variables (the owning subgraph does the work once, and the rest of the
  * plan runs once per event, however many sockets receive it). Events are executed as they arrive,
  * concurrently, and delivered in arrival order.
+ *
+ * A resumable one (see `resumableOperation`) outlives the subgraph's connection: when it drops or
+ * the subgraph ends the stream (a restart, a deploy), the gateway subscribes again after the last
+ * event it received, with backoff, for up to `resumeWindowMs`; the members see a pause, not an end,
+ * and neither a gap nor a duplicate.
  */
 export class SharedSubscription {
   readonly #options: SharedSubscriptionOptions;
@@ -41,6 +48,11 @@ export class SharedSubscription {
   #delivered: Promise<void> = Promise.resolve();
   #inFlight = 0;
   #closed = false;
+  /** The cursor of the last event received, for a resumable subscription. */
+  #cursor: string | null = null;
+  #lostAt: number | undefined;
+  #retryDelayMs = 250;
+  #retryTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SharedSubscriptionOptions) {
     this.#options = options;
@@ -55,7 +67,7 @@ export class SharedSubscription {
 
   add(member: SubscriptionMember): void {
     this.#members.add(member);
-    if (!this.#unsubscribe) this.#start();
+    if (!this.#release) this.#start();
   }
 
   remove(member: SubscriptionMember): void {
@@ -78,16 +90,63 @@ export class SharedSubscription {
     if (!url) return this.end([unavailable(`${primary.serviceName} service`, `The subgraph ${primary.serviceName} has no routing URL.`)]);
     const { client, release } = pool.acquire(primary.serviceName, url, identity);
     this.#release = release;
+    const resumable = planned.resumable;
+    if (resumable) {
+      const after = resumable.clientAfter;
+      this.#cursor = "variable" in after ? ((planned.variables[after.variable] as string | null | undefined) ?? null) : after.value;
+    }
+    this.#subscribeUpstream(client);
+  }
+
+  #subscribeUpstream(client: ReturnType<SubgraphSocketPool["acquire"]>["client"]): void {
+    const { planned } = this.#options;
+    const { primary } = planned.plan;
+    const resumable = planned.resumable;
     const variables: Record<string, unknown> = {};
     for (const name of primary.variableUsages ?? []) if (name in planned.variables) variables[name] = planned.variables[name];
-    this.#unsubscribe = client.subscribe<Record<string, unknown>>(
-      { query: primary.operation, variables, ...(primary.operationName ? { operationName: primary.operationName } : {}) },
+    if (resumable) variables[resumable.afterVariable] = this.#cursor;
+    const stopWatching = resumable ? client.on("connected", () => this.#resumed()) : undefined;
+    const unsubscribe = client.subscribe<Record<string, unknown>>(
+      { query: resumable?.operation ?? primary.operation, variables, ...(primary.operationName ? { operationName: primary.operationName } : {}) },
       {
         next: (event) => this.#onEvent(event as UpstreamEvent),
-        error: (error) => this.#afterDeliveries(() => this.end(this.#upstreamErrors(error))),
-        complete: () => this.#afterDeliveries(() => this.end()),
+        error: (error) => {
+          stopWatching?.();
+          if (resumable && !Array.isArray(error)) return this.#afterDeliveries(() => this.#resume(client, error));
+          this.#afterDeliveries(() => this.end(this.#upstreamErrors(error)));
+        },
+        complete: () => {
+          stopWatching?.();
+          // The subgraph ended the stream (it is shutting down): a resumable one continues elsewhere.
+          this.#afterDeliveries(() => (resumable ? this.#resume(client, undefined) : this.end()));
+        },
       },
     );
+    this.#unsubscribe = () => {
+      stopWatching?.();
+      unsubscribe();
+    };
+  }
+
+  #resumed(): void {
+    this.#lostAt = undefined;
+    this.#retryDelayMs = 250;
+  }
+
+  #resume(client: ReturnType<SubgraphSocketPool["acquire"]>["client"], error: unknown): void {
+    if (this.#closed) return;
+    const service = this.#options.planned.plan.primary.serviceName;
+    const now = performance.now();
+    this.#lostAt ??= now;
+    if (now - this.#lostAt > this.#options.resumeWindowMs) {
+      const resume = this.#cursor === null ? "subscribe again" : `subscribe again with after: "${this.#cursor}"`;
+      return this.end([unavailable(`${service} service`, `The ${service} subgraph could not be reached for ${Math.round(this.#options.resumeWindowMs / 1000)} s; ${resume} to continue without missing events.`)]);
+    }
+    this.#context.logger.warn({ err: error, retryInMs: this.#retryDelayMs }, "subgraph subscription interrupted; resuming after the last event received");
+    this.#retryTimer = setTimeout(() => {
+      if (!this.#closed) this.#subscribeUpstream(client);
+    }, this.#retryDelayMs);
+    this.#retryDelayMs = Math.min(this.#retryDelayMs * 2, 5_000);
   }
 
   #onEvent(event: UpstreamEvent): void {
@@ -102,6 +161,14 @@ export class SharedSubscription {
       const limit = this.#options.maxEventsInFlight;
       this.end([{ message: `More than ${limit} events waited for the other subgraphs; subscribe again.`, extensions: { code: "LIMIT_EXCEEDED", limit: "maxEventsInFlight", allowed: limit } }]);
       return;
+    }
+    const resumable = this.#options.planned.resumable;
+    const root = resumable ? event.data?.[resumable.responseKey] : undefined;
+    if (resumable && root && typeof root === "object") {
+      // The cursor was asked for by the gateway, not by the client: read it, then drop it.
+      const { [resumable.cursorAlias]: cursor, ...rest } = root as Record<string, unknown>;
+      if (typeof cursor === "string") this.#cursor = cursor;
+      event = { ...event, data: { ...event.data, [resumable.responseKey]: rest } };
     }
     this.#inFlight += 1;
     const { planned, dataSources } = this.#options;
@@ -135,6 +202,7 @@ export class SharedSubscription {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#retryTimer);
     this.#unsubscribe?.();
     this.#release?.();
     this.#options.onClosed();

@@ -25,6 +25,13 @@ export interface SubscriptionLimits {
    * @default 100 // events
    */
   maxEventsInFlight: number;
+  /**
+   * `SUBSCRIPTION_RESUME_WINDOW_MS`: how long the gateway keeps trying to continue a resumable
+   * subscription (see `resumableOperation`) after the owning subgraph's connection dropped, before
+   * it ends the client's subscription with SERVICE_UNAVAILABLE and the cursor to resume from.
+   * @default 60_000 // 1 minute
+   */
+  resumeWindowMs: number;
 }
 
 export const defaultSubscriptionLimits: SubscriptionLimits = {
@@ -34,6 +41,7 @@ export const defaultSubscriptionLimits: SubscriptionLimits = {
   maxBufferedBytes: 1_048_576,
   keepAliveMs: 12_000,
   maxEventsInFlight: 100,
+  resumeWindowMs: 60_000,
 };
 
 const envNames: Record<keyof SubscriptionLimits, string> = {
@@ -43,6 +51,7 @@ const envNames: Record<keyof SubscriptionLimits, string> = {
   maxBufferedBytes: "SUBSCRIPTION_MAX_BUFFERED_BYTES",
   keepAliveMs: "SUBSCRIPTION_KEEP_ALIVE_MS",
   maxEventsInFlight: "SUBSCRIPTION_MAX_EVENTS_IN_FLIGHT",
+  resumeWindowMs: "SUBSCRIPTION_RESUME_WINDOW_MS",
 };
 
 /** The limits set in the environment (`SUBSCRIPTION_*`, positive integers); unset ones keep their defaults. */

@@ -5,6 +5,7 @@ import { getVariableValues, GraphQLError, parse, type DocumentNode, type GraphQL
 import { ForbiddenError } from "@compliance-graph/errors";
 import { findMissingRole, RequiredRoles, type Identity } from "@compliance-graph/identity";
 import { prepareOperation, type OperationPayload, type QueryLimits } from "@compliance-graph/server-kit";
+import { resumableOperation, type ResumableOperation } from "./resumable-operation.js";
 
 type OperationContext = ReturnType<typeof buildOperationContext>;
 
@@ -17,11 +18,14 @@ export interface PlannedSubscription {
   plan: SubscriptionNode;
   operationContext: OperationContext;
   variables: Record<string, unknown>;
+  /** Set when the owning subgraph's stream can be continued after its last event (see `resumableOperation`). */
+  resumable: ResumableOperation | undefined;
 }
 
 interface CachedPlan {
   plan: SubscriptionNode;
   operationContext: OperationContext;
+  resumable: ResumableOperation | undefined;
 }
 
 /** Most plans kept per supergraph, by operation text (oldest dropped first). */
@@ -89,10 +93,10 @@ export class SubscriptionPlanner {
       const plan = this.#planner.buildQueryPlan(operationFromDocument(this.apiSchema, document, { operationName: prepared.operationName })).node;
       if (plan?.kind !== "Subscription") return [new GraphQLError("The subscription could not be planned.", { extensions: { code: "BAD_REQUEST" } })];
       const fragments = Object.fromEntries(document.definitions.flatMap((definition) => (definition.kind === "FragmentDefinition" ? [[definition.name.value, definition]] : [])));
-      cached = { plan, operationContext: { schema: this.apiGraphQLSchema, operation, fragments } };
+      cached = { plan, operationContext: { schema: this.apiGraphQLSchema, operation, fragments }, resumable: resumableOperation(plan.primary.operation, this.apiGraphQLSchema) };
       if (this.#plans.size >= maxCachedPlans) this.#plans.delete(this.#plans.keys().next().value as string);
       this.#plans.set(key, cached);
     }
-    return { planner: this, key, document, plan: cached.plan, operationContext: cached.operationContext, variables: prepared.variables ?? {} };
+    return { planner: this, key, document, plan: cached.plan, operationContext: cached.operationContext, variables: prepared.variables ?? {}, resumable: cached.resumable };
   }
 }

@@ -60,7 +60,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const limits = { ...defaultSubscriptionLimits, ...options.limits };
   const { logger } = options;
   const pool = new SubgraphSocketPool({ mint: options.mint, keepAliveMs: limits.keepAliveMs });
-  const subscriptions = new FederatedSubscriptions({ pool, buildService: options.buildService, maxEventsInFlight: limits.maxEventsInFlight, logger });
+  const subscriptions = new FederatedSubscriptions({ pool, buildService: options.buildService, maxEventsInFlight: limits.maxEventsInFlight, resumeWindowMs: limits.resumeWindowMs, logger });
   let planner: SubscriptionPlanner | undefined;
   const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, queryLimits: options.queryLimits, logger };
   const handleModern = createGraphQLTransportWsHandler(service);
