@@ -19,6 +19,10 @@ export interface Stack {
   supergraphPath: string;
   /** An access token from the development provider, fetched with the form of spec 4.3. */
   fetchToken(clientId?: string, clientSecret?: string): Promise<string>;
+  /** Stops the real aopd and starts it again on the same port and database (a restart, a deploy). */
+  restartAopd(): Promise<void>;
+  /** Stops the gateway and starts it again on the same port. */
+  restartGateway(): Promise<void>;
   /** POSTs a query to the gateway with the given token (none when undefined). */
   query(query: string, token: string | undefined, variables?: Record<string, unknown>): Promise<{ status: number; headers: Headers; body: GraphQLBody }>;
   close(): Promise<void>;
@@ -81,14 +85,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         return verify(headers);
       };
     };
-    const aopd = options.realAopd
-      ? await startAopd({
-          config: { port: 0, databaseUrl: options.realAopd.databaseUrl, production: false, ...options.realAopd.config },
-          authenticate: verifierFor("aopd"),
-          seedDemoProofs: options.realAopd.seedDemoProofs,
-          logger: createLogger("aopd", "silent"),
-        })
-      : await startAopdStandIn(verifierFor("aopd"));
+    const realAopd = options.realAopd;
+    const startRealAopd = (port: number, seedDemoProofs: number) =>
+      startAopd({
+        config: { port, databaseUrl: realAopd?.databaseUrl, production: false, ...realAopd?.config },
+        authenticate: verifierFor("aopd"),
+        seedDemoProofs,
+        logger: createLogger("aopd", "silent"),
+      });
+    let aopd = realAopd ? await startRealAopd(0, realAopd.seedDemoProofs) : await startAopdStandIn(verifierFor("aopd"));
     closers.push(() => aopd.close());
     const trpd = await startTrpd({ config: { port: 0, production: false }, authenticate: verifierFor("trpd"), logger: createLogger("trpd", "silent") });
     closers.push(() => trpd.close());
@@ -103,8 +108,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ]),
     );
     const subgraphUrls = { aopd: aopd.url, trpd: trpd.url };
-    const gateway = await startGateway({
-      port: 0,
+    const startGatewayOn = (port: number) => startGateway({
+      port,
       production: false,
       supergraph: { path: supergraphPath, pollIntervalMs: options.supergraphPollIntervalMs ?? 100 },
       subgraphUrls: { ...subgraphUrls, ...options.subgraphUrlOverrides },
@@ -116,10 +121,25 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
       logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
     });
+    let gateway = await startGatewayOn(0);
     closers.push(() => gateway.close());
+    const portOf = (url: string) => Number(new URL(url).port);
     return {
       idp,
-      gateway,
+      get gateway() {
+        return gateway;
+      },
+      restartAopd: async () => {
+        if (!realAopd) throw new Error("Only the real aopd restarts.");
+        const port = portOf(aopd.url);
+        await aopd.close();
+        aopd = await startRealAopd(port, 0);
+      },
+      restartGateway: async () => {
+        const port = portOf(gateway.url);
+        await gateway.close();
+        gateway = await startGatewayOn(port);
+      },
       internalKey,
       subgraphUrls,
       supergraphPath,

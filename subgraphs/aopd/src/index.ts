@@ -9,5 +9,6 @@ export { toProof, type Proof } from "./proofs/proof.js";
 export { countProofsQuery, selectProofs } from "./proofs/proof-query.js";
 export { proofEventsChannel, proofWritesChannel, type ProofEvent, type ProofChange } from "./events/proof-event.js";
 export { encodeEventCursor, decodeEventCursor } from "./events/event-cursor.js";
-export { sequenceProofEvents } from "./events/sequence-proof-events.js";
+export { readEventLogBounds, sequenceProofEvents } from "./events/sequence-proof-events.js";
+export { pruneProofEvents } from "./events/prune-proof-events.js";
 export { exportProofsAsXlsx, type ProofExport, type ProofExportOptions } from "./export/export-proofs-as-xlsx.js";
