@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../support/postgres-server.js";
+import { startStack, type Stack } from "../support/start-stack.js";
+import { openProofWriter, type ProofWriter } from "./support/proof-writer.js";
+import { resumingSubscriber, type ResumingSubscriber } from "./support/resuming-subscriber.js";
+import { wsUrl } from "./support/subscription-clients.js";
+
+const byCustomer = (customerId: string) => ({ is: { any: { customerId: { eq: customerId } } } });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Writes probe proofs for `customerId` until a subscriber sees one: from then on it is live.
+ * Returns the probes it must have received (those written before it subscribed are not sent).
+ */
+async function untilLive(writer: ProofWriter, subscriber: ResumingSubscriber, customerId: string): Promise<string[]> {
+  const probes: string[] = [];
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    probes.push((await writer.create({ customerId, comment: "probe" })).id);
+    try {
+      await subscriber.until((state) => state.events.length > 0, 300);
+      await pause(200);
+      return probes.slice(probes.indexOf(subscriber.events[0]!.id));
+    } catch {
+      // Not subscribed yet.
+    }
+  }
+  throw new Error("The subscription never went live.");
+}
+
+describe("subscriptions that resume where they stopped", () => {
+  let stack: Stack;
+  let writer: ProofWriter;
+  let token: string;
+  const subscribers: ResumingSubscriber[] = [];
+  const subscribe = (filter: unknown, after: string | null = null) => {
+    const subscriber = resumingSubscriber(wsUrl(stack.gateway.url), token, filter, after);
+    subscribers.push(subscriber);
+    return subscriber;
+  };
+
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase("resumable");
+    stack = await startStack({ realAopd: { databaseUrl, seedDemoProofs: 0 } });
+    writer = await openProofWriter(databaseUrl);
+    token = await stack.fetchToken();
+  });
+  afterAll(async () => {
+    for (const subscriber of subscribers) await subscriber.stop();
+    await writer?.close();
+    await stack?.close();
+  });
+
+  it("sends a client that left and comes back with its last cursor every event it missed, once and in order, then live ones", async () => {
+    const first = subscribe(byCustomer("c-away"));
+    const probes = await untilLive(writer, first, "c-away");
+    await first.until((state) => state.events.length === probes.length);
+    await first.stop();
+    const lastSeen = first.events.at(-1)!.eventCursor;
+
+    const missed: string[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const row = await writer.create({ customerId: index % 2 === 0 ? "c-away" : "c-other" });
+      if (index % 2 === 0) missed.push(row.id);
+    }
+    await writer.changeStatus(missed[0]!, "VERIFIED");
+
+    const back = subscribe(byCustomer("c-away"), lastSeen);
+    await back.until((state) => state.events.length === 4);
+    const live = await writer.create({ customerId: "c-away" });
+    await back.until((state) => state.events.length === 5);
+    await pause(300);
+    expect(back.events.map((event) => `${event.id}:${event.status}`)).toEqual([
+      ...missed.map((id) => `${id}:PENDING`),
+      `${missed[0]}:VERIFIED`,
+      `${live.id}:PENDING`,
+    ]);
+    expect(back.resumptions).toBe(0);
+  });
+
+  it("loses and repeats nothing while aopd and then the gateway restart during a stream of writes", async () => {
+    const subscriber = subscribe(byCustomer("c-stream"));
+    const written = await untilLive(writer, subscriber, "c-stream");
+    let writing = true;
+    const stream = (async () => {
+      while (writing) {
+        written.push((await writer.create({ customerId: "c-stream" })).id);
+        await pause(15);
+      }
+    })();
+    await pause(300);
+    await stack.restartAopd();
+    await pause(500);
+    const resumptionsAfterAopd = subscriber.resumptions;
+    await stack.restartGateway();
+    await pause(500);
+    writing = false;
+    await stream;
+    await subscriber.until((state) => state.events.length >= written.length);
+    await pause(300);
+    // The gateway continued its aopd stream by itself; only its own restart reached the client.
+    expect(resumptionsAfterAopd).toBe(0);
+    expect(subscriber.resumptions).toBe(1);
+    expect(subscriber.events.map((event) => event.id)).toEqual(written);
+  });
+
+  it("replays a backlog and joins the live stream without a gap or a duplicate while writes continue", async () => {
+    const starter = subscribe(byCustomer("c-seam"));
+    const written = await untilLive(writer, starter, "c-seam");
+    await starter.until((state) => state.events.length === written.length);
+    const from = starter.events.at(-1)!.eventCursor;
+    await starter.stop();
+    const backlog: string[] = [];
+    for (let index = 0; index < 150; index += 1) backlog.push((await writer.create({ customerId: index % 3 === 0 ? "c-seam" : "c-noise" })).id);
+    let writing = true;
+    const during: string[] = [];
+    const stream = (async () => {
+      while (writing) {
+        during.push((await writer.create({ customerId: "c-seam" })).id);
+        await pause(5);
+      }
+    })();
+    const resumed = subscribe(byCustomer("c-seam"), from);
+    await pause(1_000);
+    writing = false;
+    await stream;
+    const expected = [...backlog.filter((_, index) => index % 3 === 0), ...during];
+    await resumed.until((state) => state.events.length >= expected.length);
+    await pause(300);
+    expect(resumed.events.map((event) => event.id)).toEqual(expected);
+  });
+
+  it("serves the same history to pollers through /graphql, with the cursors subscriptions use", async () => {
+    const subscriber = subscribe(byCustomer("c-poll"));
+    const written = await untilLive(writer, subscriber, "c-poll");
+    for (let index = 0; index < 4; index += 1) written.push((await writer.create({ customerId: "c-poll" })).id);
+    await subscriber.until((state) => state.events.length === written.length);
+    const page = `query($after: String, $filter: AopdProofFilterInput) {
+      aopd { proofEvents(after: $after, limit: 2, filter: $filter) { events { cursor change proof { id eventCursor } } endCursor hasMore } }
+    }`;
+    const polled: { cursor: string; proof: { id: string; eventCursor: string } }[] = [];
+    let after: string | null = null;
+    for (let index = 0; index < 10; index += 1) {
+      const { body } = await stack.query(page, token, { after, filter: byCustomer("c-poll") });
+      const result = (body.data?.aopd as { proofEvents: { events: typeof polled; endCursor: string; hasMore: boolean } }).proofEvents;
+      polled.push(...result.events);
+      after = result.endCursor;
+      if (!result.hasMore) break;
+    }
+    expect(polled.map((event) => event.proof.id)).toEqual(written);
+    expect(polled.map((event) => event.cursor)).toEqual(subscriber.events.map((event) => event.eventCursor));
+    expect(polled.every((event) => event.cursor === event.proof.eventCursor)).toBe(true);
+
+    const { body } = await stack.query("{ aopd { proofEvents(after: \"nope\") { hasMore } } }", token);
+    expect(body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "BAD_USER_INPUT" }) })]);
+    expect(body.errors?.[0]?.message).toMatch(/^after: is not an event cursor/);
+  });
+
+  it("refuses a subscription after a cursor that is not one, before any event, with BAD_USER_INPUT", async () => {
+    const subscriber = subscribe(byCustomer("c-bad"), "bm90LWEtY3Vyc29y");
+    await subscriber.until((state) => state.endings.length > 0);
+    await subscriber.stop();
+    expect(JSON.stringify(subscriber.endings[0])).toMatch(/BAD_USER_INPUT/);
+    expect(JSON.stringify(subscriber.endings[0])).toMatch(/after: is not an event cursor/);
+  });
+});
