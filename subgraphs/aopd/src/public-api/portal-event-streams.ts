@@ -73,6 +73,9 @@ export class PortalEventStreams {
       send(source);
       if (!finalStatuses.includes(source.status)) {
         for await (const { aopdProofs: proof } of events) {
+          // A change committed before the first read can still be numbered after the subscription
+          // began; the page has already shown it.
+          if (proof.updatedAt.getTime() <= source.updated_at.getTime()) continue;
           source = {
             ...source,
             status: proof.status,
