@@ -90,7 +90,7 @@ describe("subscriptions that resume where they stopped", () => {
     await pause(300);
     await stack.restartAopd();
     await pause(500);
-    const resumptionsAfterAopd = subscriber.resumptions;
+    const endingsAfterAopd = [...subscriber.endings];
     await stack.restartGateway();
     await pause(500);
     writing = false;
@@ -98,7 +98,7 @@ describe("subscriptions that resume where they stopped", () => {
     await subscriber.until((state) => state.events.length >= written.length);
     await pause(300);
     // The gateway continued its aopd stream by itself; only its own restart reached the client.
-    expect(resumptionsAfterAopd).toBe(0);
+    expect(endingsAfterAopd).toEqual([]);
     expect(subscriber.resumptions).toBe(1);
     expect(subscriber.events.map((event) => event.id)).toEqual(written);
   });
@@ -146,8 +146,10 @@ describe("subscriptions that resume where they stopped", () => {
       after = result.endCursor;
       if (!result.hasMore) break;
     }
-    expect(polled.map((event) => event.proof.id)).toEqual(written);
-    expect(polled.map((event) => event.cursor)).toEqual(subscriber.events.map((event) => event.eventCursor));
+    // The log also holds the probes written before the subscription was live.
+    const seenBySubscriber = polled.slice(polled.length - written.length);
+    expect(seenBySubscriber.map((event) => event.proof.id)).toEqual(written);
+    expect(seenBySubscriber.map((event) => event.cursor)).toEqual(subscriber.events.map((event) => event.eventCursor));
     expect(polled.every((event) => event.cursor === event.proof.eventCursor)).toBe(true);
 
     const { body } = await stack.query("{ aopd { proofEvents(after: \"nope\") { hasMore } } }", token);

@@ -5,6 +5,7 @@ import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
 import { maskError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
+import type { Client } from "graphql-ws";
 import { executeSubscriptionEvent, type UpstreamEvent } from "./execute-subscription-event.js";
 import type { SubgraphSocketPool } from "./subgraph-socket-pool.js";
 import { SubscriptionEndedError, type SubscriptionMember } from "./subscription-member.js";
@@ -22,6 +23,8 @@ export interface SharedSubscriptionOptions {
   /** Called once, when the last member left or the subscription ended. */
   onClosed: () => void;
 }
+
+const onlyUnavailable = (errors: readonly GraphQLFormattedError[]) => errors.length > 0 && errors.every((error) => error.extensions?.code === "SERVICE_UNAVAILABLE");
 
 const unavailable = (part: string, message: string): GraphQLFormattedError => {
   const error = new ServiceUnavailableError(part, message);
@@ -53,6 +56,7 @@ export class SharedSubscription {
   #lostAt: number | undefined;
   #retryDelayMs = 250;
   #retryTimer: NodeJS.Timeout | undefined;
+  #client: Client | undefined;
 
   constructor(options: SharedSubscriptionOptions) {
     this.#options = options;
@@ -95,10 +99,11 @@ export class SharedSubscription {
       const after = resumable.clientAfter;
       this.#cursor = "variable" in after ? ((planned.variables[after.variable] as string | null | undefined) ?? null) : after.value;
     }
+    this.#client = client;
     this.#subscribeUpstream(client);
   }
 
-  #subscribeUpstream(client: ReturnType<SubgraphSocketPool["acquire"]>["client"]): void {
+  #subscribeUpstream(client: Client): void {
     const { planned } = this.#options;
     const { primary } = planned.plan;
     const resumable = planned.resumable;
@@ -112,7 +117,7 @@ export class SharedSubscription {
         next: (event) => this.#onEvent(event as UpstreamEvent),
         error: (error) => {
           stopWatching?.();
-          if (resumable && !Array.isArray(error)) return this.#afterDeliveries(() => this.#resume(client, error));
+          if (resumable && (!Array.isArray(error) || onlyUnavailable(error))) return this.#afterDeliveries(() => this.#resume(client, error));
           this.#afterDeliveries(() => this.end(this.#upstreamErrors(error)));
         },
         complete: () => {
@@ -133,7 +138,7 @@ export class SharedSubscription {
     this.#retryDelayMs = 250;
   }
 
-  #resume(client: ReturnType<SubgraphSocketPool["acquire"]>["client"], error: unknown): void {
+  #resume(client: Client, error: unknown): void {
     if (this.#closed) return;
     const service = this.#options.planned.plan.primary.serviceName;
     const now = performance.now();
@@ -154,6 +159,11 @@ export class SharedSubscription {
     if (event.data == null && event.errors?.length) {
       // graphql-js reports a refused subscription (its `subscribe` threw) as one result without
       // data followed by completion: it ends the subscription, it is not an event.
+      // A subgraph that is starting or stopping refuses with SERVICE_UNAVAILABLE: try again later.
+      if (this.#options.planned.resumable && this.#client && onlyUnavailable(event.errors)) {
+        const client = this.#client;
+        return this.#afterDeliveries(() => this.#resume(client, event.errors));
+      }
       const errors = event.errors.map((formatted) => maskError(formatted, undefined, { trustCodes: true }));
       return this.#afterDeliveries(() => this.end(errors));
     }
