@@ -8,13 +8,23 @@ import { changeProofStatus } from "./change-proof-status.js";
 import { optionalComment } from "./proof-input-rules.js";
 
 /** Transaction ids as each address family writes them; other families get a shape check. */
+const txIdRules: Record<string, { pattern: RegExp; allowed: string }> = {
+  bitcoin: { pattern: /^[0-9a-fA-F]{64}$/, allowed: "64 hexadecimal characters" },
+  ethereum: { pattern: /^0x[0-9a-fA-F]{64}$/, allowed: "0x and 64 hexadecimal characters" },
+  tron: { pattern: /^[0-9a-fA-F]{64}$/, allowed: "64 hexadecimal characters" },
+  // A Solana transaction is named by its first signature: 64 bytes in base58.
+  solana: { pattern: /^[1-9A-HJ-NP-Za-km-z]{64,88}$/, allowed: "the base58 transaction signature (64 to 88 characters)" },
+};
+const otherTxIds = { pattern: /^[A-Za-z0-9]{16,128}$/, allowed: "16 to 128 letters or digits" };
+
+/** Hexadecimal ids name the same transaction in either case; base58 ones (Solana's) are case-sensitive. */
+function sameTxId(a: string, b: string): boolean {
+  const hex = /^(0x)?[0-9a-fA-F]+$/;
+  return hex.test(a) && hex.test(b) ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
 function requireTxId(asset: DtiAsset | undefined, txId: string): string {
-  const rule =
-    asset?.addressFamily === "bitcoin"
-      ? { pattern: /^[0-9a-fA-F]{64}$/, allowed: "64 hexadecimal characters" }
-      : asset?.addressFamily === "ethereum"
-        ? { pattern: /^0x[0-9a-fA-F]{64}$/, allowed: "0x and 64 hexadecimal characters" }
-        : { pattern: /^[A-Za-z0-9]{16,128}$/, allowed: "16 to 128 letters or digits" };
+  const rule = txIdRules[asset?.addressFamily ?? ""] ?? otherTxIds;
   if (!rule.pattern.test(txId)) throw new UserInputError("txId", `is not a transaction id of ${asset?.name ?? "the asset"}: expected ${rule.allowed}.`);
   return txId;
 }
@@ -39,8 +49,7 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     const now = await db.selectFrom("aopd_proof").selectAll().where("id", "=", id.toLowerCase()).executeTakeFirst();
-    // Transaction ids are hexadecimal: the same id in another case is the same transaction.
-    if (now?.tx_id !== null && now?.tx_id !== undefined && now.tx_id.toLowerCase() === checkedTxId.toLowerCase()) return now;
+    if (now?.tx_id !== null && now?.tx_id !== undefined && sameTxId(now.tx_id, checkedTxId)) return now;
     throw error;
   }
 }

@@ -86,7 +86,8 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     expect((await finalize(id, "xyz")).errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "txId" });
     const cases: [Record<string, unknown>, string][] = [
       [{ customerId: "" }, "input.customerId"],
-      [{ asset: "DTI20J63Z4N3" }, "input.asset"],
+      [{ asset: "DTIK1NS41N51" }, "input.asset"],
+      [{ asset: "DTI20J63Z4N3" }, "input.senderAddress"],
       [{ senderAddress: "1BoatSLRHtKNngkdXEeobR76b53LETtpyX" }, "input.senderAddress"],
       [{ depositAddress: sender }, "input.depositAddress"],
       [{ comment: "c".repeat(2001) }, "input.comment"],
