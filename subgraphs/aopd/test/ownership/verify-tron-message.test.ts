@@ -3,7 +3,6 @@ import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { parseTronAddress, toTronAddress, verifyTronMessage } from "../../src/ownership/index.js";
 import { testSecretKey } from "./bitcoin-test-wallet.js";
-import { signPersonalMessage } from "./ethereum-test-wallet.js";
 import { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
 
 /**
@@ -35,11 +34,6 @@ describe("verifyTronMessage", () => {
     const zeroBased = signature.slice();
     zeroBased[64] = (zeroBased[64] ?? 27) - 27;
     expect(verifyTronMessage({ address, message, signature: bytesToHex(zeroBased) })).toEqual({ ok: true });
-  });
-
-  it("refuses an Ethereum personal_sign by the same key: the prefixes keep the two networks' signatures apart", () => {
-    const ethereumSignature = signPersonalMessage(secretKey, message);
-    expect(verifyTronMessage({ address, message, signature: bytesToHex(ethereumSignature) })).toMatchObject({ ok: false, code: "SIGNATURE_MISMATCH" });
   });
 
   it("fails for another message and another key's address", () => {
