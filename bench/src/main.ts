@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { renderTable, type BenchmarkScenario } from "./benchmark-report.js";
+import { assetSchemaScenario } from "./scenarios/asset-schema.js";
 import { callbackFloodScenario } from "./scenarios/callback-flood.js";
 import { portalPageScenario } from "./scenarios/portal-page.js";
 import { gatewayComparisonScenario } from "./scenarios/gateway-comparison.js";
@@ -15,7 +16,7 @@ import { proofSubscriptionsScenario } from "./scenarios/proof-subscriptions.js";
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, portalApiScenario, portalPageScenario, callbackFloodScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, portalApiScenario, portalPageScenario, callbackFloodScenario, assetSchemaScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

@@ -1,12 +1,16 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { base58 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "../../subgraphs/aopd/test/ownership/bitcoin-test-wallet.js";
 import { ethereumAddressOf, signPersonalMessage } from "../../subgraphs/aopd/test/ownership/ethereum-test-wallet.js";
+import { signSolanaMessage, solanaAddressOf } from "../../subgraphs/aopd/test/ownership/solana-test-wallet.js";
+import { signTronMessage, tronAddressOf } from "../../subgraphs/aopd/test/ownership/tron-test-wallet.js";
 import { createTestDatabase } from "../support/postgres-server.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { launchBrowser, openPage } from "./support/browser.js";
@@ -97,6 +101,25 @@ describe("the customer portal in a browser", () => {
     await page.getByRole("button", { name: "Submit proof" }).click();
     await heading(page, "Your proof is verified");
     expect(await statusOf(requested.id)).toBe("VERIFIED");
+  });
+
+  it("verifies Solana and TRON token signatures pasted by hand, with no AOPP link offered where AOPP has none", async () => {
+    const solanaKey = testSecretKey("portal page solana");
+    const tronKey = testSecretKey("portal page tron");
+    const cases = [
+      { asset: "DTI5R3XFPZSM", address: solanaAddressOf(solanaKey), sign: (message: string) => base58.encode(signSolanaMessage(solanaKey, message)) },
+      { asset: "DTIC9N6ZVN7S", address: tronAddressOf(tronKey), sign: (message: string) => `0x${bytesToHex(signTronMessage(tronKey, message))}` },
+    ];
+    for (const { asset, address, sign } of cases) {
+      const requested = await requestSignatureProof({ asset, expectedAddress: address });
+      const page = await openPage(browser, pageOf(requested));
+      expect(await page.getByLabel("Your address").inputValue()).toBe(address);
+      expect(await page.getByRole("link", { name: "Open in wallet" }).count()).toBe(0);
+      await page.getByLabel("Signature").fill(sign(requested.message));
+      await page.getByRole("button", { name: "Submit proof" }).click();
+      await heading(page, "Your proof is verified");
+      expect(await statusOf(requested.id), asset).toBe("VERIFIED");
+    }
   });
 
   it("shows why a wrong signature is refused, in the customer's words, and changes nothing", async () => {

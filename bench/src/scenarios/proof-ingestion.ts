@@ -1,4 +1,4 @@
-import { base64 } from "@scure/base";
+import { base58, base64 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import { startAopd } from "@compliance-graph/aopd";
 import { findXpubDerivation, verifyOwnershipSignature } from "@compliance-graph/aopd/ownership";
@@ -14,6 +14,8 @@ import {
   testSecretKey,
 } from "../../../subgraphs/aopd/test/ownership/bitcoin-test-wallet.js";
 import { ethereumAddressOf, signPersonalMessage } from "../../../subgraphs/aopd/test/ownership/ethereum-test-wallet.js";
+import { signSolanaMessage, solanaAddressOf } from "../../../subgraphs/aopd/test/ownership/solana-test-wallet.js";
+import { signTronMessage, tronAddressOf } from "../../../subgraphs/aopd/test/ownership/tron-test-wallet.js";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";
@@ -42,6 +44,8 @@ function verificationTable(seconds: number): BenchmarkTable {
     ["BIP-322 simple P2WPKH", { assetFamily: "bitcoin", address: p2wpkh, message, signature: signBip322PublicKeyHash(key, p2wpkh, message) }],
     ["BIP-322 simple P2TR", { assetFamily: "bitcoin", address: p2tr, message, signature: signBip322Taproot(key, message) }],
     ["EIP-191 personal_sign", { assetFamily: "ethereum", address: ether, message, signature: base64.encode(signPersonalMessage(key, message)) }],
+    ["ed25519 signMessage (Solana)", { assetFamily: "solana", address: solanaAddressOf(key), message, signature: base58.encode(signSolanaMessage(key, message)) }],
+    ["TIP-191 signMessageV2 (TRON)", { assetFamily: "tron", address: tronAddressOf(key), message, signature: base64.encode(signTronMessage(key, message)) }],
   ];
   const rows: (string | number)[][] = cases.map(([name, input]) => {
     if (!verifyOwnershipSignature(input).ok) throw new Error(`${name} does not verify`);

@@ -46,6 +46,12 @@ function validateAsset(asset: DtiAsset): void {
   if (asset.decimals !== null && !(Number.isInteger(asset.decimals) && asset.decimals >= 0 && asset.decimals <= 30)) {
     throw new Error(`The asset ${asset.code} has invalid decimals ${String(asset.decimals)}.`);
   }
+  for (const field of ["symbol", "network", "standard", "contract"] as const) {
+    if (asset[field] !== null && typeof asset[field] !== "string") throw new Error(`The asset ${asset.code} has a ${field} that is neither text nor null.`);
+  }
+  if ((asset.standard === null) !== (asset.contract === null)) {
+    throw new Error(`The asset ${asset.code} needs both a standard and a contract (a token) or neither (a native asset).`);
+  }
   if (asset.addressFamily !== null && !addressFamilies.includes(asset.addressFamily)) {
     throw new Error(`The asset ${asset.code} has an unknown address family ${JSON.stringify(asset.addressFamily)}.`);
   }

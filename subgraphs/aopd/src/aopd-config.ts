@@ -1,4 +1,5 @@
 import { AssetRegistry } from "@compliance-graph/dti-assets";
+import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
 
 export interface AopdConfig {
   /** `AOPD_PORT`. @default 4001 */
@@ -19,7 +20,10 @@ export interface AopdConfig {
   signatureProofLifetimeSeconds: number;
   /** `AOPD_SATOSHI_PROOF_LIFETIME_SECONDS`. @default 172_800 // 48 hours */
   satoshiProofLifetimeSeconds: number;
-  /** `AOPD_SATOSHI_BASE_AMOUNTS`: JSON object from asset code to amount (lowest denomination). */
+  /**
+   * `AOPD_SATOSHI_BASE_AMOUNTS`: JSON object from asset code to amount (the asset's lowest unit; a
+   * token's own). @default 0.0001 of a unit of each asset with known decimals (see default-satoshi-base-amounts.ts)
+   */
   satoshiBaseAmounts: Record<string, string>;
   /** Longest AOPP message, in characters (the AOPP limit). */
   maxMessageLength: number;
@@ -112,11 +116,6 @@ export interface AopdConfig {
   assets: AssetRegistry;
 }
 
-const defaultSatoshiBaseAmounts: Record<string, string> = {
-  DTI4H95J0R2X: "10000", // 0.0001 BTC
-  DTIX9J9K872S: "100000000000000", // 0.0001 ETH
-};
-
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -151,7 +150,7 @@ function originsFrom(name: string, value: string | undefined, separator: string)
 export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdConfig {
   const production = env.NODE_ENV === "production";
   const assets = AssetRegistry.load();
-  const satoshiBaseAmounts = env.AOPD_SATOSHI_BASE_AMOUNTS ? (JSON.parse(env.AOPD_SATOSHI_BASE_AMOUNTS) as Record<string, string>) : defaultSatoshiBaseAmounts;
+  const satoshiBaseAmounts = env.AOPD_SATOSHI_BASE_AMOUNTS ? (JSON.parse(env.AOPD_SATOSHI_BASE_AMOUNTS) as Record<string, string>) : defaultSatoshiBaseAmounts(assets);
   for (const [code, amount] of Object.entries(satoshiBaseAmounts)) {
     if (!assets.has(code)) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS names an unknown asset ${code}.`);
     if (!/^[1-9][0-9]*$/.test(String(amount))) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS: the amount of ${code} must be a positive integer string.`);

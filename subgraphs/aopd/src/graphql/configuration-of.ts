@@ -11,8 +11,11 @@ export function configurationOf(config: AopdConfig) {
     supportedAssets: config.assets.assets.map((asset) => ({
       asset: asset.code,
       name: asset.name,
+      registryName: asset.registryName ?? null,
       symbol: asset.symbol,
       network: asset.network,
+      standard: asset.standard,
+      contract: asset.contract,
       decimals: asset.decimals,
       addressFamily: asset.addressFamily,
     })),

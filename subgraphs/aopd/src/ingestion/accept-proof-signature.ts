@@ -2,7 +2,7 @@ import { ConflictError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { OwnershipInputError, toEip55Address, verifyOwnershipSignature, type OwnershipFailureCode } from "../ownership/index.js";
+import { OwnershipInputError, toEip55Address, verifiableFamilies, verifyOwnershipSignature, type AssetFamily, type OwnershipFailureCode } from "../ownership/index.js";
 import { PublicRouteError, type PublicRouteErrorCode } from "../public-api/public-route-error.js";
 import { hashCallbackToken } from "./callback-token.js";
 import { changeProofStatus } from "./change-proof-status.js";
@@ -40,17 +40,20 @@ const failureCodes: Record<OwnershipFailureCode, PublicRouteErrorCode> = {
   INVALID_EXTENDED_KEY: "invalid_xpub",
 };
 
+/** Bitcoin's bech32 addresses, which are case-insensitive by definition. */
+const isBech32 = (family: string | null, address: string) => family === "bitcoin" && /^(bc|tb|bcrt)1/i.test(address);
+
 function sameAddress(family: string | null, a: string, b: string): boolean {
-  // Ethereum addresses compare without their checksum case; bech32 addresses are case-insensitive
-  // by definition; base58 ones are case-sensitive.
-  if (family === "ethereum" || /^(bc|tb|bcrt)1/i.test(a)) return a.toLowerCase() === b.toLowerCase();
+  // Ethereum addresses compare without their checksum case; base58 ones (Bitcoin's legacy,
+  // Solana's, TRON's) are case-sensitive.
+  if (family === "ethereum" || isBech32(family, a)) return a.toLowerCase() === b.toLowerCase();
   return a === b;
 }
 
 /** The form a customer-named address is stored in: EIP-55 for Ethereum, lower case for bech32. */
 function canonicalAddress(family: string, address: string): string {
   if (family === "ethereum") return toEip55Address(address);
-  return /^(bc|tb|bcrt)1/i.test(address) ? address.toLowerCase() : address;
+  return isBech32(family, address) ? address.toLowerCase() : address;
 }
 
 const unknownProof = () => new PublicRouteError("unknown_proof", "This link does not belong to a signature proof; ask for a new link.");
@@ -72,8 +75,11 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   const { db, config } = services;
   const proof = await db.selectFrom("aopd_proof").selectAll().where("callback_token_hash", "=", hashCallbackToken(token)).executeTakeFirst();
   if (!proof || proof.kind !== "signature") throw unknownProof();
-  const family = config.assets.get(proof.asset)?.addressFamily ?? null;
-  if (family !== "bitcoin" && family !== "ethereum") throw new PublicRouteError("unsupported_signature", "The proof's asset cannot be proven by signature.");
+  const assetFamily = config.assets.get(proof.asset)?.addressFamily ?? null;
+  if (assetFamily === null || !(verifiableFamilies as readonly string[]).includes(assetFamily)) {
+    throw new PublicRouteError("unsupported_signature", "The proof's asset cannot be proven by signature.");
+  }
+  const family = assetFamily as AssetFamily;
 
   const resolved = resolveSubmission(family, proof, submission);
   if (proof.status === "VERIFIED" && !(resolved instanceof PublicRouteError) && isAcceptedSubmission(family, proof, resolved)) return { proof, repeated: true };
@@ -149,7 +155,7 @@ interface ResolvedSubmission {
 }
 
 /** The address, signature and xpub a submission stands for, or why it cannot stand for any. */
-function resolveSubmission(family: "bitcoin" | "ethereum", proof: ProofRow, submission: SignatureSubmission): ResolvedSubmission | PublicRouteError {
+function resolveSubmission(family: AssetFamily, proof: ProofRow, submission: SignatureSubmission): ResolvedSubmission | PublicRouteError {
   const block = parseSignedMessage(submission.signature);
   if (!block.ok) return new PublicRouteError("malformed_signature", block.reason);
   if (block.message !== undefined && !isRequestedMessage(block.message.trim(), (proof.message ?? "").trim())) {

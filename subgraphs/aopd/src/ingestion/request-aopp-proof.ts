@@ -7,6 +7,7 @@ import { aoppFormatOf, buildAoppUri, type AoppAsset } from "./aopp-uri.js";
 import { newCallbackToken } from "./callback-token.js";
 import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId, storedFormat } from "./proof-input-rules.js";
+import { signatureProofFamily } from "./signature-proof-family.js";
 
 export interface RequestAoppProofInput {
   customerId: string;
@@ -21,6 +22,7 @@ export interface RequestAoppProofInput {
 
 export interface AoppProofRequest {
   row: ProofRow;
+  /** The `aopp:` URI for Bitcoin and Ethereum-family assets; the portal URL for networks AOPP does not cover. */
   aoppUri: string;
   portalUrl: string;
 }
@@ -33,24 +35,29 @@ const aoppMessage = /^[\x20-\x7e\n]*$/;
  * one-time credential exists only in the returned URI and portal URL (the row keeps its hash), so
  * this answer is the one chance to pass it on. Without an expected address the proof's address
  * stays null until a verified signature names it.
+ *
+ * AOPP names only the assets `btc` and `eth`. For Solana and TRON (and their tokens) there is no
+ * `aopp:` link for a wallet to open: the customer signs in the wallet and pastes the signature on
+ * the portal, whose URL then stands in `aoppUri` too. The field stays non-null, as existing
+ * clients read it, and the specification's `AopdAoppUri` is exactly "the URL of the portal where
+ * the user can submit their proof".
  */
 export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestAoppProofInput): Promise<AoppProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);
-  const aoppAsset: AoppAsset | undefined = asset.addressFamily === "bitcoin" ? "btc" : asset.addressFamily === "ethereum" ? "eth" : undefined;
-  if (!aoppAsset) {
-    throw new UserInputError("input.asset", `AOPP signature proofs support Bitcoin and Ethereum-family assets; ${asset.name} is neither. Use a Satoshi proof.`);
-  }
-  const aoppFormat = aoppFormatOf(aoppAsset, input.format);
+  const family = signatureProofFamily("input.asset", asset);
+  // Every family but Bitcoin has one address format, which AOPP calls "standard".
+  const aoppFormat = aoppFormatOf(family === "bitcoin" ? "btc" : "eth", input.format);
   if (!aoppFormat) {
-    const allowed = aoppAsset === "btc" ? "null (any), P2PKH, P2SH, P2WPKH or P2TR" : "null (the standard format)";
+    const allowed = family === "bitcoin" ? "null (any), P2PKH, P2SH, P2WPKH or P2TR" : "null (the standard format)";
     throw new UserInputError("input.format", `${String(input.format)} cannot be requested for ${asset.name}; allowed: ${allowed}.`);
   }
+  const aoppAsset: AoppAsset | undefined = family === "bitcoin" ? "btc" : family === "ethereum" ? "eth" : undefined;
   const format = storedFormat(input.format);
   const address =
     input.expectedAddress === null || input.expectedAddress === undefined
       ? null
-      : requireAddress("input.expectedAddress", config, asset, input.expectedAddress, aoppAsset === "btc" ? format : null);
+      : requireAddress("input.expectedAddress", config, asset, input.expectedAddress, family === "bitcoin" ? format : null);
   const nonce = randomBytes(12).toString("hex");
   const message =
     input.message ??
@@ -82,6 +89,6 @@ export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdCon
     .returningAll()
     .executeTakeFirstOrThrow();
   const { callbackUrl, portalUrl } = credentialUrls(config, token);
-  const aoppUri = buildAoppUri({ message, asset: aoppAsset, format: aoppFormat, callbackUrl });
+  const aoppUri = aoppAsset ? buildAoppUri({ message, asset: aoppAsset, format: aoppFormat, callbackUrl }) : portalUrl;
   return { row, aoppUri, portalUrl };
 }

@@ -1,4 +1,5 @@
 import type { DtiAsset } from "@compliance-graph/dti-assets";
+import { base58 } from "@scure/base";
 import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
 import type { Kysely } from "kysely";
@@ -8,14 +9,24 @@ import { changeProofStatus } from "./change-proof-status.js";
 import { optionalComment } from "./proof-input-rules.js";
 
 /** Transaction ids as each address family writes them; other families get a shape check. */
+const txIdRules: Record<string, { accepts: (txId: string) => boolean; allowed: string }> = {
+  bitcoin: { accepts: (txId) => /^[0-9a-fA-F]{64}$/.test(txId), allowed: "64 hexadecimal characters" },
+  ethereum: { accepts: (txId) => /^0x[0-9a-fA-F]{64}$/.test(txId), allowed: "0x and 64 hexadecimal characters" },
+  tron: { accepts: (txId) => /^[0-9a-fA-F]{64}$/.test(txId), allowed: "64 hexadecimal characters" },
+  // A Solana transaction is named by its first signature: 64 bytes in base58.
+  solana: { accepts: (txId) => /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(txId) && base58.decode(txId).length === 64, allowed: "the base58 transaction signature (64 bytes)" },
+};
+const otherTxIds = { accepts: (txId: string) => /^[A-Za-z0-9]{16,128}$/.test(txId), allowed: "16 to 128 letters or digits" };
+
+/** Hexadecimal ids name the same transaction in either case; base58 ones (Solana's) are case-sensitive. */
+function sameTxId(a: string, b: string): boolean {
+  const hex = /^(0x)?[0-9a-fA-F]+$/;
+  return hex.test(a) && hex.test(b) ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
 function requireTxId(asset: DtiAsset | undefined, txId: string): string {
-  const rule =
-    asset?.addressFamily === "bitcoin"
-      ? { pattern: /^[0-9a-fA-F]{64}$/, allowed: "64 hexadecimal characters" }
-      : asset?.addressFamily === "ethereum"
-        ? { pattern: /^0x[0-9a-fA-F]{64}$/, allowed: "0x and 64 hexadecimal characters" }
-        : { pattern: /^[A-Za-z0-9]{16,128}$/, allowed: "16 to 128 letters or digits" };
-  if (!rule.pattern.test(txId)) throw new UserInputError("txId", `is not a transaction id of ${asset?.name ?? "the asset"}: expected ${rule.allowed}.`);
+  const rule = txIdRules[asset?.addressFamily ?? ""] ?? otherTxIds;
+  if (!rule.accepts(txId)) throw new UserInputError("txId", `is not a transaction id of ${asset?.name ?? "the asset"}: expected ${rule.allowed}.`);
   return txId;
 }
 
@@ -39,8 +50,7 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     const now = await db.selectFrom("aopd_proof").selectAll().where("id", "=", id.toLowerCase()).executeTakeFirst();
-    // Transaction ids are hexadecimal: the same id in another case is the same transaction.
-    if (now?.tx_id !== null && now?.tx_id !== undefined && now.tx_id.toLowerCase() === checkedTxId.toLowerCase()) return now;
+    if (now?.tx_id !== null && now?.tx_id !== undefined && sameTxId(now.tx_id, checkedTxId)) return now;
     throw error;
   }
 }

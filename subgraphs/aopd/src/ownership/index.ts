@@ -12,6 +12,7 @@ export {
   addressMatchesFormat,
   bitcoinNetworkMatches,
   checkAddressFormat,
+  verifiableFamilies,
   type AddressExpectation,
   type AssetFamily,
 } from "./address-matches-format.js";
@@ -22,6 +23,10 @@ export {
   type BitcoinSignatureScheme,
 } from "./verify-bitcoin-message.js";
 export { ethereumMessageHash, verifyEthereumMessage } from "./verify-ethereum-message.js";
+export { parseSolanaAddress, type ParsedSolanaAddress } from "./parse-solana-address.js";
+export { verifySolanaMessage } from "./verify-solana-message.js";
+export { parseTronAddress, toTronAddress, type ParsedTronAddress } from "./parse-tron-address.js";
+export { tronMessageHash, verifyTronMessage } from "./verify-tron-message.js";
 export {
   parseExtendedPublicKey,
   type ExtendedPublicKey,

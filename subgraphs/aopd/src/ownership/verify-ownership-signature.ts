@@ -3,6 +3,8 @@ import { ownershipFailure, type OwnershipFailure } from "./ownership-failure.js"
 import type { BitcoinAddressFormat, BitcoinNetwork } from "./parse-bitcoin-address.js";
 import { verifyBitcoinMessage, type BitcoinSignatureScheme } from "./verify-bitcoin-message.js";
 import { verifyEthereumMessage } from "./verify-ethereum-message.js";
+import { verifySolanaMessage } from "./verify-solana-message.js";
+import { verifyTronMessage } from "./verify-tron-message.js";
 
 /**
  * The one door through which AOPP ingestion checks a submitted proof of control: the address must
@@ -11,14 +13,24 @@ import { verifyEthereumMessage } from "./verify-ethereum-message.js";
  * library's message through; every refusal is a stable code and a sentence for the client.
  */
 
-export type OwnershipSignatureScheme = BitcoinSignatureScheme | "eip191";
+export type OwnershipSignatureScheme = BitcoinSignatureScheme | "eip191" | "ed25519" | "tip191";
+
+/** The schemes of the families with one address format, each verifying the address it parses. */
+const singleFormatSchemes = {
+  ethereum: { scheme: "eip191", verify: verifyEthereumMessage },
+  solana: { scheme: "ed25519", verify: verifySolanaMessage },
+  tron: { scheme: "tip191", verify: verifyTronMessage },
+} as const;
 
 export interface OwnershipSignatureInput {
   assetFamily: AssetFamily;
   address: string;
   /** The exact text the proof request asked the user to sign. */
   message: string;
-  /** Bitcoin: base64 (legacy or BIP-322 simple). Ethereum: 65 bytes as 0x-hex or base64. */
+  /**
+   * Bitcoin: base64 (legacy or BIP-322 simple). Ethereum and TRON: 65 bytes as 0x-hex or base64.
+   * Solana: 64 bytes as base58 or base64.
+   */
   signature: string;
   /** null or absent: any format of the asset family. */
   expectedFormat?: BitcoinAddressFormat | null;
@@ -29,7 +41,7 @@ export interface OwnershipSignatureInput {
 export type OwnershipVerification =
   | {
       readonly ok: true;
-      /** The address format; null for Ethereum, whose one format is the standard one. */
+      /** The address format; null for the families with one format (all but Bitcoin). */
       readonly format: BitcoinAddressFormat | null;
       readonly scheme: OwnershipSignatureScheme;
     }
@@ -47,9 +59,10 @@ export function verifyOwnershipSignature(input: OwnershipSignatureInput): Owners
     if (typeof input.message !== "string") {
       return ownershipFailure("MALFORMED_SIGNATURE", "The signed message is missing.");
     }
-    if (input.assetFamily === "ethereum") {
-      const result = verifyEthereumMessage(input);
-      return result.ok ? { ok: true, format: null, scheme: "eip191" } : result;
+    if (input.assetFamily !== "bitcoin") {
+      const { scheme, verify } = singleFormatSchemes[input.assetFamily];
+      const result = verify(input);
+      return result.ok ? { ok: true, format: null, scheme } : result;
     }
     const result = verifyBitcoinMessage(input);
     return result.ok ? { ok: true, format: address.format, scheme: result.scheme } : result;

@@ -58,15 +58,26 @@ export function amountInUnits(amount: string, decimals: number | null): string |
   return fraction === "" ? whole : `${whole}.${fraction}`;
 }
 
-/** BIP-21 for Bitcoin, EIP-681 for a native transfer on an Ethereum-family network; null otherwise. */
+/**
+ * A link a wallet opens to pay the deposit: BIP-21 for bitcoin, EIP-681 on an Ethereum-family
+ * network (a token's as a call of its `transfer`, never as a native payment of the same number),
+ * Solana Pay for SOL and SPL tokens (whole units, so only with known decimals); null otherwise
+ * (TRON has no such standard, and Omni tokens need a wallet that builds Omni transactions).
+ */
 function paymentUri(asset: DtiAsset | undefined, depositAddress: string, amount: string): string | null {
-  if (asset?.addressFamily === "bitcoin") {
-    const units = amountInUnits(amount, asset.decimals ?? 8);
-    return `bitcoin:${depositAddress}?amount=${units}`;
+  if (!asset) return null;
+  if (asset.addressFamily === "bitcoin" && asset.standard === null) {
+    return `bitcoin:${depositAddress}?amount=${amountInUnits(amount, asset.decimals ?? 8)}`;
   }
-  if (asset?.addressFamily === "ethereum") {
+  if (asset.addressFamily === "ethereum") {
     const chainId = asset.network === null ? undefined : ethereumChainIds[asset.network];
-    return `ethereum:${depositAddress}${chainId === undefined ? "" : `@${chainId}`}?value=${amount}`;
+    const chain = chainId === undefined ? "" : `@${chainId}`;
+    if (asset.standard === null) return `ethereum:${depositAddress}${chain}?value=${amount}`;
+    return `ethereum:${asset.contract}${chain}/transfer?address=${depositAddress}&uint256=${amount}`;
+  }
+  if (asset.addressFamily === "solana" && asset.decimals !== null) {
+    const token = asset.standard === null ? "" : `&spl-token=${asset.contract}`;
+    return `solana:${depositAddress}?amount=${amountInUnits(amount, asset.decimals)}${token}`;
   }
   return null;
 }

@@ -159,7 +159,8 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     const before = await aopd.query(`{ aopd { proofsCount } }`);
     const cases: [Record<string, unknown>, string][] = [
       [{ customerId: "  " }, "input.customerId"],
-      [{ asset: "DTI20J63Z4N3" }, "input.asset"],
+      [{ asset: "DTIK1NS41N51" }, "input.asset"],
+      [{ asset: "DTI20J63Z4N3" }, "input.expectedAddress"],
       [{ format: "P2WSH" }, "input.format"],
       [{ format: "P2PKH" }, "input.expectedAddress"],
       [{ expectedAddress: "bc1qnotanaddress" }, "input.expectedAddress"],

@@ -43,6 +43,26 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     expect(verified).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "amount matched", amount: requested.amount });
   });
 
+  it("takes token and Solana/TRON proofs: amounts in the token's own lowest unit, each network's transaction ids, token payment links", async () => {
+    const tronSender = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+    const tronDeposit = "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8";
+    const usdtOnTron = proofOf(await requestProof({ asset: "DTIC9N6ZVN7S", senderAddress: tronSender, depositAddress: tronDeposit }), "requestSatoshiProof");
+    // USDT has 6 decimals: 0.0001 USDT is 100 units, plus the random part.
+    const amount = BigInt(usdtOnTron.amount as string);
+    expect(amount > 100n && amount < 10_100n).toBe(true);
+    expect((await finalize(usdtOnTron.id as string, `0x${"b".repeat(64)}`)).errors?.[0]?.message).toBe(
+      "txId: is not a transaction id of USD Tether: expected 64 hexadecimal characters.",
+    );
+    expect(proofOf(await finalize(usdtOnTron.id as string, "b".repeat(64)), "finalizeSatoshiProof")).toMatchObject({ status: "SUBMITTED" });
+
+    const solanaSignature = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+    const sol = proofOf(await requestProof({ asset: "DTI20J63Z4N3", senderAddress: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", depositAddress: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So" }), "requestSatoshiProof");
+    expect((await finalize(sol.id as string, "c".repeat(64))).errors?.[0]?.message).toBe("txId: is not a transaction id of Solana: expected the base58 transaction signature (64 bytes).");
+    expect(proofOf(await finalize(sol.id as string, solanaSignature), "finalizeSatoshiProof")).toMatchObject({ status: "SUBMITTED", txId: solanaSignature });
+    // Base58 is case-sensitive: the same letters in another case are another transaction.
+    expect((await finalize(sol.id as string, solanaSignature.toLowerCase().replace(/l/g, "L"))).errors?.[0]?.extensions?.code).toBe("CONFLICT");
+  });
+
   it("returns the portal URL with the proof's credential in the request's answer only", async () => {
     const body = await mutate(`($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id portalUrl } } }`, {
       input: { customerId: "CUST-9", asset: bitcoin, senderAddress: sender, depositAddress: deposit },
@@ -86,7 +106,8 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     expect((await finalize(id, "xyz")).errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "txId" });
     const cases: [Record<string, unknown>, string][] = [
       [{ customerId: "" }, "input.customerId"],
-      [{ asset: "DTI20J63Z4N3" }, "input.asset"],
+      [{ asset: "DTIK1NS41N51" }, "input.asset"],
+      [{ asset: "DTI20J63Z4N3" }, "input.senderAddress"],
       [{ senderAddress: "1BoatSLRHtKNngkdXEeobR76b53LETtpyX" }, "input.senderAddress"],
       [{ depositAddress: sender }, "input.depositAddress"],
       [{ comment: "c".repeat(2001) }, "input.comment"],

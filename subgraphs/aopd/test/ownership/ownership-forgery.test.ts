@@ -1,6 +1,7 @@
+import { ed25519 } from "@noble/curves/ed25519.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { concatBytes } from "@noble/hashes/utils.js";
-import { base64 } from "@scure/base";
+import { base58, base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { parseStrictDerSignature } from "../../src/ownership/parse-strict-der-signature.js";
 import {
@@ -22,6 +23,8 @@ import {
   taprootKeyPair,
   testSecretKey,
 } from "./bitcoin-test-wallet.js";
+import { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
+import { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
 
 /**
  * Security regressions, each written as the attack it stops: someone without the victim's key
@@ -38,6 +41,23 @@ function bitcoin(address: string, signature: string, message = requested) {
 }
 
 describe("proof-of-control forgery attempts", () => {
+  it("a TRON signature replayed as an Ethereum proof, or the other way round, fails although key and 20-byte address are the same", () => {
+    const tronSignature = base64.encode(signTronMessage(victim, requested));
+    const ethereumSignature = base64.encode(signPersonalMessage(victim, requested));
+    expect(verifyOwnershipSignature({ assetFamily: "ethereum", address: ethereumAddressOf(victim), message: requested, signature: tronSignature })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
+    expect(verifyOwnershipSignature({ assetFamily: "tron", address: tronAddressOf(victim), message: requested, signature: ethereumSignature })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
+  });
+
+  it("a Solana address that is a small-order point, for which a signature needs no secret, proves nothing", () => {
+    // The identity point (y = 1): R = identity and S = 0 satisfy the verification equation for any message.
+    const identity = new Uint8Array(32);
+    identity[0] = 1;
+    const forged = new Uint8Array(64);
+    forged.set(identity, 0);
+    expect(ed25519.verify(forged, new TextEncoder().encode(requested), identity)).toBe(true);
+    expect(verifyOwnershipSignature({ assetFamily: "solana", address: base58.encode(identity), message: requested, signature: base58.encode(forged) })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
+  });
+
   it("replaying the victim's proof made for another request fails", () => {
     const oldProof = signBip322PublicKeyHash(victim, victimP2wpkh, "AOPP proof request 0001: I control this address.");
     expect(bitcoin(victimP2wpkh, oldProof)).toMatchObject({ ok: false, code: "SIGNATURE_MISMATCH" });

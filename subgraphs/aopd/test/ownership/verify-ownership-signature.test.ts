@@ -1,4 +1,5 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { base58 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import {
   addressMatchesFormat,
@@ -14,6 +15,8 @@ import {
   testSecretKey,
 } from "./bitcoin-test-wallet.js";
 import { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
+import { signSolanaMessage, solanaAddressOf } from "./solana-test-wallet.js";
+import { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
 
 const message = "AOPP proof request 3f9c: I, customer 1207, control this address.";
 const secret = testSecretKey("entry point");
@@ -40,6 +43,31 @@ describe("verifyOwnershipSignature", () => {
     const input = { assetFamily: "ethereum", address: ethereumAddress, message, signature: ethereumSignature(message) } as const;
     expect(verifyOwnershipSignature(input)).toEqual({ ok: true, format: null, scheme: "eip191" });
     expect(verifyOwnershipSignature({ ...input, expectedFormat: null, network: "mainnet" })).toMatchObject({ ok: true });
+  });
+
+  it("verifies Solana (ed25519) and TRON (TIP-191) proofs with the standard (null) format", () => {
+    const solana = { assetFamily: "solana", address: solanaAddressOf(secret), message, signature: base58.encode(signSolanaMessage(secret, message)) } as const;
+    expect(verifyOwnershipSignature(solana)).toEqual({ ok: true, format: null, scheme: "ed25519" });
+    const tron = { assetFamily: "tron", address: tronAddressOf(secret), message, signature: bytesToHex(signTronMessage(secret, message)) } as const;
+    expect(verifyOwnershipSignature(tron)).toEqual({ ok: true, format: null, scheme: "tip191" });
+    expect(verifyOwnershipSignature({ ...tron, expectedFormat: "P2PKH" })).toEqual({
+      ok: false,
+      code: "FORMAT_MISMATCH",
+      reason: "TRON addresses have no P2PKH format; request the standard format (null).",
+    });
+  });
+
+  it("refuses each network's address under another family, and a family it cannot verify", () => {
+    const signature = bytesToHex(signTronMessage(secret, message));
+    expect(verifyOwnershipSignature({ assetFamily: "tron", address: ethereumAddress, message, signature })).toMatchObject({ code: "INVALID_ADDRESS" });
+    expect(verifyOwnershipSignature({ assetFamily: "ethereum", address: tronAddressOf(secret), message, signature })).toMatchObject({ code: "INVALID_ADDRESS" });
+    expect(verifyOwnershipSignature({ assetFamily: "solana", address: tronAddressOf(secret), message, signature })).toMatchObject({ code: "INVALID_ADDRESS" });
+    const lightning = { assetFamily: "lightning", address: "02" + "ab".repeat(32), message, signature } as unknown as OwnershipSignatureInput;
+    expect(verifyOwnershipSignature(lightning)).toEqual({
+      ok: false,
+      code: "INVALID_ADDRESS",
+      reason: "Only Bitcoin, Ethereum (and EVM), Solana and TRON addresses are supported.",
+    });
   });
 
   it("refuses an address of another format or network than the proof request asked for", () => {

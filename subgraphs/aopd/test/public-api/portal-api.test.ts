@@ -75,6 +75,27 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     expect(JSON.stringify(answer.body)).not.toMatch(/CUST-PORTAL|internal note/);
   });
 
+  it("links a token's payment as a token transfer, never as a native payment of the same number", async () => {
+    const evmSender = "0x52908400098527886E0F7030069857D2E4169EE7";
+    const evmDeposit = "0x8617E340B3D01FA5F11F306F4090FD50E238070D";
+    const cake = await requestSatoshiProofFor(aopd, { asset: "DTI79F06FB14", senderAddress: evmSender, depositAddress: evmDeposit });
+    const usdc = await requestSatoshiProofFor(aopd, { asset: "DTI5R3XFPZSM", senderAddress: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", depositAddress: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So" });
+    const usdt = await requestSatoshiProofFor(aopd, { asset: "DTIC9N6ZVN7S", senderAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", depositAddress: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8" });
+    const paymentUri = async (token: string) => (await portalApi<{ satoshi: { paymentUri: string | null; amountInUnits: string | null } }>(aopd, token)).body.satoshi;
+    expect(await paymentUri(cake.token)).toMatchObject({
+      paymentUri: `ethereum:0x0e09fabb73bd3ade0a17ecc321fd13a19e81ce82@56/transfer?address=${evmDeposit}&uint256=${cake.amount}`,
+    });
+    const usdcUnits = `0.${usdc.amount.padStart(6, "0")}`.replace(/0+$/, "");
+    expect(await paymentUri(usdc.token)).toEqual({
+      paymentUri: `solana:mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So?amount=${usdcUnits}&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v`,
+      amountInUnits: usdcUnits,
+      amount: usdc.amount,
+      depositAddress: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So",
+      txId: null,
+    });
+    expect(await paymentUri(usdt.token)).toMatchObject({ paymentUri: null });
+  });
+
   it("verifies a signature submitted on the portal", async () => {
     const { token, proof } = await requestSignatureProof(aopd, { expectedAddress: address });
     const signature = signBip322PublicKeyHash(key, address, proof.message);
