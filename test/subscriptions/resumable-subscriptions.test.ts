@@ -40,7 +40,8 @@ describe("subscriptions that resume where they stopped", () => {
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("resumable");
-    stack = await startStack({ realAopd: { databaseUrl, seedDemoProofs: 0 } });
+    // Few events in flight, so that replays outrun the gateway and it must pause and resume them.
+    stack = await startStack({ realAopd: { databaseUrl, seedDemoProofs: 0 }, subscriptions: { maxEventsInFlight: 4 } });
     writer = await openProofWriter(databaseUrl);
     token = await stack.fetchToken();
   });
@@ -103,7 +104,7 @@ describe("subscriptions that resume where they stopped", () => {
     expect(subscriber.events.map((event) => event.id)).toEqual(written);
   });
 
-  it("replays a backlog and joins the live stream without a gap or a duplicate while writes continue", async () => {
+  it("replays a backlog (faster than the gateway may hold events) and joins the live stream without a gap or a duplicate while writes continue", async () => {
     const starter = subscribe(byCustomer("c-seam"));
     const written = await untilLive(writer, starter, "c-seam");
     await starter.until((state) => state.events.length === written.length);
@@ -127,6 +128,7 @@ describe("subscriptions that resume where they stopped", () => {
     await resumed.until((state) => state.events.length >= expected.length);
     await pause(300);
     expect(resumed.events.map((event) => event.id)).toEqual(expected);
+    expect(resumed.endings).toEqual([]);
   });
 
   it("serves the same history to pollers through /graphql, with the cursors subscriptions use", async () => {

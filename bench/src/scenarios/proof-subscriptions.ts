@@ -1,15 +1,12 @@
-import { fileURLToPath } from "node:url";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { openDatabase, type Database } from "@compliance-graph/aopd";
-import { generateInternalSigningKey } from "@compliance-graph/identity";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { rssOf } from "../support/peak-rss.js";
 import { ms, percentile } from "../support/latency.js";
-import { freePort, startProcess, type BenchProcess } from "../support/start-process.js";
+import { startBenchStack, type BenchStack } from "../support/start-bench-stack.js";
 
-const supergraphPath = fileURLToPath(new URL("../../../supergraph.graphql", import.meta.url));
 const selection = "id status customerId travelRuleTransfers { counterpartyVasp direction }";
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
@@ -36,35 +33,12 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
     const subscriberCounts = quick ? [200] : [500, 2_000];
     const seconds = quick ? 5 : 20;
     const url = await freshBenchDatabase("aopd_bench_subscriptions");
-    const key = await generateInternalSigningKey();
-    const publicJwks = JSON.stringify({ keys: [key.publicJwk] });
-    const [aopdPort, trpdPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-    const processes: BenchProcess[] = [];
     const clients: Client[] = [];
     let database: Database | undefined;
+    let stack: BenchStack | undefined;
     try {
-      processes.push(await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(aopdPort), DATABASE_URL: url, INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0" }, `http://127.0.0.1:${aopdPort}/health/ready`));
-      processes.push(await startProcess("subgraphs/trpd/src/main.ts", { TRPD_PORT: String(trpdPort), INTERNAL_JWT_PUBLIC_JWKS: publicJwks }, `http://127.0.0.1:${trpdPort}/health/ready`));
-      const base = `http://127.0.0.1:${gatewayPort}`;
-      const gateway = await startProcess(
-        "gateway/src/main.ts",
-        {
-          PORT: String(gatewayPort),
-          DEV_IDENTITY_PROVIDER: "true",
-          PUBLIC_BASE_URL: base,
-          INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(key.privateJwk),
-          SUPERGRAPH_PATH: supergraphPath,
-          SUBGRAPH_AOPD_URL: `http://127.0.0.1:${aopdPort}/graphql`,
-          SUBGRAPH_TRPD_URL: `http://127.0.0.1:${trpdPort}/graphql`,
-        },
-        `${base}/health/ready`,
-      );
-      processes.push(gateway);
-      const tokenResponse = await fetch(`${base}/auth/realms/dev/protocol/openid-connect/token`, {
-        method: "POST",
-        body: new URLSearchParams({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "dev-secret", scope: "openid" }),
-      });
-      const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+      stack = await startBenchStack(url);
+      const { base, gateway, token } = stack;
       database = await openDatabase({ databaseUrl: url, maxConnections: 8 });
       const db = database.db;
       const committedAt = new Map<string, number>();
@@ -172,7 +146,7 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
     } finally {
       await Promise.all(clients.map((client) => client.dispose()));
       await database?.close();
-      for (const child of processes.reverse()) await child.stop();
+      await stack?.stop();
     }
   },
 };

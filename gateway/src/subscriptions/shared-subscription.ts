@@ -57,6 +57,8 @@ export class SharedSubscription {
   #retryDelayMs = 250;
   #retryTimer: NodeJS.Timeout | undefined;
   #client: Client | undefined;
+  #generation = 0;
+  #paused = false;
 
   constructor(options: SharedSubscriptionOptions) {
     this.#options = options;
@@ -100,10 +102,15 @@ export class SharedSubscription {
       this.#cursor = "variable" in after ? ((planned.variables[after.variable] as string | null | undefined) ?? null) : after.value;
     }
     this.#client = client;
-    this.#subscribeUpstream(client);
+    this.#subscribeUpstream();
   }
 
-  #subscribeUpstream(client: Client): void {
+  #subscribeUpstream(): void {
+    const client = this.#client;
+    if (!client || this.#closed) return;
+    // Callbacks of an earlier upstream subscription (paused, or replaced after a loss) are stale.
+    const generation = ++this.#generation;
+    const current = () => generation === this.#generation && !this.#closed;
     const { planned } = this.#options;
     const { primary } = planned.plan;
     const resumable = planned.resumable;
@@ -114,16 +121,20 @@ export class SharedSubscription {
     const unsubscribe = client.subscribe<Record<string, unknown>>(
       { query: resumable?.operation ?? primary.operation, variables, ...(primary.operationName ? { operationName: primary.operationName } : {}) },
       {
-        next: (event) => this.#onEvent(event as UpstreamEvent),
+        next: (event) => {
+          if (current()) this.#onEvent(event as UpstreamEvent);
+        },
         error: (error) => {
           stopWatching?.();
-          if (resumable && (!Array.isArray(error) || onlyUnavailable(error))) return this.#afterDeliveries(() => this.#resume(client, error));
+          if (!current()) return;
+          if (resumable && (!Array.isArray(error) || onlyUnavailable(error))) return this.#afterDeliveries(() => this.#resume(error));
           this.#afterDeliveries(() => this.end(this.#upstreamErrors(error)));
         },
         complete: () => {
           stopWatching?.();
+          if (!current()) return;
           // The subgraph ended the stream (it is shutting down): a resumable one continues elsewhere.
-          this.#afterDeliveries(() => (resumable ? this.#resume(client, undefined) : this.end()));
+          this.#afterDeliveries(() => (resumable ? this.#resume(undefined) : this.end()));
         },
       },
     );
@@ -138,7 +149,7 @@ export class SharedSubscription {
     this.#retryDelayMs = 250;
   }
 
-  #resume(client: Client, error: unknown): void {
+  #resume(error: unknown): void {
     if (this.#closed) return;
     const service = this.#options.planned.plan.primary.serviceName;
     const now = performance.now();
@@ -148,31 +159,40 @@ export class SharedSubscription {
       return this.end([unavailable(`${service} service`, `The ${service} subgraph could not be reached for ${Math.round(this.#options.resumeWindowMs / 1000)} s; ${resume} to continue without missing events.`)]);
     }
     this.#context.logger.warn({ err: error, retryInMs: this.#retryDelayMs }, "subgraph subscription interrupted; resuming after the last event received");
-    this.#retryTimer = setTimeout(() => {
-      if (!this.#closed) this.#subscribeUpstream(client);
-    }, this.#retryDelayMs);
+    this.#retryTimer = setTimeout(() => this.#subscribeUpstream(), this.#retryDelayMs);
     this.#retryDelayMs = Math.min(this.#retryDelayMs * 2, 5_000);
   }
 
+  /**
+   * A resumable stream that outruns the rest of the plan (a replay of a backlog arrives as fast as
+   * aopd reads it) is paused rather than ended: the gateway stops the upstream subscription and,
+   * once the events it holds are delivered, subscribes again after the last one. The events sent
+   * meanwhile are dropped here and sent again then; memory stays bounded by `maxEventsInFlight`.
+   */
+  #pause(): void {
+    this.#generation += 1;
+    this.#paused = true;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+  }
+
   #onEvent(event: UpstreamEvent): void {
-    if (this.#closed) return;
+    const resumable = this.#options.planned.resumable;
     if (event.data == null && event.errors?.length) {
       // graphql-js reports a refused subscription (its `subscribe` threw) as one result without
-      // data followed by completion: it ends the subscription, it is not an event.
-      // A subgraph that is starting or stopping refuses with SERVICE_UNAVAILABLE: try again later.
-      if (this.#options.planned.resumable && this.#client && onlyUnavailable(event.errors)) {
-        const client = this.#client;
-        return this.#afterDeliveries(() => this.#resume(client, event.errors));
-      }
-      const errors = event.errors.map((formatted) => maskError(formatted, undefined, { trustCodes: true }));
+      // data followed by completion: it ends the subscription, it is not an event. A subgraph
+      // that is starting or stopping refuses with SERVICE_UNAVAILABLE: a resumable one tries again.
+      const refusal = event.errors;
+      if (resumable && onlyUnavailable(refusal)) return this.#afterDeliveries(() => this.#resume(refusal));
+      const errors = refusal.map((formatted) => maskError(formatted, undefined, { trustCodes: true }));
       return this.#afterDeliveries(() => this.end(errors));
     }
     if (this.#inFlight >= this.#options.maxEventsInFlight) {
+      if (resumable) return this.#pause();
       const limit = this.#options.maxEventsInFlight;
       this.end([{ message: `More than ${limit} events waited for the other subgraphs; subscribe again.`, extensions: { code: "LIMIT_EXCEEDED", limit: "maxEventsInFlight", allowed: limit } }]);
       return;
     }
-    const resumable = this.#options.planned.resumable;
     const root = resumable ? event.data?.[resumable.responseKey] : undefined;
     if (resumable && root && typeof root === "object") {
       // The cursor was asked for by the gateway, not by the client: read it, then drop it.
@@ -192,6 +212,10 @@ export class SharedSubscription {
       if (this.#closed) return;
       const bytes = JSON.stringify(result).length;
       for (const member of this.#members) member.push(result, bytes);
+      if (this.#paused && this.#inFlight === 0) {
+        this.#paused = false;
+        this.#subscribeUpstream();
+      }
     });
   }
 

@@ -48,7 +48,7 @@ export function resumingSubscriber(url: string, token: string, filter: unknown, 
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`timed out with ${subscriber.events.length} events, ${subscriber.resumptions} resumptions, endings ${JSON.stringify(subscriber.endings)}`));
+          reject(new Error(`timed out with ${subscriber.events.length} events, ${subscriber.resumptions} resumptions, first endings ${JSON.stringify(subscriber.endings.slice(0, 2))}`));
         }, timeoutMs);
         waiters.add(check);
         check();
