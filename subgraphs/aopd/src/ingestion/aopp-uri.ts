@@ -12,6 +12,11 @@ export function buildAoppUri(request: { message: string; asset: AoppAsset; forma
   return `aopp:?${query.toString().replace(/\+/g, "%20")}`;
 }
 
+/** AOPP's asset for an address family: the protocol knows Bitcoin and Ethereum-style addresses only. */
+export function aoppAssetOf(addressFamily: string | null | undefined): AoppAsset | undefined {
+  return addressFamily === "bitcoin" ? "btc" : addressFamily === "ethereum" ? "eth" : undefined;
+}
+
 /** The AOPP format parameter for a requested address format; undefined when AOPP cannot express it. */
 export function aoppFormatOf(asset: AoppAsset, format: AddressFormat | null | undefined): AoppFormat | undefined {
   if (asset === "eth") return format === null || format === undefined || format === "STANDARD" ? "standard" : undefined;

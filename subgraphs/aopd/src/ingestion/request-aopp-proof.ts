@@ -3,7 +3,7 @@ import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AddressFormat, AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { aoppFormatOf, buildAoppUri, type AoppAsset } from "./aopp-uri.js";
+import { aoppAssetOf, aoppFormatOf, buildAoppUri } from "./aopp-uri.js";
 import { newCallbackToken } from "./callback-token.js";
 import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId, storedFormat } from "./proof-input-rules.js";
@@ -52,7 +52,7 @@ export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdCon
     const allowed = family === "bitcoin" ? "null (any), P2PKH, P2SH, P2WPKH or P2TR" : "null (the standard format)";
     throw new UserInputError("input.format", `${String(input.format)} cannot be requested for ${asset.name}; allowed: ${allowed}.`);
   }
-  const aoppAsset: AoppAsset | undefined = family === "bitcoin" ? "btc" : family === "ethereum" ? "eth" : undefined;
+  const aoppAsset = aoppAssetOf(family);
   const format = storedFormat(input.format);
   const address =
     input.expectedAddress === null || input.expectedAddress === undefined

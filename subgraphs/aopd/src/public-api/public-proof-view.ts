@@ -1,7 +1,7 @@
 import type { DtiAsset } from "@compliance-graph/dti-assets";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AddressFormat, ProofKind, ProofRow, ProofStatus } from "../database/database-schema.js";
-import { aoppFormatOf, buildAoppUri, type AoppAsset } from "../ingestion/aopp-uri.js";
+import { aoppAssetOf, aoppFormatOf, buildAoppUri } from "../ingestion/aopp-uri.js";
 import { credentialUrls } from "../ingestion/credential-urls.js";
 
 /**
@@ -82,13 +82,9 @@ function paymentUri(asset: DtiAsset | undefined, depositAddress: string, amount:
   return null;
 }
 
-function aoppAssetOf(asset: DtiAsset | undefined): AoppAsset | undefined {
-  return asset?.addressFamily === "bitcoin" ? "btc" : asset?.addressFamily === "ethereum" ? "eth" : undefined;
-}
-
 /** The AOPP URI of a signature proof, rebuilt from the credential the caller presented. */
 export function aoppUriOf(config: AopdConfig, row: Pick<ProofRow, "asset" | "format" | "message">, token: string): string | null {
-  const aoppAsset = aoppAssetOf(config.assets.get(row.asset));
+  const aoppAsset = aoppAssetOf(config.assets.get(row.asset)?.addressFamily);
   const format = aoppAsset ? aoppFormatOf(aoppAsset, row.format) : undefined;
   if (!aoppAsset || !format) return null;
   return buildAoppUri({ message: row.message ?? "", asset: aoppAsset, format, callbackUrl: credentialUrls(config, token).callbackUrl });
