@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "graphql-ws";
 import type { SubscriptionClient } from "subscriptions-transport-ws";
-import { transfersForAddress } from "@compliance-graph/trpd";
 import { createTestDatabase } from "../support/postgres-server.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { awaitLive } from "./support/await-live.js";
-import { openProofWriter, randomAddress, type ProofWriter } from "./support/proof-writer.js";
+import { addressWithTransfers, expectedTransfers, openProofWriter, type ProofWriter } from "./support/proof-writer.js";
 import { legacyClient, modernClient, subscribeLegacy, subscribeModern, wsUrl } from "./support/subscription-clients.js";
 
 const subscription = `subscription Proofs($filter: AopdProofFilterInput) {
@@ -17,15 +16,7 @@ const subscription = `subscription Proofs($filter: AopdProofFilterInput) {
 }`;
 
 const byCustomer = (customerId: string) => ({ filter: { is: { any: { customerId: { eq: customerId } } } } });
-/** trpd derives zero to two transfers from an address; this test wants some for every proof. */
-function addressWithTransfers(): string {
-  for (;;) {
-    const address = randomAddress();
-    if (transfersForAddress(address).length > 0) return address;
-  }
-}
 
-const expectedTransfers = (address: string) => transfersForAddress(address).map(({ counterpartyVasp, direction, address: a }) => ({ counterpartyVasp, direction, address: a }));
 
 describe("proof subscriptions through the gateway", () => {
   let stack: Stack;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, pruneProofEvents } from "@compliance-graph/aopd";
 import { createTestDatabase } from "../support/postgres-server.js";
 import { startStack, type Stack } from "../support/start-stack.js";
-import { openProofWriter, type ProofWriter } from "./support/proof-writer.js";
+import { addressWithTransfers, expectedTransfers, openProofWriter, type ProofWriter } from "./support/proof-writer.js";
 import { resumingSubscriber, type ResumingSubscriber } from "./support/resuming-subscriber.js";
 import { wsUrl } from "./support/subscription-clients.js";
 
@@ -31,15 +32,16 @@ describe("subscriptions that resume where they stopped", () => {
   let stack: Stack;
   let writer: ProofWriter;
   let token: string;
+  let databaseUrl: string;
   const subscribers: ResumingSubscriber[] = [];
-  const subscribe = (filter: unknown, after: string | null = null) => {
-    const subscriber = resumingSubscriber(wsUrl(stack.gateway.url), token, filter, after);
+  const subscribe = (filter: unknown, after: string | null = null, moreFields = "") => {
+    const subscriber = resumingSubscriber(wsUrl(stack.gateway.url), token, filter, after, moreFields);
     subscribers.push(subscriber);
     return subscriber;
   };
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase("resumable");
+    databaseUrl = await createTestDatabase("resumable");
     // Few events in flight, so that replays outrun the gateway and it must pause and resume them.
     stack = await startStack({ realAopd: { databaseUrl, seedDemoProofs: 0 }, subscriptions: { maxEventsInFlight: 4 } });
     writer = await openProofWriter(databaseUrl);
@@ -60,14 +62,15 @@ describe("subscriptions that resume where they stopped", () => {
 
     const missed: string[] = [];
     for (let index = 0; index < 6; index += 1) {
-      const row = await writer.create({ customerId: index % 2 === 0 ? "c-away" : "c-other" });
+      const row = await writer.create({ customerId: index % 2 === 0 ? "c-away" : "c-other", address: addressWithTransfers() });
       if (index % 2 === 0) missed.push(row.id);
     }
     await writer.changeStatus(missed[0]!, "VERIFIED");
 
-    const back = subscribe(byCustomer("c-away"), lastSeen);
+    // The replayed events run the rest of the plan too: trpd's field is resolved for each.
+    const back = subscribe(byCustomer("c-away"), lastSeen, "address travelRuleTransfers { counterpartyVasp direction address }");
     await back.until((state) => state.events.length === 4);
-    const live = await writer.create({ customerId: "c-away" });
+    const live = await writer.create({ customerId: "c-away", address: addressWithTransfers() });
     await back.until((state) => state.events.length === 5);
     await pause(300);
     expect(back.events.map((event) => `${event.id}:${event.status}`)).toEqual([
@@ -75,6 +78,9 @@ describe("subscriptions that resume where they stopped", () => {
       `${missed[0]}:VERIFIED`,
       `${live.id}:PENDING`,
     ]);
+    for (const event of back.events) {
+      expect(event.travelRuleTransfers).toEqual(expectedTransfers(event.address as string));
+    }
     expect(back.resumptions).toBe(0);
   });
 
@@ -165,5 +171,33 @@ describe("subscriptions that resume where they stopped", () => {
     await subscriber.stop();
     expect(JSON.stringify(subscriber.endings[0])).toMatch(/BAD_USER_INPUT/);
     expect(JSON.stringify(subscriber.endings[0])).toMatch(/after: is not an event cursor/);
+  });
+
+  // Last: it prunes the whole log.
+  it("refuses a cursor older than the events kept, naming the oldest cursor accepted, and serves from that one", async () => {
+    const subscriber = subscribe(byCustomer("c-old"));
+    const written = await untilLive(writer, subscriber, "c-old");
+    written.push((await writer.create({ customerId: "c-old" })).id);
+    await subscriber.until((state) => state.events.length === written.length);
+    await subscriber.stop();
+    // Not the last event: a cursor at the last pruned event is still good (nothing after it is gone).
+    const old = subscriber.events[0]!.eventCursor;
+    const database = await openDatabase({ databaseUrl, maxConnections: 1 });
+    try {
+      await pruneProofEvents(database.db, 0);
+    } finally {
+      await database.close();
+    }
+    const refused = subscribe(byCustomer("c-old"), old);
+    await refused.until((state) => state.endings.length > 0);
+    await refused.stop();
+    const message = JSON.stringify(refused.endings[0]);
+    expect(message).toMatch(/BAD_USER_INPUT/);
+    const oldest = /the oldest cursor accepted is ([A-Za-z0-9_-]+)/.exec(message)?.[1];
+    expect(oldest).toBeDefined();
+    const later = await writer.create({ customerId: "c-old" });
+    const resumed = subscribe(byCustomer("c-old"), oldest!);
+    await resumed.until((state) => state.events.length === 1);
+    expect(resumed.events.map((event) => event.id)).toEqual([later.id]);
   });
 });

@@ -86,7 +86,7 @@ export const proofEventLogScenario: BenchmarkScenario = {
   async run({ quick }) {
     const workers = 16;
     const perWorker = quick ? 100 : 500;
-    const rounds = quick ? 1 : 3;
+    const rounds = quick ? 1 : 5;
     const backlog = quick ? 10_000 : 100_000;
     const url = await freshBenchDatabase("aopd_bench_event_log");
     let stack: BenchStack | undefined;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { openDatabase, type AopdDatabase, type ProofRow } from "@compliance-graph/aopd";
+import { transfersForAddress } from "@compliance-graph/trpd";
 
 export interface ProofWriter {
   /** Inserts a pending signature proof (the table's trigger records its event). */
@@ -14,6 +15,17 @@ export interface ProofWriter {
 
 /** A fresh Bitcoin-looking address, so each proof has its own travel-rule transfers. */
 export const randomAddress = () => `bc1q${randomBytes(19).toString("hex")}`;
+
+/** trpd derives zero to two transfers from an address; an address with at least one. */
+export function addressWithTransfers(): string {
+  for (;;) {
+    const address = randomAddress();
+    if (transfersForAddress(address).length > 0) return address;
+  }
+}
+
+/** The transfers trpd reports for an address, as a subscription selects them. */
+export const expectedTransfers = (address: string) => transfersForAddress(address).map(({ counterpartyVasp, direction, address: a }) => ({ counterpartyVasp, direction, address: a }));
 
 class RolledBack extends Error {}
 

@@ -5,6 +5,7 @@ export interface ResumedEvent {
   id: string;
   status: string;
   eventCursor: string;
+  [field: string]: unknown;
 }
 
 export interface ResumingSubscriber {
@@ -18,15 +19,16 @@ export interface ResumingSubscriber {
   stop(): Promise<void>;
 }
 
-const query = `subscription($filter: AopdProofFilterInput, $after: String) {
-  aopdProofs(filter: $filter, after: $after) { id status eventCursor }
+const subscription = (selection: string) => `subscription($filter: AopdProofFilterInput, $after: String) {
+  aopdProofs(filter: $filter, after: $after) { id status eventCursor ${selection} }
 }`;
 
 /**
  * What an integrator writes: subscribe, remember the last event's cursor, and whenever the
  * subscription ends (the gateway restarted, the network dropped) subscribe again after it.
  */
-export function resumingSubscriber(url: string, token: string, filter: unknown, after: string | null = null): ResumingSubscriber {
+export function resumingSubscriber(url: string, token: string, filter: unknown, after: string | null = null, moreFields = ""): ResumingSubscriber {
+  const query = subscription(moreFields);
   let client: Client | undefined;
   let stopped = false;
   let cursor = after;
