@@ -1,6 +1,6 @@
 import type { JWK } from "jose";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
-import type { Logger } from "@compliance-graph/server-kit";
+import { metricsExposureFromEnv, type Logger } from "@compliance-graph/server-kit";
 import type { GatewayOptions } from "./start-gateway.js";
 import { subscriptionLimitsFromEnv } from "./subscriptions/subscription-limits.js";
 
@@ -80,5 +80,6 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
     subscriptions: subscriptionLimitsFromEnv(env),
     deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",
+    metricsExposure: metricsExposureFromEnv(env),
   };
 }

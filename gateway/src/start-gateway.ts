@@ -15,10 +15,14 @@ import {
   type CostLimits,
   createHttpServerShell,
   OutageLog,
+  graphqlMetricsPlugin,
+  startMetricsServer,
+  type MetricsExposure,
   type Logger,
   type QueryLimits,
 } from "@compliance-graph/server-kit";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
+import { GatewayMetrics } from "./gateway-metrics.js";
 import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";
 import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.js";
 import { createSupergraphSource } from "./composition/supergraph-source.js";
@@ -67,6 +71,8 @@ export interface GatewayOptions {
   subscriptions?: Partial<SubscriptionLimits>;
   /** Routes served beside the gateway's own (the development identity provider); true when handled. */
   handleOtherRoute?: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+  /** Where `/metrics` is served (`METRICS_PORT`, `METRICS_HOST`). @default on the gateway's port */
+  metricsExposure?: MetricsExposure;
 }
 
 export interface RunningGateway {
@@ -75,6 +81,9 @@ export interface RunningGateway {
   /** `http://host:port`. */
   baseUrl: string;
   httpServer: Server;
+  metrics: GatewayMetrics;
+  /** Where Prometheus scrapes the gateway. */
+  metricsUrl: string;
   /** Checks the supergraph files now instead of at the next poll. */
   reloadSupergraph(): Promise<void>;
   close(): Promise<void>;
@@ -95,7 +104,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     throw new Error("The gateway refuses a development internal signing key in production; set INTERNAL_JWT_PRIVATE_JWK.");
   }
   const limits = { ...defaultQueryLimits, ...options.limits };
-  const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"));
+  const metrics = new GatewayMetrics();
+  const exposure = options.metricsExposure ?? { port: undefined, host: "127.0.0.1" };
+  const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"), metrics);
   const mint = await createInternalTokenMinter({
     privateJwk,
     ...(options.internalToken.issuer ? { issuer: options.internalToken.issuer } : {}),
@@ -110,9 +121,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const outages = new OutageLog(logger);
 
   const buildService = ({ name, url }: { name: string; url?: string }) =>
-    new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages });
+    new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages, metrics });
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
-  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: { ...limits, suggestions: options.introspection ?? !production }, limits: options.subscriptions, logger: logger.child({ component: "subscriptions" }) });
+  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: { ...limits, suggestions: options.introspection ?? !production }, limits: options.subscriptions, logger: logger.child({ component: "subscriptions" }), metrics });
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
     buildService,
@@ -131,7 +142,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     gateway,
     // Subgraphs mask their own errors, so the public codes they send are trusted.
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, trustCodes: true }),
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginUsageReportingDisabled(), refuseHttpSubscriptions, authorization.plugin, inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }), costLimitPlugin({ ...defaultCostLimits, ...options.cost })],
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      graphqlMetricsPlugin(metrics),
+      refuseHttpSubscriptions,
+      authorization.plugin,
+      inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }),
+      costLimitPlugin({ ...defaultCostLimits, ...options.cost }),
+    ],
   });
   await apollo.start();
 
@@ -146,6 +165,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       await Promise.all([checkSubgraphsReady(subgraphs()), verifier.ensureSigningKeys()]);
     },
     drainMs: options.drainMs,
+    metrics,
+    serveMetrics: exposure.port === undefined,
     routes: [
       async (request, response, requestId) => {
         const path = (request.url ?? "/").split("?")[0];
@@ -164,18 +185,23 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const httpServer = shell.httpServer;
   subscriptionServer.attach(httpServer);
   const baseUrl = await shell.listen();
-  logger.info({ url: `${baseUrl}/graphql` }, "gateway listening");
+  const metricsServer = exposure.port === undefined ? undefined : await startMetricsServer(metrics, { ...exposure, port: exposure.port });
+  const metricsUrl = metricsServer?.url ?? `${baseUrl}/metrics`;
+  logger.info({ url: `${baseUrl}/graphql`, metricsUrl }, "gateway listening");
 
   let closing: Promise<void> | undefined;
   return {
     url: `${baseUrl}/graphql`,
     baseUrl,
     httpServer,
+    metrics,
+    metricsUrl,
     reloadSupergraph: () => source.reload(),
     close: () => {
       closing ??= (async () => {
         await subscriptionServer.close();
         await shell.close();
+        await metricsServer?.close();
         await apollo.stop();
         await fetcher.close();
       })();

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JWK } from "jose";
-import { startAopd, type AopdConfig } from "@compliance-graph/aopd";
+import { startAopd, type AopdConfig, type RunningAopd } from "@compliance-graph/aopd";
 import { composeSubgraphs, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey } from "@compliance-graph/identity";
 import { createLogger } from "@compliance-graph/server-kit";
@@ -19,6 +19,8 @@ export interface Stack {
   supergraphPath: string;
   /** An access token from the development provider, fetched with the form of spec 4.3. */
   fetchToken(clientId?: string, clientSecret?: string): Promise<string>;
+  /** The real aopd's services (its database, configuration, metrics); undefined with the stand-in. */
+  readonly aopdServices: RunningAopd["services"] | undefined;
   /** Stops the real aopd and starts it again on the same port and database (a restart, a deploy). */
   restartAopd(): Promise<void>;
   /** Stops the gateway and starts it again on the same port. */
@@ -128,6 +130,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       idp,
       get gateway() {
         return gateway;
+      },
+      get aopdServices() {
+        return "services" in aopd ? aopd.services : undefined;
       },
       restartAopd: async () => {
         if (!realAopd) throw new Error("Only the real aopd restarts.");

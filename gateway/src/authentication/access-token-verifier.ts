@@ -13,7 +13,8 @@
  * not exceed `maxLifetimeSeconds`. In production the issuer must be `https` (except loopback, for
  * tests), since discovery and keys fetched over plain HTTP can be replaced on the way.
  */
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type RemoteJWKSet } from "jose";
+import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type RemoteJWKSet } from "jose";
+import { GatewayMetrics } from "../gateway-metrics.js";
 import { UnauthenticatedError } from "@compliance-graph/errors";
 import { ExpiringCache, identityFromKeycloakClaims, type Identity } from "@compliance-graph/identity";
 import { discoverIssuer } from "./discover-issuer.js";
@@ -71,7 +72,7 @@ export interface AccessTokenVerifier {
   ensureSigningKeys(): Promise<void>;
 }
 
-export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, log?: (reason: string) => void): AccessTokenVerifier {
+export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, log?: (reason: string) => void, metrics?: GatewayMetrics): AccessTokenVerifier {
   const algorithms = options.algorithms ?? ["RS256"];
   if (algorithms.some((algorithm) => algorithm === "none" || algorithm.startsWith("HS"))) {
     throw new Error("OIDC_ALGORITHMS may name asymmetric algorithms only.");
@@ -91,6 +92,16 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
         createRemoteJWKSet(new URL(jwksUri), {
           cooldownDuration: options.jwksCooldownMs ?? 30_000,
           cacheMaxAge: options.jwksMaxAgeMs ?? 600_000,
+          [customFetch]: async (url: string, init: RequestInit) => {
+            try {
+              const response = await fetch(url, init);
+              metrics?.jwksFetches.inc({ outcome: response.ok ? "ok" : "error" });
+              return response;
+            } catch (error) {
+              metrics?.jwksFetches.inc({ outcome: "error" });
+              throw error;
+            }
+          },
         }),
       (error: unknown) => {
         keys = undefined;
@@ -112,7 +123,10 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
     },
     async verify(token) {
       const cached = cache.get(token);
-      if (cached) return cached;
+      if (cached) {
+        metrics?.tokenVerifications.inc({ outcome: "cached" });
+        return cached;
+      }
       const jwks = await getKeys();
       let payload;
       try {
@@ -129,11 +143,15 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
         if (lifetime > maxLifetimeSeconds) throw new Error(`lifetime ${lifetime} s exceeds ${maxLifetimeSeconds} s`);
       } catch (error) {
         if (error instanceof joseErrors.JWKSTimeout || (error instanceof Error && error.name === "TypeError")) {
+          metrics?.tokenVerifications.inc({ outcome: "unavailable" });
           throw new IdentityProviderUnavailableError(error.message);
         }
-        log?.(error instanceof joseErrors.JOSEError ? error.code : (error as Error).message);
+        const reason = error instanceof joseErrors.JOSEError ? error.code : (error as Error).message;
+        log?.(reason);
+        metrics?.tokenVerifications.inc({ outcome: GatewayMetrics.refusalReason(reason) });
         throw new UnauthenticatedError();
       }
+      metrics?.tokenVerifications.inc({ outcome: "ok" });
       const identity = identityFromKeycloakClaims(payload, { roleClients });
       cache.set(token, identity, (payload.exp ?? 0) * 1000);
       return identity;

@@ -10,6 +10,7 @@ import { isConnectionFailure, ServiceUnavailableError } from "@compliance-graph/
 import type { InternalTokenMinter } from "@compliance-graph/identity";
 import { requestIdHeader, type OutageLog } from "@compliance-graph/server-kit";
 import type { GatewayContext } from "../gateway-context.js";
+import type { GatewayMetrics } from "../gateway-metrics.js";
 
 type Fetcher = RemoteGraphQLDataSource["fetcher"];
 type FetcherResponse = Parameters<RemoteGraphQLDataSource["didEncounterError"]>[2];
@@ -21,12 +22,31 @@ export class IdentityPropagatingDataSource extends RemoteGraphQLDataSource<Gatew
   readonly #subgraph: string;
   readonly #mint: InternalTokenMinter;
   readonly #outages: OutageLog | undefined;
+  readonly #metrics: GatewayMetrics | undefined;
 
-  constructor(options: { subgraph: string; url: string; mint: InternalTokenMinter; fetcher: Fetcher; outages?: OutageLog }) {
+  constructor(options: { subgraph: string; url: string; mint: InternalTokenMinter; fetcher: Fetcher; outages?: OutageLog; metrics?: GatewayMetrics }) {
     super({ url: options.url, fetcher: options.fetcher });
     this.#subgraph = options.subgraph;
     this.#mint = options.mint;
     this.#outages = options.outages;
+    this.#metrics = options.metrics;
+  }
+
+  /** Every fetch, counted by outcome and timed. */
+  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> {
+    const started = performance.now();
+    let outcome = "error";
+    try {
+      const response = await super.process(options);
+      outcome = response.errors?.length ? "graphql_error" : "ok";
+      return response;
+    } catch (error) {
+      if (error instanceof ServiceUnavailableError) outcome = "unavailable";
+      throw error;
+    } finally {
+      this.#metrics?.subgraphFetches.inc({ subgraph: this.#subgraph, outcome });
+      this.#metrics?.subgraphFetchSeconds.observe({ subgraph: this.#subgraph }, (performance.now() - started) / 1000);
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ import type { GraphQLDataSource, ServiceMap } from "@apollo/gateway";
 import type { GraphQLFormattedError } from "graphql";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
+import type { GatewayMetrics } from "../gateway-metrics.js";
 import { SharedSubscription } from "./shared-subscription.js";
 import { identityKey, type SubgraphSocketPool } from "./subgraph-socket-pool.js";
 import { SubscriptionMember, type ConnectionBudget } from "./subscription-member.js";
@@ -14,6 +15,7 @@ export interface FederatedSubscriptionsOptions {
   maxEventsInFlight: number;
   resumeWindowMs: number;
   logger: Logger;
+  metrics?: GatewayMetrics | undefined;
 }
 
 /**
@@ -46,6 +48,7 @@ export class FederatedSubscriptions {
         dataSources: this.#dataSourcesFor(planned.planner),
         maxEventsInFlight: this.#options.maxEventsInFlight,
         resumeWindowMs: this.#options.resumeWindowMs,
+        metrics: this.#options.metrics,
         logger: this.#options.logger,
         onClosed: () => {
           if (this.#shared.get(key) === created) this.#shared.delete(key);

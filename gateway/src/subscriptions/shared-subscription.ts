@@ -5,6 +5,7 @@ import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
 import { maskError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
+import type { GatewayMetrics } from "../gateway-metrics.js";
 import type { Client } from "graphql-ws";
 import { executeSubscriptionEvent, type UpstreamEvent } from "./execute-subscription-event.js";
 import type { SubgraphSocketPool } from "./subgraph-socket-pool.js";
@@ -20,6 +21,7 @@ export interface SharedSubscriptionOptions {
   /** How long to keep trying to continue a resumable subscription after its connection dropped. */
   resumeWindowMs: number;
   logger: Logger;
+  metrics?: GatewayMetrics | undefined;
   /** Called once, when the last member left or the subscription ended. */
   onClosed: () => void;
 }
@@ -212,6 +214,7 @@ export class SharedSubscription {
       if (this.#closed) return;
       const bytes = JSON.stringify(result).length;
       for (const member of this.#members) member.push(result, bytes);
+      this.#options.metrics?.subscriptionEventsDelivered.inc(this.#members.size);
       if (this.#paused && this.#inFlight === 0) {
         this.#paused = false;
         this.#subscribeUpstream();

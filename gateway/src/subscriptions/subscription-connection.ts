@@ -5,6 +5,7 @@ import { LimitExceededError, ServiceUnavailableError, UnauthenticatedError } fro
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger, OperationPayload, QueryLimits } from "@compliance-graph/server-kit";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
+import type { GatewayMetrics } from "../gateway-metrics.js";
 import { authenticateConnection } from "./authenticate-connection.js";
 import type { FederatedSubscriptions } from "./federated-subscriptions.js";
 import { SubscriptionCloseCode } from "./subscription-close-code.js";
@@ -20,6 +21,9 @@ export interface SubscriptionService {
   limits: SubscriptionLimits;
   queryLimits: QueryLimits & { suggestions?: boolean };
   logger: Logger;
+  metrics?: GatewayMetrics | undefined;
+  /** The open client sockets (for the metrics). */
+  connections: Set<SubscriptionConnection>;
 }
 
 export interface StartedSubscription {
@@ -44,10 +48,22 @@ export class SubscriptionConnection implements ConnectionBudget {
   #expiryTimer: NodeJS.Timeout | undefined;
   #pendingBytes = 0;
   #closing = false;
+  readonly #members = new Set<SubscriptionMember>();
 
   constructor(socket: WebSocket, service: SubscriptionService) {
     this.#socket = socket;
     this.#service = service;
+    service.connections.add(this);
+  }
+
+  get protocol(): string {
+    return this.#socket.protocol || "none";
+  }
+
+  /** Subscriptions of this socket that have not ended. */
+  get runningSubscriptions(): number {
+    for (const member of this.#members) if (member.ended) this.#members.delete(member);
+    return this.#members.size;
   }
 
   get identity(): Identity | undefined {
@@ -101,6 +117,7 @@ export class SubscriptionConnection implements ConnectionBudget {
     }
     if (Array.isArray(planned)) return planned;
     const member = this.#service.subscriptions.subscribe(planned, identity, this);
+    this.#members.add(member);
     return { member, document: planned.document, operationName: planned.operationContext.operation.name?.value };
   }
 
@@ -108,6 +125,7 @@ export class SubscriptionConnection implements ConnectionBudget {
     this.#pendingBytes += bytes;
     if (this.#pendingBytes + this.#socket.bufferedAmount > this.#service.limits.maxBufferedBytes) {
       this.#service.logger.warn({ pendingBytes: this.#pendingBytes, subject: this.#identity?.subject }, "closing a slow subscription consumer");
+      this.#service.metrics?.slowConsumerCloses.inc({ protocol: this.protocol });
       this.close(SubscriptionCloseCode.SlowConsumer, "Slow consumer");
     }
   }
@@ -131,5 +149,6 @@ export class SubscriptionConnection implements ConnectionBudget {
   dispose(): void {
     this.#closing = true;
     clearTimeout(this.#expiryTimer);
+    this.#service.connections.delete(this);
   }
 }

@@ -44,6 +44,10 @@ export class SubscriptionMember implements AsyncIterableIterator<FormattedExecut
     });
   }
 
+  get ended(): boolean {
+    return this.#queue.ended;
+  }
+
   push(result: FormattedExecutionResult, bytes: number): void {
     if (this.#queue.ended) return;
     this.#queuedBytes += bytes;

@@ -6,12 +6,13 @@ import { WebSocketServer } from "ws";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
 import type { Logger, QueryLimits } from "@compliance-graph/server-kit";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
+import type { GatewayMetrics } from "../gateway-metrics.js";
 import { FederatedSubscriptions } from "./federated-subscriptions.js";
 import { createGraphQLTransportWsHandler } from "./graphql-transport-ws-handler.js";
 import { createLegacyGraphQLWsHandler, legacyGraphQLWsProtocol } from "./legacy-graphql-ws-handler.js";
 import { SubgraphSocketPool } from "./subgraph-socket-pool.js";
 import { SubscriptionCloseCode } from "./subscription-close-code.js";
-import type { SubscriptionService } from "./subscription-connection.js";
+import type { SubscriptionConnection, SubscriptionService } from "./subscription-connection.js";
 import { defaultSubscriptionLimits, type SubscriptionLimits } from "./subscription-limits.js";
 import { SubscriptionPlanner } from "./subscription-planner.js";
 
@@ -25,6 +26,7 @@ export interface SubscriptionServerOptions {
   queryLimits: QueryLimits & { suggestions?: boolean };
   limits?: Partial<SubscriptionLimits>;
   logger: Logger;
+  metrics?: GatewayMetrics;
 }
 
 export interface SubscriptionServer {
@@ -60,9 +62,11 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const limits = { ...defaultSubscriptionLimits, ...options.limits };
   const { logger } = options;
   const pool = new SubgraphSocketPool({ mint: options.mint, keepAliveMs: limits.keepAliveMs });
-  const subscriptions = new FederatedSubscriptions({ pool, buildService: options.buildService, maxEventsInFlight: limits.maxEventsInFlight, resumeWindowMs: limits.resumeWindowMs, logger });
+  const { metrics } = options;
+  const subscriptions = new FederatedSubscriptions({ pool, buildService: options.buildService, maxEventsInFlight: limits.maxEventsInFlight, resumeWindowMs: limits.resumeWindowMs, logger, metrics });
   let planner: SubscriptionPlanner | undefined;
-  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, queryLimits: options.queryLimits, logger };
+  const connections = new Set<SubscriptionConnection>();
+  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, queryLimits: options.queryLimits, logger, metrics, connections };
   const handleModern = createGraphQLTransportWsHandler(service);
   const handleLegacy = createLegacyGraphQLWsHandler(service);
 
@@ -80,6 +84,17 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     if (socket.protocol === legacyGraphQLWsProtocol) return handleLegacy(socket);
     socket.close(SubscriptionCloseCode.SubprotocolNotAcceptable, "Subprotocol not acceptable: use graphql-transport-ws or graphql-ws");
   });
+
+  // Counted when scraped, from the sockets themselves: nothing to keep in step.
+  if (metrics) {
+    const tally = <T>(items: Iterable<T>, protocolOf: (item: T) => string, countOf: (item: T) => number) => {
+      const counts = new Map<string, number>();
+      for (const item of items) counts.set(protocolOf(item), (counts.get(protocolOf(item)) ?? 0) + countOf(item));
+      return counts;
+    };
+    metrics.countSockets = () => tally(wss.clients, (socket) => socket.protocol || "none", () => 1);
+    metrics.countSubscriptions = () => tally(connections, (connection) => connection.protocol, (connection) => connection.runningSubscriptions);
+  }
 
   let server: Server | undefined;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { isConnectionFailure, maskedErrorMessage, ServiceUnavailableError } from "@compliance-graph/errors";
 import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 import type { Logger } from "./logger.js";
+import { sendMetrics } from "./metrics/send-metrics.js";
+import type { ServiceMetrics } from "./metrics/service-metrics.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
 import { sendJson } from "./send-json.js";
 
@@ -21,6 +23,9 @@ export interface HttpServerShellOptions {
   routes: Route[];
   /** How long `close` lets requests in flight finish. @default SHUTDOWN_DRAIN_SECONDS or 10_000 // milliseconds */
   drainMs?: number;
+  /** Counts every request; with `serveMetrics`, also answers `GET /metrics` (else a metrics port does). */
+  metrics?: ServiceMetrics;
+  serveMetrics?: boolean;
 }
 
 export interface HttpServerShell {
@@ -33,7 +38,8 @@ export interface HttpServerShell {
 
 /**
  * The HTTP server every deployable runs, gateway and subgraphs alike: a request id on every answer,
- * `/health/live` and `/health/ready`, the deployable's routes, a 404 for the rest, and a last
+ * `/health/live` and `/health/ready`, `/metrics` when served here, the deployable's routes, a 404
+ * for the rest, and a last
  * answer for anything that escapes a route (503 when a dependency is unreachable, else a masked
  * 500, never a stack or a message of a library), then listen and a draining close.
  */
@@ -43,8 +49,8 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
     const requestId = requestIdFrom(request.headers);
     response.setHeader(requestIdHeader, requestId);
     const started = performance.now();
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
     try {
-      const path = (request.url ?? "/").split("?")[0];
       if (path === "/health/live") return sendJson(response, 200, { status: "live" });
       if (path === "/health/ready") {
         try {
@@ -55,6 +61,7 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
           return sendJson(response, 503, { status: "unavailable" });
         }
       }
+      if (path === "/metrics" && options.metrics && options.serveMetrics) return await sendMetrics(options.metrics, response);
       for (const route of options.routes) if (await route(request, response, requestId)) return;
       return sendJson(response, 404, { error: "not found" });
     } catch (error) {
@@ -66,7 +73,9 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
       logger.error({ err: error, requestId }, "request failed");
       sendJson(response, 500, { errors: [{ message: maskedErrorMessage, extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
     } finally {
-      logger.debug({ requestId, method: request.method, path: (request.url ?? "").split("?")[0]?.slice(0, 64), status: response.statusCode, ms: Math.round(performance.now() - started) }, "request");
+      const ms = performance.now() - started;
+      options.metrics?.recordHttp(path, request.method, response.statusCode, ms / 1000);
+      logger.debug({ requestId, method: request.method, path: path.slice(0, 64), status: response.statusCode, ms: Math.round(ms) }, "request");
     }
   });
   // Longer than the usual load balancer idle timeout (60 s), so the balancer closes first.

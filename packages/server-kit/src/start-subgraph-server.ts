@@ -13,6 +13,9 @@ import { executeApolloRequest } from "./execute-apollo-request.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
 import { createHttpServerShell } from "./http-server-shell.js";
 import { sendJson } from "./send-json.js";
+import { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
+import { ServiceMetrics } from "./metrics/service-metrics.js";
+import { startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
 
 export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> {
   /** The subgraph's name, as in `supergraph.yaml`; used in logs. */
@@ -51,11 +54,18 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
   drainMs?: number;
   /** The dependency whose outage is SERVICE_UNAVAILABLE rather than an internal error (see `hardenedApolloOptions`). */
   dependency?: { part: string; outages: OutageLog };
+  /** The subgraph's metrics (HTTP requests and operations are recorded here); one is made otherwise. */
+  metrics?: ServiceMetrics;
+  /** Where `/metrics` is served (`metricsExposureFromEnv` in a deployable's main). @default on the subgraph's port */
+  metricsExposure?: MetricsExposure;
 }
 
 export interface RunningSubgraphServer {
   url: string;
   httpServer: Server;
+  metrics: ServiceMetrics;
+  /** The metrics URL (on the main port or `METRICS_PORT`). */
+  metricsUrl: string;
   /** Stops taking requests, lets running ones finish (up to the drain time), then stops Apollo Server. */
   close(): Promise<void>;
 }
@@ -74,11 +84,19 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   if (production && !options.authenticate) {
     throw new Error(`The ${options.name} subgraph refuses to start in production without identity verification.`);
   }
+  const metrics = options.metrics ?? new ServiceMetrics(options.name);
+  const exposure = options.metricsExposure ?? { port: undefined, host: "127.0.0.1" };
   const apollo = new ApolloServer<TContext>({
     schema: options.schema,
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), inputValuesPlugin(), costLimitPlugin({ ...defaultCostLimits, ...options.cost })],
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      graphqlMetricsPlugin(metrics),
+      inputValuesPlugin(),
+      costLimitPlugin({ ...defaultCostLimits, ...options.cost }),
+    ],
   });
   await apollo.start();
 
@@ -105,6 +123,8 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     logger,
     checkReady: options.checkReady,
     drainMs: options.drainMs,
+    metrics,
+    serveMetrics: exposure.port === undefined,
     routes: [
       async (request, response, requestId) => {
         const path = (request.url ?? "/").split("?")[0];
@@ -116,16 +136,22 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     ],
   });
   const httpServer = shell.httpServer;
-  const url = `${await shell.listen()}/graphql`;
-  logger.info({ url }, `${options.name} subgraph listening`);
+  const base = await shell.listen();
+  const url = `${base}/graphql`;
+  const metricsServer = exposure.port === undefined ? undefined : await startMetricsServer(metrics, { ...exposure, port: exposure.port });
+  const metricsUrl = metricsServer?.url ?? `${base}/metrics`;
+  logger.info({ url, metricsUrl }, `${options.name} subgraph listening`);
 
   let closing: Promise<void> | undefined;
   return {
     url,
     httpServer,
+    metrics,
+    metricsUrl,
     close: () => {
       closing ??= (async () => {
         await shell.close();
+        await metricsServer?.close();
         await apollo.stop();
       })();
       return closing;

@@ -1,5 +1,5 @@
 import { internalTokenVerifierFromEnv } from "@compliance-graph/identity";
-import { createLogger, onShutdownSignal } from "@compliance-graph/server-kit";
+import { createLogger, metricsExposureFromEnv, onShutdownSignal } from "@compliance-graph/server-kit";
 import { startAopd } from "./start-aopd.js";
 
 /**
@@ -10,5 +10,5 @@ import { startAopd } from "./start-aopd.js";
 const logger = createLogger("aopd");
 const authenticate = internalTokenVerifierFromEnv("aopd");
 if (!authenticate) logger.warn("no INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL: serving a development identity to anyone");
-const aopd = await startAopd({ logger, ...(authenticate ? { authenticate } : {}) });
+const aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
 onShutdownSignal(logger, () => aopd.close());

@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import { sql } from "kysely";
 import { allRoles, type Identity } from "@compliance-graph/identity";
 import { isConnectionFailure } from "@compliance-graph/errors";
-import { createLogger, OutageLog, startRepeatingJob, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
+import { createLogger, OutageLog, startRepeatingJob, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
+import { AopdMetrics } from "./aopd-metrics.js";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
 import { openDatabase } from "./database/open-database.js";
@@ -32,10 +33,14 @@ export interface StartAopdOptions {
   /** Seeds this many demo proofs when the database is empty (for `npm start`). @default 0 */
   seedDemoProofs?: number;
   logger?: Logger;
+  /** Where `/metrics` is served. @default on aopd's port */
+  metricsExposure?: MetricsExposure;
 }
 
 export interface RunningAopd {
   url: string;
+  /** Where Prometheus scrapes this replica. */
+  metricsUrl: string;
   services: AopdServices;
   close(): Promise<void>;
 }
@@ -66,6 +71,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       }
     }
     const xpubSearch = createXpubSearchPool({ workers: config.xpubWorkers, maxQueued: config.xpubMaxQueued });
+    // The hub is made below; the metrics read its subscriber count only when scraped.
+    const metrics = new AopdMetrics(database, () => hub.subscriberCount);
     const services: AopdServices = {
       db: database.db,
       config,
@@ -73,6 +80,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },
       findXpubDerivation: xpubSearch.search,
       exportSlots: new ExportSlots(config),
+      metrics,
     };
     // One hub of proof events per replica: GraphQL subscriptions and the portal's event streams.
     const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger });
@@ -87,6 +95,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const server = await startSubgraphServer<AopdContext, Identity>({
       name: "aopd",
       schema,
+      metrics,
+      ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
       port: config.port,
       host: config.host,
       production: config.production,
@@ -114,9 +124,20 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     await subscriptions.ready;
     const jobBatch = 1_000;
     const stopExpiryJob = startRepeatingJob("expiring pending proofs", config.expiryIntervalSeconds, async () => {
-      const expired = (await expirePendingProofs(database.db, jobBatch)).length;
-      if (expired > 0) logger.info({ expired }, "pending proofs expired");
-      return expired === jobBatch;
+      let expired;
+      try {
+        expired = await expirePendingProofs(database.db, jobBatch);
+      } catch (error) {
+        metrics.expiryRuns.inc({ outcome: "error" });
+        throw error;
+      }
+      metrics.expiryRuns.inc({ outcome: "ok" });
+      if (expired.length > 0) {
+        metrics.proofsExpired.inc(expired.length);
+        metrics.expiryLagSeconds.set(Math.max(...expired.map((row) => row.lag_seconds)));
+        logger.info({ expired: expired.length }, "pending proofs expired");
+      }
+      return expired.length === jobBatch;
     }, logger);
     const stopPruning = startRepeatingJob("pruning the proof event log", config.eventPruneIntervalSeconds, async () => {
       const pruned = await pruneProofEvents(database.db, config.eventRetentionDays * 86_400);
@@ -125,6 +146,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     }, logger);
     return {
       url: server.url,
+      metricsUrl: server.metricsUrl,
       services,
       close: async () => {
         await stopExpiryJob();

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { allRoles, type Identity } from "@compliance-graph/identity";
-import { createLogger, startSubgraphServer, type Logger } from "@compliance-graph/server-kit";
+import { createLogger, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
 import { buildTrpdSchema } from "./trpd-schema.js";
 import type { TrpdContext } from "./trpd-context.js";
 import { trpdConfigFromEnv, type TrpdConfig } from "./trpd-config.js";
@@ -11,10 +11,14 @@ export interface StartTrpdOptions {
   /** Verifies the gateway's internal token (`createInternalTokenVerifier`); required in production. */
   authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
   logger?: Logger;
+  /** Where `/metrics` is served. @default on trpd's port */
+  metricsExposure?: MetricsExposure;
 }
 
 export interface RunningTrpd {
   url: string;
+  /** Where Prometheus scrapes trpd. */
+  metricsUrl: string;
   close(): Promise<void>;
 }
 
@@ -33,6 +37,7 @@ export async function startTrpd(options: StartTrpdOptions = {}): Promise<Running
     createContext: ({ identity, requestId, logger }) => ({ identity, requestId, logger }),
     checkReady: async () => {},
     logger: options.logger ?? createLogger("trpd"),
+    ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
   });
-  return { url: server.url, close: () => server.close() };
+  return { url: server.url, metricsUrl: server.metricsUrl, close: () => server.close() };
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { AopdDatabase } from "../database/database-schema.js";
-import { sequenceProofEvents } from "./sequence-proof-events.js";
+import { sequenceProofEvents, type NumberedEvents } from "./sequence-proof-events.js";
 
 /**
  * Numbers this database's committed proof events from this replica: when a write is announced
@@ -16,10 +16,13 @@ export class EventSequencer {
   #again = false;
   #stopped = false;
   readonly #sweep: NodeJS.Timeout;
+  readonly #onNumbered: (events: NumberedEvents[]) => void;
 
-  constructor(db: Kysely<AopdDatabase>, logger: Logger, sweepIntervalMs = 1_000) {
+  /** `onNumbered`: what each run numbered (for the metrics). */
+  constructor(db: Kysely<AopdDatabase>, logger: Logger, onNumbered: (events: NumberedEvents[]) => void = () => {}, sweepIntervalMs = 1_000) {
     this.#db = db;
     this.#logger = logger;
+    this.#onNumbered = onNumbered;
     this.#sweep = setInterval(() => this.request(), sweepIntervalMs);
     this.#sweep.unref();
   }
@@ -43,7 +46,7 @@ export class EventSequencer {
     do {
       this.#again = false;
       try {
-        await sequenceProofEvents(this.#db);
+        this.#onNumbered(await sequenceProofEvents(this.#db));
       } catch (error) {
         // The next announcement or sweep retries; events wait, numbered late but never lost.
         this.#logger.warn({ err: error }, "numbering proof events failed");

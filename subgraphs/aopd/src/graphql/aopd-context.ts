@@ -1,3 +1,4 @@
+import type { AopdMetrics } from "../aopd-metrics.js";
 import type { BaseContext } from "@apollo/server";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
@@ -19,6 +20,7 @@ export interface AopdServices {
   findXpubDerivation: XpubDerivationSearch;
   /** Bounds the exports running at once, per caller and per process. */
   exportSlots: ExportSlots;
+  metrics: AopdMetrics;
 }
 
 export interface AopdContext extends BaseContext, AopdServices {

@@ -60,6 +60,8 @@ async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, m
     release();
   }
   const { file, rows } = exported;
+  context.metrics.exportRows.inc(rows);
+  context.metrics.exportBytes.inc(file.length);
   context.logger.info({ rows, bytes: file.length, ms: Math.round(performance.now() - started) }, "proofs exported as XLSX");
   return file;
 }

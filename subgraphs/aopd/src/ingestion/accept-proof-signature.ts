@@ -1,5 +1,6 @@
 import { ConflictError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
+import type { AopdMetrics } from "../aopd-metrics.js";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { OwnershipInputError, toEip55Address, verifiableFamilies, verifyOwnershipSignature, type AssetFamily, type OwnershipFailureCode } from "../ownership/index.js";
@@ -23,6 +24,7 @@ export interface SignatureAcceptanceServices {
   db: Kysely<AopdDatabase>;
   config: AopdConfig;
   findXpubDerivation: XpubDerivationSearch;
+  metrics: Pick<AopdMetrics, "signatureVerifications">;
 }
 
 export interface AcceptedSignature {
@@ -103,6 +105,7 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     expectedFormat: family === "bitcoin" ? format : null,
     network: family === "bitcoin" ? config.bitcoinNetwork : null,
   });
+  services.metrics.signatureVerifications.inc({ family, scheme: verification.ok ? verification.scheme : "none", result: verification.ok ? "verified" : verification.code });
   if (!verification.ok) throw new PublicRouteError(failureCodes[verification.code], verification.reason);
 
   if (proof.xpub_required && resolved.xpub === undefined) throw new PublicRouteError("xpub_required", "This proof requires the xpub the address derives from.");

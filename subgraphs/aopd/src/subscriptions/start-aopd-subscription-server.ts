@@ -51,7 +51,9 @@ export interface RunningAopdSubscriptionServer {
 export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptions): RunningAopdSubscriptionServer {
   const { schema, services, logger } = options;
   const hub = options.hub ?? new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger, ...(options.maxQueuedEvents ? { maxQueuedEvents: options.maxQueuedEvents } : {}) });
-  const sequencer = new EventSequencer(services.db, logger);
+  const sequencer = new EventSequencer(services.db, logger, (numbered) => {
+    for (const { change, kind, status, count } of numbered) services.metrics.proofEvents.inc({ change, kind, status }, count);
+  });
   const listener = startProofEventListener({
     database: options.database,
     logger,

@@ -1,0 +1,65 @@
+import { Counter, Gauge, Histogram } from "prom-client";
+import { latencyBuckets, ServiceMetrics } from "@compliance-graph/server-kit";
+
+/**
+ * The gateway's metrics beside those of every deployable (HTTP, GraphQL operations): subgraph
+ * fetches, WebSocket connections and subscriptions, and the checks of access tokens. Label values
+ * come from fixed sets: subgraph names of the supergraph, protocols, outcomes, jose's error codes.
+ */
+export class GatewayMetrics extends ServiceMetrics {
+  readonly subgraphFetches: Counter<"subgraph" | "outcome">;
+  readonly subgraphFetchSeconds: Histogram<"subgraph">;
+  readonly webSocketConnections: Gauge<"protocol">;
+  readonly subscriptions: Gauge<"protocol">;
+  readonly subscriptionEventsDelivered: Counter;
+  readonly slowConsumerCloses: Counter<"protocol">;
+  readonly tokenVerifications: Counter<"outcome">;
+  readonly jwksFetches: Counter<"outcome">;
+  /** Open sockets and running subscriptions per subprotocol, read when scraped (set by the subscription server). */
+  countSockets: () => Map<string, number> = () => new Map();
+  countSubscriptions: () => Map<string, number> = () => new Map();
+
+  constructor() {
+    super("gateway");
+    const registers = [this.registry];
+    this.subgraphFetches = new Counter({ name: "gateway_subgraph_fetches_total", help: "Fetches from subgraphs, by subgraph and outcome (ok, graphql_error, unavailable, error).", labelNames: ["subgraph", "outcome"], registers });
+    this.subgraphFetchSeconds = new Histogram({ name: "gateway_subgraph_fetch_duration_seconds", help: "Time of a fetch from a subgraph, by subgraph.", labelNames: ["subgraph"], buckets: latencyBuckets, registers });
+    const fill = (gauge: Gauge<"protocol">, counts: Map<string, number>) => {
+      gauge.reset();
+      for (const [protocol, count] of counts) gauge.set({ protocol }, count);
+    };
+    const metrics = this;
+    this.webSocketConnections = new Gauge({
+      name: "gateway_websocket_connections",
+      help: "Open WebSocket connections, by subprotocol.",
+      labelNames: ["protocol"],
+      registers,
+      collect() {
+        fill(this, metrics.countSockets());
+      },
+    });
+    this.subscriptions = new Gauge({
+      name: "gateway_subscriptions",
+      help: "Running client subscriptions, by subprotocol.",
+      labelNames: ["protocol"],
+      registers,
+      collect() {
+        fill(this, metrics.countSubscriptions());
+      },
+    });
+    this.subscriptionEventsDelivered = new Counter({ name: "gateway_subscription_events_delivered_total", help: "Subscription results queued for client sockets (one per subscriber per event).", registers });
+    this.slowConsumerCloses = new Counter({ name: "gateway_slow_consumer_closes_total", help: "Sockets closed with 4413 because their unread results passed the limit, by subprotocol.", labelNames: ["protocol"], registers });
+    this.tokenVerifications = new Counter({
+      name: "gateway_token_verifications_total",
+      help: "Access token checks, by outcome: ok, cached, unavailable (identity provider unreachable) or the refusal reason (jose's error code).",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.jwksFetches = new Counter({ name: "gateway_jwks_fetches_total", help: "Fetches of the identity provider's signing keys, by outcome (ok, error).", labelNames: ["outcome"], registers });
+  }
+
+  /** A refusal reason as a label: jose's error codes as they are, anything else one value. */
+  static refusalReason(reason: string): string {
+    return /^ERR_[A-Z_]{1,60}$/.test(reason) ? reason : "ERR_CLAIMS_REFUSED";
+  }
+}

@@ -1,0 +1,81 @@
+import { sql, type Kysely } from "kysely";
+import type pg from "pg";
+import { Counter, Gauge } from "prom-client";
+import { ServiceMetrics } from "@compliance-graph/server-kit";
+import type { AopdDatabase } from "./database/database-schema.js";
+
+/**
+ * aopd's metrics beside those of every deployable. Proof events are counted where they are
+ * numbered: each is numbered once by one replica, so the sum over replicas is exact whichever
+ * replica or writer made the change. Gauges of the database are read when scraped. Label values
+ * come from fixed sets (kinds, statuses, families, schemes, failure codes).
+ */
+export class AopdMetrics extends ServiceMetrics {
+  readonly proofEvents: Counter<"change" | "kind" | "status">;
+  readonly signatureVerifications: Counter<"family" | "scheme" | "result">;
+  readonly expiryRuns: Counter<"outcome">;
+  readonly proofsExpired: Counter;
+  readonly expiryLagSeconds: Gauge;
+  readonly exportRows: Counter;
+  readonly exportBytes: Counter;
+
+  constructor(database: { db: Kysely<AopdDatabase>; pool?: pg.Pool | undefined }, subscribers: () => number) {
+    super("aopd");
+    const registers = [this.registry];
+    this.proofEvents = new Counter({
+      name: "aopd_proof_events_total",
+      help: "Proof creations and status changes numbered into the event log by this replica, by change, proof kind and new status.",
+      labelNames: ["change", "kind", "status"],
+      registers,
+    });
+    this.signatureVerifications = new Counter({
+      name: "aopd_signature_verifications_total",
+      help: "Signature checks of submitted proofs, by address family, scheme (none when refused before one applied) and result (verified or the refusal code).",
+      labelNames: ["family", "scheme", "result"],
+      registers,
+    });
+    this.expiryRuns = new Counter({ name: "aopd_expiry_runs_total", help: "Passes of the expiry job, by outcome (ok, error).", labelNames: ["outcome"], registers });
+    this.proofsExpired = new Counter({ name: "aopd_proofs_expired_total", help: "Pending proofs this replica marked EXPIRED.", registers });
+    this.expiryLagSeconds = new Gauge({ name: "aopd_expiry_lag_seconds", help: "In the last expiry pass that expired proofs: how long past its due time the latest one was.", registers });
+    this.exportRows = new Counter({ name: "aopd_export_rows_total", help: "Proof rows written into XLSX exports.", registers });
+    this.exportBytes = new Counter({ name: "aopd_export_bytes_total", help: "Bytes of XLSX exports produced (before base64).", registers });
+    new Gauge({
+      name: "aopd_notification_queue_usage_ratio",
+      help: "pg_notification_queue_usage(): the share of PostgreSQL's NOTIFY queue in use (a listener that stopped reading fills it).",
+      registers,
+      async collect() {
+        const { rows } = await sql<{ usage: number }>`SELECT pg_notification_queue_usage() AS usage`.execute(database.db);
+        this.set(Number(rows[0]?.usage ?? 0));
+      },
+    });
+    new Gauge({
+      name: "aopd_proof_event_subscribers",
+      help: "Subscribers of this replica's proof events (GraphQL subscriptions and portal streams).",
+      registers,
+      collect() {
+        this.set(subscribers());
+      },
+    });
+    const pool = database.pool;
+    if (pool) {
+      new Gauge({
+        name: "aopd_db_pool_connections",
+        help: "Connections of this replica's database pool, by state (in_use, idle).",
+        labelNames: ["state"],
+        registers,
+        collect() {
+          this.set({ state: "idle" }, pool.idleCount);
+          this.set({ state: "in_use" }, pool.totalCount - pool.idleCount);
+        },
+      });
+      new Gauge({
+        name: "aopd_db_pool_waiting",
+        help: "Queries waiting for a connection of this replica's pool.",
+        registers,
+        collect() {
+          this.set(pool.waitingCount);
+        },
+      });
+    }
+  }
+}
