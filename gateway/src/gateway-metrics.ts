@@ -28,14 +28,15 @@ export class GatewayMetrics extends ServiceMetrics {
       gauge.reset();
       for (const [protocol, count] of counts) gauge.set({ protocol }, count);
     };
-    const metrics = this;
+    const countSockets = () => this.countSockets();
+    const countSubscriptions = () => this.countSubscriptions();
     this.webSocketConnections = new Gauge({
       name: "gateway_websocket_connections",
       help: "Open WebSocket connections, by subprotocol.",
       labelNames: ["protocol"],
       registers,
       collect() {
-        fill(this, metrics.countSockets());
+        fill(this, countSockets());
       },
     });
     this.subscriptions = new Gauge({
@@ -44,7 +45,7 @@ export class GatewayMetrics extends ServiceMetrics {
       labelNames: ["protocol"],
       registers,
       collect() {
-        fill(this, metrics.countSubscriptions());
+        fill(this, countSubscriptions());
       },
     });
     this.subscriptionEventsDelivered = new Counter({ name: "gateway_subscription_events_delivered_total", help: "Subscription results queued for client sockets (one per subscriber per event).", registers });
