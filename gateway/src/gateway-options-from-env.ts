@@ -1,5 +1,5 @@
 import type { JWK } from "jose";
-import { generateInternalSigningKey } from "@compliance-graph/identity";
+import { generateInternalSigningKey, parseRoleSources } from "@compliance-graph/identity";
 import { metricsExposureFromEnv, type Logger } from "@compliance-graph/server-kit";
 import type { GatewayOptions } from "./start-gateway.js";
 import { subscriptionLimitsFromEnv } from "./subscriptions/subscription-limits.js";
@@ -40,6 +40,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
   }
   const algorithms = list(env.OIDC_ALGORITHMS);
   const roleClients = list(env.OIDC_ROLE_CLIENTS);
+  const roleSources = env.OIDC_ROLE_SOURCES ? parseRoleSources(env.OIDC_ROLE_SOURCES) : undefined;
   const clockToleranceSeconds = integer(env, "OIDC_CLOCK_TOLERANCE_SECONDS");
   const ttlSeconds = integer(env, "INTERNAL_JWT_TTL_SECONDS");
   const maxLifetimeSeconds = integer(env, "OIDC_MAX_TOKEN_LIFETIME_SECONDS");
@@ -64,6 +65,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
       audience: env.OIDC_AUDIENCE ?? "compliance-graph",
       ...(algorithms ? { algorithms } : {}),
       ...(roleClients ? { roleClients } : {}),
+      ...(roleSources ? { roleSources } : {}),
       ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
       ...(maxLifetimeSeconds !== undefined ? { maxLifetimeSeconds } : {}),
     },

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { JWK } from "jose";
 import { startAopd, type AopdConfig, type RunningAopd } from "@compliance-graph/aopd";
 import { composeSubgraphs, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
-import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey } from "@compliance-graph/identity";
+import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey, type RoleSource } from "@compliance-graph/identity";
 import { createLogger } from "@compliance-graph/server-kit";
 import { startTrpd, trpdSchemaFile } from "@compliance-graph/trpd";
 import { aopdStandInSchemaFile, startAopdStandIn } from "./aopd-stand-in.js";
@@ -56,6 +56,8 @@ export interface StackOptions {
   maxSubgraphFetches?: number;
   /** Routing URLs the gateway uses instead of the started subgraphs' (a subgraph that is down, say). */
   subgraphUrlOverrides?: Partial<Record<"aopd" | "trpd", string>>;
+  /** Where the gateway reads roles in tokens (`OIDC_ROLE_SOURCES`). @default Keycloak's places */
+  roleSources?: RoleSource[];
   /** The gateway's logger. @default silent */
   gatewayLogger?: GatewayOptions["logger"];
 }
@@ -115,7 +117,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       production: false,
       supergraph: { path: supergraphPath, pollIntervalMs: options.supergraphPollIntervalMs ?? 100 },
       subgraphUrls: { ...subgraphUrls, ...options.subgraphUrlOverrides },
-      oidc: { issuer: idp.issuer, audience: idp.audience, ...(options.jwksCooldownMs !== undefined ? { jwksCooldownMs: options.jwksCooldownMs } : {}) },
+      oidc: {
+        issuer: idp.issuer,
+        audience: idp.audience,
+        ...(options.jwksCooldownMs !== undefined ? { jwksCooldownMs: options.jwksCooldownMs } : {}),
+        ...(options.roleSources ? { roleSources: options.roleSources } : {}),
+      },
       internalToken: { privateJwk: internalKey.privateJwk },
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),

@@ -16,7 +16,7 @@
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type RemoteJWKSet } from "jose";
 import { GatewayMetrics } from "../gateway-metrics.js";
 import { UnauthenticatedError } from "@compliance-graph/errors";
-import { ExpiringCache, identityFromKeycloakClaims, type Identity } from "@compliance-graph/identity";
+import { ExpiringCache, identityFromClaims, keycloakRoleSources, type Identity, type RoleSource } from "@compliance-graph/identity";
 import { discoverIssuer } from "./discover-issuer.js";
 
 export interface AccessTokenVerifierOptions {
@@ -28,8 +28,10 @@ export interface AccessTokenVerifierOptions {
   algorithms?: string[];
   /** `OIDC_CLOCK_TOLERANCE_SECONDS`: skew tolerated on `exp`, `nbf`. @default 10 // seconds */
   clockToleranceSeconds?: number;
-  /** `OIDC_ROLE_CLIENTS` (comma-separated): clients whose client roles count. @default [audience] */
+  /** `OIDC_ROLE_CLIENTS` (comma-separated): clients whose client roles count, beside realm roles. @default [audience] */
   roleClients?: string[];
+  /** `OIDC_ROLE_SOURCES`: where tokens carry roles (see `RoleSource`); replaces `roleClients`. @default realm roles and the role clients' roles */
+  roleSources?: RoleSource[];
   /** Most verified tokens remembered until they expire. @default 10_000 */
   maxCachedTokens?: number;
   /**
@@ -82,7 +84,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
   }
   const clockTolerance = options.clockToleranceSeconds ?? 10;
   const maxLifetimeSeconds = options.maxLifetimeSeconds ?? 86_400;
-  const roleClients = options.roleClients ?? [options.audience];
+  const roleSources = options.roleSources ?? keycloakRoleSources(options.roleClients ?? [options.audience]);
   const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000);
   // Discovery is lazy and retried after a failure, so the gateway can start before its issuer.
   let keys: Promise<RemoteJWKSet> | undefined;
@@ -152,7 +154,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
         throw new UnauthenticatedError();
       }
       metrics?.tokenVerifications.inc({ outcome: "ok" });
-      const identity = identityFromKeycloakClaims(payload, { roleClients });
+      const identity = identityFromClaims(payload, roleSources);
       cache.set(token, identity, (payload.exp ?? 0) * 1000);
       return identity;
     },

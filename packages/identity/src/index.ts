@@ -1,6 +1,7 @@
 export type { Identity } from "./identity.js";
 export { roles, allRoles, isRole, type Role } from "./roles.js";
-export { identityFromKeycloakClaims, type KeycloakRoleSources } from "./identity-from-keycloak-claims.js";
+export { identityFromClaims } from "./identity-from-claims.js";
+export { keycloakRoleSources, parseRoleSources, type RoleSource } from "./role-source.js";
 export { bearerTokenFrom } from "./bearer-token-from.js";
 export { ExpiringCache } from "./expiring-cache.js";
 export {

@@ -1,6 +1,6 @@
 import { buildSchema, graphql, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { bearerTokenFrom, enforceRequiredRoles, ExpiringCache, findMissingRole, identityFromKeycloakClaims, RequiredRoles, requiresRoleDirectiveSdl } from "../src/index.js";
+import { bearerTokenFrom, enforceRequiredRoles, ExpiringCache, findMissingRole, identityFromClaims, keycloakRoleSources, parseRoleSources, RequiredRoles, requiresRoleDirectiveSdl } from "../src/index.js";
 
 const sdl = `${requiresRoleDirectiveSdl}
 type Query { area: Area! open: String }
@@ -12,7 +12,7 @@ type Secret implements Item @requiresRole(role: "travel-rule:read") { id: ID! }
 
 describe("the role model", () => {
   it("takes roles from realm_access and from the configured clients' resource_access only", () => {
-    const identity = identityFromKeycloakClaims(
+    const identity = identityFromClaims(
       {
         sub: "sa-1",
         azp: "dev-api-client",
@@ -20,9 +20,30 @@ describe("the role model", () => {
         realm_access: { roles: ["proofs:read", "offline_access"] },
         resource_access: { "compliance-graph": { roles: ["proofs:export"] }, other: { roles: ["travel-rule:read"] } },
       },
-      { roleClients: ["compliance-graph"] },
+      keycloakRoleSources(["compliance-graph"]),
     );
     expect(identity).toEqual({ subject: "sa-1", client: "dev-api-client", username: "service-account-dev-api-client", roles: ["proofs:export", "proofs:read"] });
+  });
+
+  it("takes roles from the sources other providers use, and only from those configured", () => {
+    const claims = {
+      sub: "auth0|42",
+      client_id: "spa",
+      permissions: ["proofs:read"],
+      scope: "openid proofs:export",
+      roles: ["travel-rule:read"],
+      groups: ["proofs:write"],
+      realm_access: { roles: ["proofs:write"] },
+    };
+    const rolesFrom = (sources: string) => identityFromClaims(claims, parseRoleSources(sources)).roles;
+    expect(rolesFrom("permissions")).toEqual(["proofs:read"]);
+    expect(rolesFrom("scope")).toEqual(["proofs:export"]);
+    expect(rolesFrom("roles")).toEqual(["travel-rule:read"]);
+    expect(rolesFrom("claim:groups")).toEqual(["proofs:write"]);
+    expect(rolesFrom("permissions, scope")).toEqual(["proofs:export", "proofs:read"]);
+    expect(identityFromClaims(claims, parseRoleSources("permissions")).client).toBe("spa");
+    expect(() => parseRoleSources("groups")).toThrow(/"groups" is not a role source; use realm_access, resource_access:<client>, roles, scope, permissions or claim:<name>/);
+    expect(() => parseRoleSources(" , ")).toThrow(/names no role source/);
   });
 
   it("reads bearer tokens only from well-formed Bearer headers", () => {
