@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { JWK } from "jose";
 import { startAopd, type AopdConfig, type RunningAopd } from "@compliance-graph/aopd";
-import { composeSubgraphs, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
+import { composeSubgraphs, readDevRealm, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey, type RoleSource } from "@compliance-graph/identity";
 import { createLogger } from "@compliance-graph/server-kit";
 import { startTrpd, trpdSchemaFile } from "@compliance-graph/trpd";
@@ -77,7 +77,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   try {
     const idp = await startDevIdentityProvider({
-      clients: [{ ...defaultClient, roles: ["proofs:read", "proofs:export", "proofs:write", "travel-rule:read"] }, ...(options.extraClients ?? [])],
+      // The committed realm's clients (the API client has every role), and the test's own.
+      clients: [...readDevRealm().clients, ...(options.extraClients ?? [])],
       ...(options.signingKeys ? { signingKeys: options.signingKeys } : {}),
     });
     closers.push(() => idp.close());

@@ -1,8 +1,8 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import type { KoaContextWithOIDC } from "oidc-provider";
-import { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig } from "./dev-identity-provider-config.js";
+import { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig, type DevUser } from "./dev-identity-provider-config.js";
 
 export interface DevIdentityProviderOptions extends Partial<DevIdentityProviderConfig> {
   /** The public base URL the provider is reached at, e.g. `http://localhost:4000`. */
@@ -28,11 +28,18 @@ export interface DevIdentityProvider {
   rotateSigningKey(newKey?: JWK): Promise<{ kid: string }>;
 }
 
-/** Keycloak's service account user id is a UUID; a stable one per client keeps `sub` stable. */
-function serviceAccountId(clientId: string): string {
-  const hex = createHash("sha256").update(`service-account:${clientId}`).digest("hex");
+/** Keycloak's user ids are UUIDs; a stable one per service account or user keeps `sub` stable. */
+function userId(name: string): string {
+  const hex = createHash("sha256").update(name).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
+
+function samePassword(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
 
 export async function generateDevSigningKey(kid: string = randomUUID()): Promise<JWK> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -43,7 +50,10 @@ export async function generateDevSigningKey(kid: string = randomUUID()): Promise
  * A real OIDC provider (`oidc-provider`) for development and tests, at Keycloak's paths
  * (`/auth/realms/<realm>/.well-known/openid-configuration`, `.../protocol/openid-connect/token`,
  * `.../protocol/openid-connect/certs`), issuing Keycloak-shaped JWT access tokens through the
- * client-credentials grant with the form fields of spec 4.3. It refuses to exist in production.
+ * client-credentials grant with the form fields of spec 4.3 (service accounts) and the password
+ * grant (direct access grants, for the realm's users, confidential and public clients alike). Its
+ * clients, users, roles and audience come from a Keycloak realm export (gateway/realm/). It refuses
+ * to exist in production.
  */
 export async function createDevIdentityProvider(options: DevIdentityProviderOptions): Promise<DevIdentityProvider> {
   if (process.env.NODE_ENV === "production") {
@@ -55,33 +65,44 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const keys: JWK[] = options.signingKeys?.length ? [...options.signingKeys] : [await generateDevSigningKey()];
   const cookieKeys = [randomBytes(32).toString("hex")];
   const clientsById = new Map<string, DevClient>(config.clients.map((client) => [client.clientId, client]));
+  const usersByName = new Map<string, DevUser>((config.users ?? []).map((user) => [user.username, user]));
+  // A password grant's user, from the grant to the token customizer (which gets the same token).
+  const userOfToken = new WeakMap<object, DevUser>();
 
   const customizeToken = (_ctx: KoaContextWithOIDC, token: { clientId?: string }, jwt: { payload: Record<string, unknown> }) => {
     const clientId = token.clientId ?? "";
-    const roles = clientsById.get(clientId)?.roles ?? [];
-    // What a Keycloak service-account token carries, beside iss, aud, exp, iat, jti.
+    const user = userOfToken.get(token);
+    // What a Keycloak token carries, beside iss, aud, exp, iat, jti: a service account's own roles
+    // (realm roles, and client roles of the API client), or a user's realm roles.
+    const roles = user ? user.roles : (clientsById.get(clientId)?.roles ?? []);
     Object.assign(jwt.payload, {
-      sub: serviceAccountId(clientId),
+      sub: userId(user ? `user:${user.username}` : `service-account:${clientId}`),
       typ: "Bearer",
       azp: clientId,
-      preferred_username: `service-account-${clientId}`,
+      preferred_username: user ? user.username : `service-account-${clientId}`,
       realm_access: { roles: [...roles, `default-roles-${config.realm}`, "offline_access"] },
-      resource_access: { [config.audience]: { roles }, account: { roles: ["manage-account", "view-profile"] } },
+      resource_access: user ? { account: { roles: ["manage-account", "view-profile"] } } : { [config.audience]: { roles }, account: { roles: ["manage-account", "view-profile"] } },
       scope: jwt.payload.scope ?? "openid",
     });
   };
 
   // Loaded here, not at import: a production gateway never loads the development provider's code.
-  const { default: Provider } = await import("oidc-provider");
-  const build = (signingKid: string) =>
-    new Provider(issuer, {
+  const { default: Provider, errors } = await import("oidc-provider");
+  const resourceServerInfo = (signingKid: string) => ({
+    scope: "openid profile email",
+    audience: config.audience,
+    accessTokenTTL: config.accessTokenTtlSeconds,
+    accessTokenFormat: "jwt" as const,
+    jwt: { sign: { alg: "RS256" as const, kid: signingKid } },
+  });
+  const build = (signingKid: string) => {
+    const provider = new Provider(issuer, {
       clients: config.clients.map((client) => ({
         client_id: client.clientId,
-        client_secret: client.clientSecret,
-        grant_types: ["client_credentials"],
+        ...(client.clientSecret === undefined ? { token_endpoint_auth_method: "none" } : { client_secret: client.clientSecret, token_endpoint_auth_method: "client_secret_post" }),
+        grant_types: [...((client.serviceAccount ?? client.clientSecret !== undefined) && client.clientSecret !== undefined ? ["client_credentials"] : []), ...(client.directAccessGrants ? ["password"] : [])],
         response_types: [],
         redirect_uris: [],
-        token_endpoint_auth_method: "client_secret_post",
       })),
       jwks: { keys },
       cookies: { keys: cookieKeys },
@@ -104,17 +125,30 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
           // The spec's form has no `resource` field: every token is for the API's audience.
           defaultResource: () => `urn:${config.audience}`,
           useGrantedResource: () => true,
-          getResourceServerInfo: () => ({
-            scope: "openid profile email",
-            audience: config.audience,
-            accessTokenTTL: config.accessTokenTtlSeconds,
-            accessTokenFormat: "jwt",
-            jwt: { sign: { alg: "RS256", kid: signingKid } },
-          }),
+          getResourceServerInfo: () => resourceServerInfo(signingKid),
         },
       },
       formats: { customizers: { jwt: customizeToken as never } },
     });
+    // The direct access grant (Keycloak's name for OAuth's password grant), which oidc-provider
+    // leaves to the deployer: a realm user's token for a client that allows it.
+    provider.registerGrantType(
+      "password",
+      async (ctx: KoaContextWithOIDC) => {
+        const { client, params } = ctx.oidc;
+        const user = usersByName.get(String(params?.username ?? ""));
+        if (!client || !clientsById.get(client.clientId)?.directAccessGrants) throw new errors.UnauthorizedClient("direct access grants are not enabled for this client");
+        if (!user || !samePassword(String(params?.password ?? ""), user.password)) throw new errors.InvalidGrant("invalid user credentials");
+        const token = new provider.ClientCredentials({ client, scope: "openid profile email" });
+        userOfToken.set(token, user);
+        token.resourceServer = new provider.ResourceServer(`urn:${config.audience}`, resourceServerInfo(signingKid));
+        const value = await token.save();
+        ctx.body = { access_token: value, token_type: "Bearer", expires_in: token.expiration, scope: token.scope };
+      },
+      ["username", "password", "scope"],
+    );
+    return provider;
+  };
 
   let provider = build(keys[0]?.kid ?? "");
   let callback = provider.callback();

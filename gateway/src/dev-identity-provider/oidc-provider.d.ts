@@ -4,12 +4,28 @@ declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
 
   export interface KoaContextWithOIDC {
-    oidc: { client?: { clientId: string } };
+    oidc: { client?: { clientId: string }; params?: Record<string, unknown> };
+    body?: unknown;
+  }
+
+  interface Token {
+    resourceServer?: unknown;
+    readonly expiration: number;
+    readonly scope?: string;
+    save(): Promise<string>;
   }
 
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     readonly issuer: string;
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
+    registerGrantType(name: string, handler: (ctx: KoaContextWithOIDC) => Promise<void>, parameters: string[]): void;
+    readonly ClientCredentials: new (fields: { client: unknown; scope?: string }) => Token;
+    readonly ResourceServer: new (identifier: string, info: Record<string, unknown>) => unknown;
   }
+
+  export const errors: {
+    InvalidGrant: new (description: string) => Error;
+    UnauthorizedClient: new (description: string) => Error;
+  };
 }
