@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../bench/src/support/start-process.js";
+import { fetchToken } from "../support/start-stack.js";
+
+/** The provider in its own process, as a developer or a compose file runs it; resolves once it answers. */
+async function startProvider(env: Record<string, string>, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "gateway/src/dev-identity-provider/main.ts"], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env }, stdio: "ignore" });
+  const discovery = `http://127.0.0.1:${port}/auth/realms/dev/.well-known/openid-configuration`;
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`the provider exited with ${child.exitCode}`);
+    if (await fetch(discovery).then((response) => response.ok, () => false)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error("the provider did not start");
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((resolve) => {
+  child.once("exit", () => resolve());
+  child.kill("SIGTERM");
+});
+
+describe("the development identity provider as a process of its own", () => {
+  let folder: string;
+  afterAll(async () => {
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("keeps its signing key in a file, so tokens it issued verify after a restart", async () => {
+    folder = await mkdtemp(join(tmpdir(), "cg-dev-idp-"));
+    const port = await freePort();
+    const keyFile = join(folder, "keys", "signing-key.json");
+    const env = { DEV_IDP_PORT: String(port), DEV_IDP_SIGNING_KEY_FILE: keyFile };
+    const issuer = `http://127.0.0.1:${port}/auth/realms/dev`;
+
+    let provider = await startProvider(env, port);
+    const token = await fetchToken(`${issuer}/protocol/openid-connect/token`, "dev-api-client", "dev-secret");
+    await stop(provider);
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+
+    provider = await startProvider(env, port);
+    try {
+      const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`)), { issuer, audience: "compliance-graph" });
+      expect(payload.azp).toBe("dev-api-client");
+    } finally {
+      await stop(provider);
+    }
+  }, 90_000);
+});
