@@ -6,6 +6,7 @@
  * copied, and the one credential is an internal token the gateway signs for this subgraph alone.
  */
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import { context as traceContext, propagation } from "@opentelemetry/api";
 import { isConnectionFailure, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
 import { requestIdHeader, type OutageLog } from "@compliance-graph/server-kit";
@@ -75,5 +76,7 @@ export class IdentityPropagatingDataSource extends RemoteGraphQLDataSource<Gatew
     const { identity, requestId } = (context ?? {}) as Partial<GatewayContext>;
     if (identity) headers.set("authorization", `Bearer ${await this.#mint(identity, this.#subgraph)}`);
     if (requestId) headers.set(requestIdHeader, requestId);
+    // The trace continues at the subgraph (W3C traceparent of the active fetch span; nothing while tracing is off).
+    propagation.inject(traceContext.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) });
   }
 }

@@ -6,6 +6,8 @@ import type { Logger } from "./logger.js";
 import { sendMetrics } from "./metrics/send-metrics.js";
 import type { ServiceMetrics } from "./metrics/service-metrics.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
+import { routeOfPath } from "./route-of-path.js";
+import { tracedRequest } from "./tracing/traced-request.js";
 import { sendJson } from "./send-json.js";
 
 /** A deployable's own routes; true when it answered the request. */
@@ -50,6 +52,13 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
     response.setHeader(requestIdHeader, requestId);
     const started = performance.now();
     const path = (request.url ?? "/").split("?")[0] ?? "/";
+    const route = routeOfPath(path);
+    await tracedRequest(request, response, route, () => answer(request, response, path, requestId));
+    const ms = performance.now() - started;
+    options.metrics?.recordHttp(route, request.method, response.statusCode, ms / 1000);
+    logger.debug({ requestId, method: request.method, path: path.slice(0, 64), status: response.statusCode, ms: Math.round(ms) }, "request");
+  });
+  const answer = async (request: IncomingMessage, response: ServerResponse, path: string, requestId: string): Promise<void> => {
     try {
       if (path === "/health/live") return sendJson(response, 200, { status: "live" });
       if (path === "/health/ready") {
@@ -72,12 +81,8 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
       }
       logger.error({ err: error, requestId }, "request failed");
       sendJson(response, 500, { errors: [{ message: maskedErrorMessage, extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
-    } finally {
-      const ms = performance.now() - started;
-      options.metrics?.recordHttp(path, request.method, response.statusCode, ms / 1000);
-      logger.debug({ requestId, method: request.method, path: path.slice(0, 64), status: response.statusCode, ms: Math.round(ms) }, "request");
     }
-  });
+  };
   // Longer than the usual load balancer idle timeout (60 s), so the balancer closes first.
   httpServer.keepAliveTimeout = 65_000;
   return {

@@ -24,3 +24,5 @@ export { ServiceMetrics, latencyBuckets } from "./metrics/service-metrics.js";
 export { BoundedLabel } from "./metrics/bounded-label.js";
 export { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
 export { metricsExposureFromEnv, startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
+export { isTracingEnabled, projectTracer, startTracing, type Tracing } from "./tracing/start-tracing.js";
+export { tracedRequest } from "./tracing/traced-request.js";

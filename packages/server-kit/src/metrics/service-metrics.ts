@@ -4,8 +4,6 @@ import { BoundedLabel } from "./bounded-label.js";
 /** Latency buckets in seconds, from a cache hit to a slow export. */
 export const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The first path segments a deployable serves; any other path is counted as `other`. */
-const knownRoutes = ["/graphql", "/graphql-ws", "/health/live", "/health/ready", "/metrics", "/aopp/callback", "/portal/api", "/portal", "/auth", "/supergraph"];
 
 /**
  * One deployable's metrics: its own Prometheus registry (so that deployables sharing a process,
@@ -45,14 +43,7 @@ export class ServiceMetrics {
     });
   }
 
-  /** The route label of a request path. */
-  routeOf(path: string): string {
-    for (const route of knownRoutes) if (path === route || path.startsWith(`${route}/`)) return route;
-    return "other";
-  }
-
-  recordHttp(path: string, method: string | undefined, status: number, seconds: number): void {
-    const route = this.routeOf(path);
+  recordHttp(route: string, method: string | undefined, status: number, seconds: number): void {
     const knownMethod = method && ["GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(method) ? method : "other";
     this.httpRequests.inc({ route, method: knownMethod, status: String(status) });
     this.httpRequestSeconds.observe({ route }, seconds);

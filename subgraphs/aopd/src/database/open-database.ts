@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { AopdDatabase } from "./database-schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
+import { tracedDialect } from "./traced-dialect.js";
 
 export interface DatabaseOptions {
   /** A PostgreSQL connection string; when absent, embedded PGlite is used. */
@@ -43,14 +44,14 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     // a new one for the next query, so losing one is survivable: note it and carry on.
     pool.on("error", (error) => options.onConnectionLost?.(error));
     pool.on("connect", () => options.onConnected?.());
-    const db = new Kysely<AopdDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<AopdDatabase>({ dialect: tracedDialect(new PostgresDialect({ pool })) });
     return { db, driver: "postgres", pool, close: () => db.destroy() };
   }
   const dataDir = options.dataDir ?? ".data/aopd";
   // PGlite creates its own folder but not the ones above it, which a fresh checkout lacks.
   if (!dataDir.includes("://")) mkdirSync(dirname(dataDir), { recursive: true });
   const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-  const db = new Kysely<AopdDatabase>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<AopdDatabase>({ dialect: tracedDialect(new PGliteDialect(pglite)) });
   return {
     db,
     driver: "pglite",
