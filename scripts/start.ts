@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { startAopd } from "@compliance-graph/aopd";
 import { createDevIdentityProvider, gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
-import { createLogger, forwardPathPrefix, onShutdownSignal } from "@compliance-graph/server-kit";
+import { createLogger, forwardPathPrefix, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
 import { startTrpd } from "@compliance-graph/trpd";
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
@@ -17,6 +17,8 @@ if (process.env.NODE_ENV === "production") {
 }
 const port = Number(process.env.PORT ?? 4000);
 const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
+// One process for the whole trial, one service in traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+const tracing = startTracing("compliance-graph");
 const logger = createLogger("start");
 
 const idp = await createDevIdentityProvider({ baseUrl });
@@ -84,4 +86,5 @@ Ctrl-C stops everything.
 onShutdownSignal(logger, async () => {
   await gateway.close();
   await Promise.all([aopd.close(), trpd.close()]);
+  await tracing.shutdown();
 });

@@ -1,5 +1,5 @@
 import cluster from "node:cluster";
-import { createLogger, onShutdownSignal } from "@compliance-graph/server-kit";
+import { createLogger, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./dev-identity-provider/create-dev-identity-provider.js";
 import { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
 import { gatewayWorkersFromEnv, runGatewayWorkers } from "./gateway-workers.js";
@@ -19,6 +19,8 @@ if (workers > 1 && cluster.isPrimary) {
 }
 
 async function serve(): Promise<void> {
+  // First: the spans of everything started below go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set.
+  const tracing = startTracing("gateway", env);
   let devIdentityProvider: DevIdentityProvider | undefined;
   if (env.DEV_IDENTITY_PROVIDER === "true") {
     if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
@@ -33,5 +35,8 @@ async function serve(): Promise<void> {
     logger,
     ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
   });
-  onShutdownSignal(logger, () => gateway.close());
+  onShutdownSignal(logger, async () => {
+    await gateway.close();
+    await tracing.shutdown();
+  });
 }

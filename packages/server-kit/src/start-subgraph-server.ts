@@ -14,6 +14,9 @@ import { readGraphQLBody } from "./read-graphql-body.js";
 import { createHttpServerShell } from "./http-server-shell.js";
 import { sendJson } from "./send-json.js";
 import { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
+import { operationAttributesPlugin } from "./tracing/operation-attributes-plugin.js";
+import { isTracingEnabled } from "./tracing/start-tracing.js";
+import { traceResolvers } from "./tracing/trace-resolvers.js";
 import { ServiceMetrics } from "./metrics/service-metrics.js";
 import { startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
 
@@ -86,6 +89,8 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   }
   const metrics = options.metrics ?? new ServiceMetrics(options.name);
   const exposure = options.metricsExposure ?? { port: undefined, host: "127.0.0.1" };
+  const tracing = isTracingEnabled();
+  if (tracing) traceResolvers(options.schema);
   const apollo = new ApolloServer<TContext>({
     schema: options.schema,
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
@@ -94,6 +99,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       graphqlMetricsPlugin(metrics),
+      ...(tracing ? [operationAttributesPlugin<TContext>()] : []),
       inputValuesPlugin(),
       costLimitPlugin({ ...defaultCostLimits, ...options.cost }),
     ],

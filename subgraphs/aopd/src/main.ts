@@ -1,5 +1,5 @@
 import { internalTokenVerifierFromEnv } from "@compliance-graph/identity";
-import { createLogger, metricsExposureFromEnv, onShutdownSignal } from "@compliance-graph/server-kit";
+import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
 import { startAopd } from "./start-aopd.js";
 
 /**
@@ -7,8 +7,13 @@ import { startAopd } from "./start-aopd.js";
  * environment. Callers prove who they are with the gateway's internal token
  * (`INTERNAL_JWT_PUBLIC_JWKS` or `INTERNAL_JWKS_URL`); production refuses to start without one.
  */
+// First: the spans of everything started below go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set.
+const tracing = startTracing("aopd");
 const logger = createLogger("aopd");
 const authenticate = internalTokenVerifierFromEnv("aopd");
 if (!authenticate) logger.warn("no INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL: serving a development identity to anyone");
 const aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
-onShutdownSignal(logger, () => aopd.close());
+onShutdownSignal(logger, async () => {
+  await aopd.close();
+  await tracing.shutdown();
+});
