@@ -16,9 +16,10 @@ export interface BenchStack {
 /**
  * The whole stack as in production, each deployable in its own process: aopd on `databaseUrl`,
  * trpd, and the gateway with the development identity provider, composed from the committed
- * supergraph.
+ * supergraph. `env` goes to all three, `aopdEnv` to aopd.
  */
-export async function startBenchStack(databaseUrl: string, aopdEnv: Record<string, string> = {}): Promise<BenchStack> {
+export async function startBenchStack(databaseUrl: string, options: { aopdEnv?: Record<string, string>; env?: Record<string, string> } = {}): Promise<BenchStack> {
+  const env = options.env ?? {};
   const key = await generateInternalSigningKey();
   const publicJwks = JSON.stringify({ keys: [key.publicJwk] });
   const [aopdPort, trpdPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
@@ -30,15 +31,16 @@ export async function startBenchStack(databaseUrl: string, aopdEnv: Record<strin
     processes.push(
       await startProcess(
         "subgraphs/aopd/src/main.ts",
-        { AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl, INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0", ...aopdEnv },
+        { ...env, AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl, INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0", ...options.aopdEnv },
         `http://127.0.0.1:${aopdPort}/health/ready`,
       ),
     );
-    processes.push(await startProcess("subgraphs/trpd/src/main.ts", { TRPD_PORT: String(trpdPort), INTERNAL_JWT_PUBLIC_JWKS: publicJwks }, `http://127.0.0.1:${trpdPort}/health/ready`));
+    processes.push(await startProcess("subgraphs/trpd/src/main.ts", { ...env, TRPD_PORT: String(trpdPort), INTERNAL_JWT_PUBLIC_JWKS: publicJwks }, `http://127.0.0.1:${trpdPort}/health/ready`));
     const base = `http://127.0.0.1:${gatewayPort}`;
     const gateway = await startProcess(
       "gateway/src/main.ts",
       {
+        ...env,
         PORT: String(gatewayPort),
         DEV_IDENTITY_PROVIDER: "true",
         PUBLIC_BASE_URL: base,

@@ -4,7 +4,7 @@ import type { ServiceMap } from "@apollo/gateway";
 import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
 import { maskError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
-import type { Logger } from "@compliance-graph/server-kit";
+import { isTracingEnabled, projectTracer, type Logger } from "@compliance-graph/server-kit";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import type { Client } from "graphql-ws";
 import { executeSubscriptionEvent, type UpstreamEvent } from "./execute-subscription-event.js";
@@ -204,7 +204,11 @@ export class SharedSubscription {
     }
     this.#inFlight += 1;
     const { planned, dataSources } = this.#options;
-    const execution = executeSubscriptionEvent(planned, event, dataSources, this.#context, this.#context.logger).catch((error: unknown) => {
+    const upstream = event;
+    const run = () => executeSubscriptionEvent(planned, upstream, dataSources, this.#context, this.#context.logger);
+    // Each event's execution is a trace of its own (its fetches to other subgraphs are the children).
+    const traced = isTracingEnabled() ? projectTracer().startActiveSpan("subscription.event", { attributes: { "graphql.subgraph": planned.plan.primary.serviceName } }, (span) => run().finally(() => span.end())) : run();
+    const execution = traced.catch((error: unknown) => {
       this.#context.logger.error({ err: error }, "subscription event execution failed");
       return { errors: [maskError({ message: String(error) }, error)] } satisfies FormattedExecutionResult;
     });
