@@ -9,6 +9,7 @@ import { openDatabase } from "./database/open-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
+import { ChainWatcher } from "./chain/chain-watcher.js";
 import { pruneProofEvents } from "./events/prune-proof-events.js";
 import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
 import { portalApiRoute } from "./public-api/portal-api-route.js";
@@ -37,6 +38,8 @@ export interface StartAopdOptions {
 export interface RunningAopd {
   url: string;
   services: AopdServices;
+  /** This replica's chain watcher: its `stats()` are where metrics will read from. */
+  chainWatcher: ChainWatcher;
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const aoppCallback = aoppCallbackRoute(publicRoutes);
     const portalApi = portalApiRoute(publicRoutes);
     const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
+    const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const server = await startSubgraphServer<AopdContext, Identity>({
@@ -103,6 +107,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
           if (isConnectionFailure(error)) outages.down("database", error);
           throw error;
         }
+        // A failing chain connection only delays automatic assessment: degraded, still ready.
+        return { degraded: chainWatcher.degraded() };
       },
       dependency: { part: "database", outages },
       logger,
@@ -123,10 +129,14 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       if (pruned > 0) logger.info({ pruned }, "old proof events pruned");
       return false;
     }, logger);
+    const stopChainChecks =
+      config.chain.connections.length === 0 ? async () => {} : startRepeatingJob("checking Satoshi proofs on chain", config.chain.intervalSeconds, () => chainWatcher.pass(), logger);
     return {
       url: server.url,
       services,
+      chainWatcher,
       close: async () => {
+        await stopChainChecks();
         await stopExpiryJob();
         await stopPruning();
         streams.endAll();

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
-import { sql, type Kysely, type Updateable } from "kysely";
+import { sql, type Kysely, type UpdateObject } from "kysely";
 import type { AopdDatabase, ProofKind, ProofRow, ProofStatus, ProofTable } from "../database/database-schema.js";
 
 export interface StatusChange {
@@ -8,8 +8,8 @@ export interface StatusChange {
   action: string;
   kind: ProofKind;
   from: readonly ProofStatus[];
-  /** The new columns; `status` among them. `updated_at` is set here. */
-  set: Updateable<ProofTable> & { status: ProofStatus };
+  /** The new columns (values, or expressions over the row as it was); `status` among them. `updated_at` is set here. */
+  set: UpdateObject<AopdDatabase, "aopd_proof"> & { status: ProofStatus };
   /** Refuse when the due time has passed, even before the expiry job marks the proof. */
   beforeDue?: boolean;
 }
