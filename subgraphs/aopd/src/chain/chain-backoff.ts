@@ -1,4 +1,4 @@
-import { ChainConnectionError, type ChainConnectionErrorCode } from "./chain-connection-error.js";
+import type { ChainConnectionError, ChainConnectionErrorCode } from "./chain-connection-error.js";
 
 /** One network's watcher state, for readiness now and metrics later (plain numbers, no library). */
 export interface ChainWatcherStats {

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely, type UpdateObject } from "kysely";
-import type { AopdDatabase, ProofKind, ProofRow, ProofStatus, ProofTable } from "../database/database-schema.js";
+import type { AopdDatabase, ProofKind, ProofRow, ProofStatus } from "../database/database-schema.js";
 
 export interface StatusChange {
   /** What the change does, as a past participle for messages ("finalized", "assessed", ...). */
