@@ -13,14 +13,23 @@ import { sendJson } from "./send-json.js";
 /** A deployable's own routes; true when it answered the request. */
 export type Route = (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean> | boolean;
 
+/** Optional dependencies that fail while the deployable still serves, named for the operator (never a URL). */
+export interface ReadinessReport {
+  degraded: string[];
+}
+
 export interface HttpServerShellOptions {
   /** TCP port; 0 picks a free one. */
   port: number;
   /** @default "127.0.0.1" */
   host?: string;
   logger: Logger;
-  /** Resolves when the deployable can serve; rejects (with the reason, for the log) otherwise. */
-  checkReady: () => Promise<void>;
+  /**
+   * Resolves when the deployable can serve; rejects (with the reason, for the log) otherwise. It
+   * may resolve with the optional parts that are failing (a chain connection): still ready (200),
+   * since requests are served, but `{ status: "degraded", degraded: [...] }` for the operator.
+   */
+  checkReady: () => Promise<void | ReadinessReport>;
   /** The deployable's routes, tried in order after the health endpoints. */
   routes: Route[];
   /** How long `close` lets requests in flight finish. @default SHUTDOWN_DRAIN_SECONDS or 10_000 // milliseconds */
@@ -63,7 +72,8 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
       if (path === "/health/live") return sendJson(response, 200, { status: "live" });
       if (path === "/health/ready") {
         try {
-          await options.checkReady();
+          const report = await options.checkReady();
+          if (report && report.degraded.length > 0) return sendJson(response, 200, { status: "degraded", degraded: report.degraded });
           return sendJson(response, 200, { status: "ready" });
         } catch (error) {
           logger.warn({ err: error }, "readiness check failed");

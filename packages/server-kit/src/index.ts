@@ -18,7 +18,7 @@ export { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 export { withoutSuggestions } from "./without-suggestions.js";
 export { inputValuesPlugin, type ScalarCheck } from "./input-values-plugin.js";
 export { costLimitPlugin, defaultCostLimits, operationCost, type CostLimits } from "./operation-cost.js";
-export { createHttpServerShell, type HttpServerShell, type HttpServerShellOptions, type Route } from "./http-server-shell.js";
+export { createHttpServerShell, type HttpServerShell, type HttpServerShellOptions, type ReadinessReport, type Route } from "./http-server-shell.js";
 export { startRepeatingJob } from "./start-repeating-job.js";
 export { ServiceMetrics, latencyBuckets } from "./metrics/service-metrics.js";
 export { BoundedLabel } from "./metrics/bounded-label.js";

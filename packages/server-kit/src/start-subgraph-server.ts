@@ -11,7 +11,7 @@ import { costLimitPlugin, defaultCostLimits, type CostLimits } from "./operation
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
-import { createHttpServerShell } from "./http-server-shell.js";
+import { createHttpServerShell, type ReadinessReport } from "./http-server-shell.js";
 import { sendJson } from "./send-json.js";
 import { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
 import { operationAttributesPlugin } from "./tracing/operation-attributes-plugin.js";
@@ -45,8 +45,8 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
   /** Identity used in development when no `authenticate` is configured. */
   developmentIdentity?: TIdentity;
   createContext: (input: { identity: TIdentity; requestId: string; logger: Logger }) => TContext | Promise<TContext>;
-  /** Resolves when the subgraph can serve (database reachable); rejects otherwise. */
-  checkReady: () => Promise<void>;
+  /** Resolves when the subgraph can serve (database reachable); rejects otherwise. See `ReadinessReport` for degraded parts. */
+  checkReady: () => Promise<void | ReadinessReport>;
   logger: Logger;
   /**
    * Routes of the subgraph's own beside `/graphql` (for example a public callback). Returns true

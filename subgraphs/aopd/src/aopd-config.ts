@@ -1,4 +1,5 @@
 import { AssetRegistry } from "@compliance-graph/dti-assets";
+import { chainChecksConfigFromEnv, type ChainChecksConfig } from "./chain/chain-checks-config.js";
 import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
 
 export interface AopdConfig {
@@ -114,6 +115,12 @@ export interface AopdConfig {
   themeFile: URL | string;
   logoFile: URL | string;
   assets: AssetRegistry;
+  /**
+   * `AOPD_CHAIN_<NETWORK>_URL`, `AOPD_CHAIN_<NETWORK>_CONFIRMATIONS` and the watcher's
+   * `AOPD_CHAIN_*` settings (see chain/chain-checks-config.ts): the networks whose Satoshi proofs
+   * are checked on chain. @default none // every proof waits for an officer
+   */
+  chain: ChainChecksConfig;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -201,5 +208,6 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),
     assets,
+    chain: chainChecksConfigFromEnv(env, (name, fallback) => integer(env, name, fallback)),
   };
 }

@@ -10,6 +10,7 @@ import { openDatabase } from "./database/open-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
+import { ChainWatcher } from "./chain/chain-watcher.js";
 import { pruneProofEvents } from "./events/prune-proof-events.js";
 import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
 import { portalApiRoute } from "./public-api/portal-api-route.js";
@@ -42,6 +43,8 @@ export interface RunningAopd {
   /** Where Prometheus scrapes this replica. */
   metricsUrl: string;
   services: AopdServices;
+  /** This replica's chain watcher: its `stats()` are where metrics will read from. */
+  chainWatcher: ChainWatcher;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const aoppCallback = aoppCallbackRoute(publicRoutes);
     const portalApi = portalApiRoute(publicRoutes);
     const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
+    const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const server = await startSubgraphServer<AopdContext, Identity>({
@@ -113,6 +117,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
           if (isConnectionFailure(error)) outages.down("database", error);
           throw error;
         }
+        // A failing chain connection only delays automatic assessment: degraded, still ready.
+        return { degraded: chainWatcher.degraded() };
       },
       dependency: { part: "database", outages },
       logger,
@@ -144,11 +150,15 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       if (pruned > 0) logger.info({ pruned }, "old proof events pruned");
       return false;
     }, logger);
+    const stopChainChecks =
+      config.chain.connections.length === 0 ? async () => {} : startRepeatingJob("checking Satoshi proofs on chain", config.chain.intervalSeconds, () => chainWatcher.pass(), logger);
     return {
       url: server.url,
       metricsUrl: server.metricsUrl,
       services,
+      chainWatcher,
       close: async () => {
+        await stopChainChecks();
         await stopExpiryJob();
         await stopPruning();
         streams.endAll();

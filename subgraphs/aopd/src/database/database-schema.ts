@@ -47,6 +47,16 @@ export interface ProofTable {
    * the proof, so all but the last were refused). At `AOPD_MAX_FAILED_ATTEMPTS` it takes no more.
    */
   signature_attempts: Generated<number>;
+  /** Satoshi proofs: the due time the chain watcher checks until (kept when `due_at` is cleared on submission). */
+  chain_check_until: Timestamp | null;
+  /** When a replica last took the proof for a chain check: the lease and the queue order. */
+  chain_checked_at: Timestamp | null;
+  /** The block holding the test transaction, once seen in one (bigint: read as a string by pg). */
+  block_height: ColumnType<string | null, string | number | null, string | number | null>;
+  /** The transaction's confirmations at the last check; at verification, those that counted. */
+  confirmations: number | null;
+  /** Why the chain contradicts the request (FAILED by the chain watcher). */
+  failure_reason: string | null;
 }
 
 /** One proof creation or status change (see migration 0004 for how events are written and numbered). */

@@ -3,6 +3,7 @@ import * as createProofTable from "./migrations/0001-create-proof-table.js";
 import * as addAoppCallback from "./migrations/0002-add-aopp-callback.js";
 import * as addPortalSubmissions from "./migrations/0003-add-portal-submissions.js";
 import * as addProofEventLog from "./migrations/0004-add-proof-event-log.js";
+import * as addChainChecks from "./migrations/0006-add-chain-checks.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -13,6 +14,8 @@ const migrations: Record<string, Migration> = {
   "0002-add-aopp-callback": addAoppCallback,
   "0003-add-portal-submissions": addPortalSubmissions,
   "0004-add-proof-event-log": addProofEventLog,
+  // 0005 belongs to the media proofs work, merged separately (see allowUnorderedMigrations below).
+  "0006-add-chain-checks": addChainChecks,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -27,7 +30,15 @@ class StaticMigrationProvider implements MigrationProvider {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableName: "aopd_migration", migrationLockTableName: "aopd_migration_lock" });
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    migrationTableName: "aopd_migration",
+    migrationLockTableName: "aopd_migration_lock",
+    // Branches add migrations independently: a database that already has 0006 must still take a
+    // 0005 merged later instead of refusing to start. Each migration touches its own columns.
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);

@@ -1,4 +1,5 @@
 import type { AopdConfig } from "../aopd-config.js";
+import { chainConnectionFor } from "../chain/chain-checks-config.js";
 
 /** `AopdConfiguration` as the API shows it, from the operator's configuration. */
 export function configurationOf(config: AopdConfig) {
@@ -8,7 +9,10 @@ export function configurationOf(config: AopdConfig) {
     signatureProofLifetimeSeconds: config.signatureProofLifetimeSeconds,
     satoshiProofLifetimeSeconds: config.satoshiProofLifetimeSeconds,
     satoshiBaseAmounts: Object.entries(config.satoshiBaseAmounts).map(([asset, amount]) => ({ asset, amount })),
-    supportedAssets: config.assets.assets.map((asset) => ({
+    supportedAssets: config.assets.assets.map((asset) => {
+      // Only whether and how deep: the connection's URL may carry a key and is never shown.
+      const connection = chainConnectionFor(config.chain, asset);
+      return {
       asset: asset.code,
       name: asset.name,
       registryName: asset.registryName ?? null,
@@ -18,7 +22,10 @@ export function configurationOf(config: AopdConfig) {
       contract: asset.contract,
       decimals: asset.decimals,
       addressFamily: asset.addressFamily,
-    })),
+      checkedOnChain: connection !== undefined,
+      requiredConfirmations: connection?.confirmations ?? null,
+      };
+    }),
     maxMessageLength: config.maxMessageLength,
     maxResultRows: config.maxResultRows ?? null,
     maxExportRows: config.maxExportRows,

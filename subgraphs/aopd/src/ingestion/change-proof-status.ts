@@ -1,15 +1,15 @@
 import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
-import { sql, type Kysely, type Updateable } from "kysely";
-import type { AopdDatabase, ProofKind, ProofRow, ProofStatus, ProofTable } from "../database/database-schema.js";
+import { sql, type Kysely, type UpdateObject } from "kysely";
+import type { AopdDatabase, ProofKind, ProofRow, ProofStatus } from "../database/database-schema.js";
 
 export interface StatusChange {
   /** What the change does, as a past participle for messages ("finalized", "assessed", ...). */
   action: string;
   kind: ProofKind;
   from: readonly ProofStatus[];
-  /** The new columns; `status` among them. `updated_at` is set here. */
-  set: Updateable<ProofTable> & { status: ProofStatus };
+  /** The new columns (values, or expressions over the row as it was); `status` among them. `updated_at` is set here. */
+  set: UpdateObject<AopdDatabase, "aopd_proof"> & { status: ProofStatus };
   /** Refuse when the due time has passed, even before the expiry job marks the proof. */
   beforeDue?: boolean;
 }

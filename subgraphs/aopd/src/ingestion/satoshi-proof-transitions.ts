@@ -2,7 +2,7 @@ import type { DtiAsset } from "@compliance-graph/dti-assets";
 import { base58 } from "@scure/base";
 import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, Assessment, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "./change-proof-status.js";
@@ -45,7 +45,8 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
       kind: "satoshi",
       from: ["PENDING"],
       beforeDue: true,
-      set: { status: "SUBMITTED", tx_id: checkedTxId, due_at: null },
+      // The chain watcher checks until the due time this clears (the old value, in one UPDATE).
+      set: { status: "SUBMITTED", tx_id: checkedTxId, due_at: null, chain_check_until: sql<Date>`due_at` },
     });
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;

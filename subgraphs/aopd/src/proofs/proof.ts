@@ -28,6 +28,9 @@ export interface SatoshiProof extends ProofBase {
   depositAddress: string;
   txId: string | null;
   assessment: Assessment | null;
+  blockHeight: number | null;
+  confirmations: number | null;
+  failureReason: string | null;
 }
 
 /** A proof as the API shows it; the resolvers, the export and the events all read this shape. */
@@ -55,6 +58,9 @@ export function toProof(row: ProofRow): Proof {
       depositAddress: row.deposit_address ?? "",
       txId: row.tx_id,
       assessment: row.assessment,
+      blockHeight: row.block_height === null ? null : Number(row.block_height),
+      confirmations: row.confirmations,
+      failureReason: row.failure_reason,
     };
   }
   return {

@@ -68,11 +68,12 @@ describe("the proof event log on two replicas of one PostgreSQL database", () =>
     const { sequencedThrough } = await readEventLogBounds(replicaA.db);
     const start = Number(sequencedThrough);
     let writing = true;
+    let allNumbered = false;
     const seen: number[] = [];
     // A reader as the hub reads: everything after the last position it saw, again and again.
     const reader = (async () => {
       let last = start;
-      while (writing || last < Number((await readEventLogBounds(replicaB.db)).sequencedThrough)) {
+      while (!allNumbered || last < Number((await readEventLogBounds(replicaB.db)).sequencedThrough)) {
         for (const [position] of await log(replicaB.db, String(last))) {
           seen.push(position);
           last = position;
@@ -104,6 +105,7 @@ describe("the proof event log on two replicas of one PostgreSQL database", () =>
     writing = false;
     await Promise.all(numbering);
     await sequenceProofEvents(replicaA.db);
+    allNumbered = true;
     await reader;
 
     const events = await log(replicaA.db, String(start));

@@ -39,6 +39,7 @@ function proofsCarrying(payload: string, index: number): Proof[] {
     {
       ...base, __typename: "AopdSatoshiProof", id: payload, address: payload, customerId: payload, comment: payload,
       amount: payload, senderAddress: payload, depositAddress: payload, txId: payload, assessment: null,
+      blockHeight: null, confirmations: null, failureReason: payload,
     },
   ];
 }
