@@ -3,6 +3,7 @@ import * as createProofTable from "./migrations/0001-create-proof-table.js";
 import * as addAoppCallback from "./migrations/0002-add-aopp-callback.js";
 import * as addPortalSubmissions from "./migrations/0003-add-portal-submissions.js";
 import * as addProofEventLog from "./migrations/0004-add-proof-event-log.js";
+import * as addMediaProofs from "./migrations/0005-add-media-proofs.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   "0002-add-aopp-callback": addAoppCallback,
   "0003-add-portal-submissions": addPortalSubmissions,
   "0004-add-proof-event-log": addProofEventLog,
+  "0005-add-media-proofs": addMediaProofs,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
