@@ -27,11 +27,14 @@ export async function acceptMediaUpload(
 ): Promise<StoredMedia> {
   const limits = mediaLimitsOf(services.config);
   const largest = Math.max(limits.maxImageBytes, limits.maxVideoBytes);
+  const declared = Number(request.headers["content-length"] ?? Number.NaN);
+  if (declared > largest) {
+    // Answered at once, without reading the body (Node discards what arrives after the answer).
+    throw new PublicRouteError("media_too_large", `A file may have at most ${largest} bytes; this one announces ${declared}.`);
+  }
+  request.setTimeout(services.config.uploadIdleSeconds * 1_000, () => request.destroy(new Error("the upload stopped sending")));
   try {
-    const declared = Number(request.headers["content-length"] ?? Number.NaN);
-    if (declared > largest) throw new PublicRouteError("media_too_large", `A file may have at most ${largest} bytes; this one announces ${declared}.`);
     const release = services.uploadSlots.take();
-    request.setTimeout(services.config.uploadIdleSeconds * 1_000, () => request.destroy(new Error("the upload stopped sending")));
     try {
       // A refusal mid-body must leave the request open: its answer still has to be sent on it.
       return await storeProofMedia(services.db, limits, target, request.iterator({ destroyOnReturn: false }));
