@@ -12,12 +12,13 @@ import { proofQueriesScenario } from "./scenarios/proof-queries.js";
 import { portalApiScenario } from "./scenarios/portal-api.js";
 import { proofSubscriptionsScenario } from "./scenarios/proof-subscriptions.js";
 import { proofEventLogScenario } from "./scenarios/proof-event-log.js";
+import { mediaTransferScenario } from "./scenarios/media-transfer.js";
 
 /**
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, callbackFloodScenario, assetSchemaScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, callbackFloodScenario, assetSchemaScenario, mediaTransferScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

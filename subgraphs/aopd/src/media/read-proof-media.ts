@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, MediaContentType } from "../database/database-schema.js";
 
 export interface ProofMedia {
@@ -18,9 +18,17 @@ export class MediaIntegrityError extends Error {
 }
 
 /**
- * A proof's file, for streaming out: its metadata, then the chunks read one query at a time in
- * order, so memory holds one chunk whatever the file's size and no connection is held between
- * chunks. The bytes are hashed as they pass; the caller has sent them already when a mismatch is
+ * Bytes read per query. The driver returns bytea as hex text (twice the bytes, then decoded), so a
+ * stored 1 MiB chunk is read in slices to keep each read's garbage small; with the chunks stored
+ * uncompressed (`STORAGE EXTERNAL`), PostgreSQL fetches only the TOAST pages a slice covers.
+ * @default 262_144 // 256 KiB
+ */
+export const mediaReadSliceBytes = 262_144;
+
+/**
+ * A proof's file, for streaming out: its metadata, then its bytes read one slice per query in
+ * order, so memory holds one slice whatever the file's size and no connection is held between
+ * slices. The bytes are hashed as they pass; the caller has sent them already when a mismatch is
  * found, so it must abort the response (the client then sees a truncated transfer, never a
  * complete-looking wrong file). Undefined when the proof has no file (or does not exist).
  */
@@ -37,13 +45,20 @@ export async function readProofMedia(db: Kysely<AopdDatabase>, proofId: string):
     const hash = createHash("sha256");
     let sent = 0;
     for (let position = 0; sent < byteSize; position++) {
-      const chunk = await db.selectFrom("aopd_proof_media_chunk").select("data").where("proof_id", "=", id).where("position", "=", position).executeTakeFirst();
-      if (!chunk) throw new MediaIntegrityError(id, `chunk ${position} is missing after ${sent} of ${byteSize} bytes`);
-      const data = Buffer.from(chunk.data);
-      if (sent + data.length > byteSize) throw new MediaIntegrityError(id, `the chunks hold more than ${byteSize} bytes`);
-      hash.update(data);
-      sent += data.length;
-      yield data;
+      for (let offset = 0; sent < byteSize; offset += mediaReadSliceBytes) {
+        const slice = await sql<{ data: Buffer }>`
+          SELECT substring(data FROM ${offset + 1}::integer FOR ${mediaReadSliceBytes}::integer) AS data
+          FROM aopd_proof_media_chunk WHERE proof_id = ${id} AND position = ${position}
+        `.execute(db).then((result) => result.rows[0]);
+        if (!slice) throw new MediaIntegrityError(id, `chunk ${position} is missing after ${sent} of ${byteSize} bytes`);
+        const { data } = slice;
+        if (data.length === 0 && offset === 0) throw new MediaIntegrityError(id, `chunk ${position} is empty`);
+        if (sent + data.length > byteSize) throw new MediaIntegrityError(id, `the chunks hold more than ${byteSize} bytes`);
+        hash.update(data);
+        sent += data.length;
+        if (data.length > 0) yield data;
+        if (data.length < mediaReadSliceBytes) break;
+      }
     }
     if (hash.digest("hex") !== sha256) throw new MediaIntegrityError(id, "the SHA-256 of the stored bytes differs from the uploaded file's");
   }
