@@ -1,13 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { isUuid } from "@compliance-graph/filter";
 import { roles, type Identity } from "@compliance-graph/identity";
-import type { Logger } from "@compliance-graph/server-kit";
+import { sendJson, type Logger } from "@compliance-graph/server-kit";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";
 import { answerPublicRouteFailure } from "../public-api/answer-public-route-failure.js";
 import { PublicRouteError } from "../public-api/public-route-error.js";
-import { sendJson } from "@compliance-graph/server-kit";
 import { toProof } from "../proofs/proof.js";
 import { acceptMediaUpload } from "./accept-media-upload.js";
 import type { MediaUploadSlots } from "./media-upload-slots.js";
@@ -47,8 +46,7 @@ export function officerMediaRoute(services: OfficerMediaServices) {
         requireRole(identity, roles.proofsExport);
         const media = await readProofMedia(services.db, id.toLowerCase());
         if (!media) throw new PublicRouteError("unknown_proof", "No media proof with an uploaded file has this id.");
-        if (request.method === "HEAD") return (response.writeHead(200, { "content-type": media.contentType, "content-length": String(media.byteSize) }).end(), true);
-        await serveProofMedia(response, id.toLowerCase(), media, services.logger, requestId);
+        await serveProofMedia(response, id.toLowerCase(), media, { headOnly: request.method === "HEAD", logger: services.logger, requestId });
         return true;
       }
       if (request.method === "PUT") {

@@ -14,7 +14,12 @@ import type { ProofMedia } from "./read-proof-media.js";
  * all of it and the right bytes; a failed integrity check mid-stream destroys the response so the
  * transfer ends short instead of looking complete.
  */
-export async function serveProofMedia(response: ServerResponse, proofId: string, media: ProofMedia, logger: Logger, requestId: string): Promise<void> {
+export async function serveProofMedia(
+  response: ServerResponse,
+  proofId: string,
+  media: ProofMedia,
+  options: { headOnly: boolean; logger: Logger; requestId: string },
+): Promise<void> {
   const extension = media.contentType.slice(media.contentType.indexOf("/") + 1);
   response.writeHead(200, {
     "content-type": media.contentType,
@@ -25,10 +30,11 @@ export async function serveProofMedia(response: ServerResponse, proofId: string,
     "cache-control": "private, no-store",
     "repr-digest": `sha-256=:${Buffer.from(media.sha256, "hex").toString("base64")}:`,
   });
+  if (options.headOnly) return void response.end();
   try {
     await pipeline(Readable.from(media.chunks), response);
   } catch (error) {
-    logger.error({ err: error, requestId, proofId }, "media download aborted");
+    options.logger.error({ err: error, requestId: options.requestId, proofId }, "media download aborted");
     response.destroy();
   }
 }

@@ -65,6 +65,8 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
       "repr-digest": `sha-256=:${createHash("sha256").update(file).digest("base64")}:`,
     });
     expect(Buffer.from(await download.arrayBuffer()).equals(file)).toBe(true);
+    const head = await officer(requested.id, { method: "HEAD" });
+    expect([head.status, head.headers.get("content-type"), head.headers.get("x-content-type-options"), (await head.arrayBuffer()).byteLength]).toEqual([200, "video/mp4", "nosniff", 0]);
 
     const assessed = await mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address visible") { ${fields} } } }`, { id: requested.id });
     expect(assessed).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "address visible", contentType: "video/mp4", byteSize: file.length, sha256: sha256(file), dueAt: null });
