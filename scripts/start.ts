@@ -34,6 +34,8 @@ const aopd = await startAopd({
   config: {
     callbackBaseUrl: process.env.AOPD_CALLBACK_BASE_URL ?? `${baseUrl}/aopp/callback`,
     portalUrl: process.env.AOPD_PORTAL_URL ?? `${baseUrl}/portal`,
+    // The gateway serves the officers' media route beside /graphql.
+    mediaUrl: process.env.AOPD_MEDIA_URL ?? `${baseUrl}/aopd/media`,
     // The forwarder below is one proxy hop that appends the caller's address to x-forwarded-for.
     trustedProxyHops: process.env.AOPD_TRUSTED_PROXY_HOPS ? Number(process.env.AOPD_TRUSTED_PROXY_HOPS) : 1,
   },

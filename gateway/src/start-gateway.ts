@@ -28,6 +28,7 @@ import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.
 import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
+import { forwardWithIdentity } from "./http/forward-with-identity.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
@@ -156,6 +157,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
+  // Media proofs' files: too large for GraphQL's JSON, so a plain HTTP route of aopd behind the same authentication.
+  const forwardMedia = forwardWithIdentity({
+    pathPrefix: "/aopd/media/",
+    subgraph: "aopd",
+    subgraphUrl: () => subgraphs().find(({ name }) => name === "aopd")?.url,
+    verifier,
+    mint,
+    logger,
+  });
 
   const shell = createHttpServerShell({
     port: options.port,
@@ -174,6 +184,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
           await handleGraphQL(request, response, requestId);
           return true;
         }
+        if (await forwardMedia(request, response, requestId)) return true;
         if (path !== internalJwksPath) return false;
         response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
         response.end(internalJwks);

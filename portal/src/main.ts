@@ -1,7 +1,7 @@
 import "./style.css";
 import { signWithBrowserWallet, browserWallet } from "./browser-wallet.js";
 import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
-import { fetchProofView, PortalApiError, submitSignature, submitTransaction, watchProof } from "./portal-api.js";
+import { fetchProofView, PortalApiError, submitSignature, submitTransaction, uploadMedia, watchProof } from "./portal-api.js";
 import type { PublicProofView } from "./public-proof-view.js";
 import { redirectTarget } from "./redirect-target.js";
 import { renderPage } from "./render-page.js";
@@ -25,6 +25,7 @@ const state: PageState = {
   form: { address: "", signature: "", xpub: "", txId: "" },
   notice: undefined,
   busy: false,
+  uploadProgress: undefined,
 };
 
 let stopWatching: (() => void) | undefined;
@@ -69,6 +70,18 @@ async function submit(operation: () => Promise<PublicProofView>) {
 const actions: PageActions = {
   submitSignature: (submission) => void submit(() => submitSignature(token!, submission)),
   submitTransaction: (txId) => void submit(() => submitTransaction(token!, txId)),
+  uploadMedia: (file) =>
+    void submit(async () => {
+      state.uploadProgress = 0;
+      try {
+        return await uploadMedia(token!, file, (share) => {
+          state.uploadProgress = share;
+          void render();
+        });
+      } finally {
+        state.uploadProgress = undefined;
+      }
+    }),
   signWithBrowserWallet: () =>
     void submit(async () => {
       const provider = browserWallet();

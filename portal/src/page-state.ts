@@ -14,19 +14,22 @@ export interface PageState {
   /** The outcome of the last submission, shown beside the form. */
   notice: { kind: "error" | "success"; text: string } | undefined;
   busy: boolean;
+  /** The share of a media upload sent so far (0 to 1), while one is under way. */
+  uploadProgress: number | undefined;
 }
 
 /** What the page can ask its owner to do. */
 export interface PageActions {
   submitSignature(submission: { address?: string; signature: string; xpub?: string }): void;
   submitTransaction(txId: string): void;
+  uploadMedia(file: File): void;
   signWithBrowserWallet(): void;
   copy(text: string): void;
 }
 
 export const finalStatuses = new Set(["VERIFIED", "FAILED", "EXPIRED"]);
 
-/** Whether the customer's part is done: the signature verified, or the test transaction reported. */
+/** Whether the customer's part is done: the signature verified, the test transaction reported, or the file uploaded. */
 export function isCustomerDone(view: PublicProofView): boolean {
-  return view.status === "VERIFIED" || (view.kind === "satoshi" && view.status === "SUBMITTED");
+  return view.status === "VERIFIED" || (view.kind !== "signature" && view.status === "SUBMITTED");
 }

@@ -43,6 +43,34 @@ export const submitSignature = (token: string, submission: { address?: string; s
 export const submitTransaction = (token: string, txId: string) => post(token, "transaction", { txId });
 
 /**
+ * Sends the file as the raw request body. XMLHttpRequest rather than `fetch`: only it reports
+ * upload progress, which a customer on a phone sending a video needs to see. The server decides
+ * the type from the content, so the file's own type is not sent as a claim.
+ */
+export function uploadMedia(token: string, file: File, onProgress: (share: number) => void): Promise<PublicProofView> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", `${base(token)}/media`);
+    request.setRequestHeader("content-type", "application/octet-stream");
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    request.onload = () => {
+      let body: { proof?: PublicProofView; error?: string; reason?: string } = {};
+      try {
+        body = JSON.parse(request.responseText) as typeof body;
+      } catch {
+        // Not our JSON (a proxy's error page): the status alone says what happened.
+      }
+      if (request.status === 200 && body.proof) resolve(body.proof);
+      else reject(new PortalApiError(body.error ?? "service_unavailable", body.reason ?? request.statusText, request.status));
+    };
+    request.onerror = () => reject(new PortalApiError("service_unavailable", "The network request failed.", 0));
+    request.send(file);
+  });
+}
+
+/**
  * Calls `onProof` with the proof each time it changes (the server's event stream, fed by the
  * database's notifications). EventSource reconnects by itself after a dropped connection; the
  * server ends the stream once the proof is final.

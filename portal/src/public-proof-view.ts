@@ -3,7 +3,7 @@ export type ProofStatus = "PENDING" | "SUBMITTED" | "VERIFIED" | "FAILED" | "EXP
 
 export interface PublicProofView {
   id: string;
-  kind: "signature" | "satoshi";
+  kind: "signature" | "satoshi" | "media";
   status: ProofStatus;
   asset: { code: string; name: string; symbol: string | null; network: string | null; addressFamily: string | null; decimals: number | null };
   createdAt: string;
@@ -12,4 +12,8 @@ export interface PublicProofView {
   address: string | null;
   signature: { format: string | null; message: string; xpubRequired: boolean; aoppUri: string | null } | null;
   satoshi: { amount: string; amountInUnits: string | null; depositAddress: string; paymentUri: string | null; txId: string | null } | null;
+  media: {
+    accepts: { contentTypes: string[]; maxImageBytes: number; maxVideoBytes: number };
+    uploaded: { contentType: string; byteSize: number; sha256: string; uploadedAt: string } | null;
+  } | null;
 }

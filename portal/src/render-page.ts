@@ -1,6 +1,7 @@
 import { h } from "./dom.js";
 import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { renderRequestDetails } from "./render-request-details.js";
+import { renderMediaProof } from "./render-media-proof.js";
 import { renderSatoshiProof } from "./render-satoshi-proof.js";
 import { renderSignatureProof } from "./render-signature-proof.js";
 
@@ -17,11 +18,13 @@ function outcome(state: PageState): HTMLElement | null {
   if (!view) return null;
   const success = isCustomerDone(view);
   if (!success && !finalStatuses.has(view.status)) return null;
+  // A received file is not a received transaction: media proofs have their own words for SUBMITTED.
+  const outcomeKey = view.kind === "media" && view.status === "SUBMITTED" ? "media.SUBMITTED" : view.status;
   return h(
     "section",
     { "aria-labelledby": "outcome-heading" },
-    h("h2", { id: "outcome-heading", class: success ? "success" : "error" }, t(`outcome.${view.status}`)),
-    h("p", {}, t(`outcome.${view.status}.help`)),
+    h("h2", { id: "outcome-heading", class: success ? "success" : "error" }, t(`outcome.${outcomeKey}`)),
+    h("p", {}, t(`outcome.${outcomeKey}.help`)),
     success && state.redirect ? h("p", {}, h("a", { class: "button", href: state.redirect.toString() }, t("outcome.return", { site: state.redirect.host }))) : null,
   );
 }
@@ -34,6 +37,9 @@ export async function renderPage(root: HTMLElement, state: PageState, actions: P
   const content: (HTMLElement | null)[] = [h("h1", {}, t("title")), h("p", {}, t("intro"))];
   if (view) content.push(renderRequestDetails(state, view));
   content.push(outcome(state), notice(state));
-  if (view?.status === "PENDING") content.push(...(view.kind === "signature" ? await renderSignatureProof(state, view, actions) : await renderSatoshiProof(state, view, actions)));
+  if (view?.status === "PENDING") {
+    const form = { signature: renderSignatureProof, satoshi: renderSatoshiProof, media: renderMediaProof }[view.kind];
+    content.push(...(await form(state, view, actions)));
+  }
   root.replaceChildren(...content.filter((node): node is HTMLElement => node !== null));
 }

@@ -17,6 +17,8 @@ export function renderRequestDetails(state: PageState, view: PublicProofView): H
     rows.push([t("request.format"), view.signature.format ?? t("request.anyFormat")]);
     rows.push([t("request.address"), view.address ?? t("request.anyAddress")]);
     rows.push([t("request.xpub"), view.signature.xpubRequired ? t("request.xpubRequired") : t("request.xpubNotRequired")]);
+  } else if (view.media && view.address) {
+    rows.push([t("request.address"), view.address]);
   } else if (view.address) {
     rows.push([t("request.sender"), view.address]);
   }

@@ -6,6 +6,7 @@ export { sendJson } from "./send-json.js";
 export { startSubgraphServer, type RunningSubgraphServer, type SubgraphServerOptions } from "./start-subgraph-server.js";
 export { onShutdownSignal } from "./on-shutdown-signal.js";
 export { forwardPathPrefix } from "./forward-path-prefix.js";
+export { forwardRequest } from "./forward-request.js";
 export { PushQueue } from "./push-queue.js";
 export { prepareOperation, type OperationPayload, type PreparedOperation } from "./prepare-operation.js";
 export { executeApolloRequest } from "./execute-apollo-request.js";

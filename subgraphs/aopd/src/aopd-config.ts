@@ -26,6 +26,31 @@ export interface AopdConfig {
    * token's own). @default 0.0001 of a unit of each asset with known decimals (see default-satoshi-base-amounts.ts)
    */
   satoshiBaseAmounts: Record<string, string>;
+  /** `AOPD_MEDIA_PROOF_LIFETIME_SECONDS`: how long a media proof waits for its file. @default 604_800 // 7 days */
+  mediaProofLifetimeSeconds: number;
+  /** `AOPD_MEDIA_MAX_IMAGE_BYTES`: the largest PNG, JPEG or WebP accepted. @default 10_000_000 // 10 MB */
+  mediaMaxImageBytes: number;
+  /** `AOPD_MEDIA_MAX_VIDEO_BYTES`: the largest MP4 or WebM accepted. @default 100_000_000 // 100 MB */
+  mediaMaxVideoBytes: number;
+  /**
+   * `AOPD_MEDIA_MAX_IMAGE_PIXELS`: the most pixels (width x height) an image may declare. A small
+   * compressed file can declare a huge canvas (a decompression bomb) that would exhaust the memory
+   * of whoever opens it to review it. @default 50_000_000 // 50 megapixels
+   */
+  mediaMaxImagePixels: number;
+  /**
+   * `AOPD_MEDIA_URL`: the public base of the officers' media route at the gateway; each proof's
+   * `mediaUrl` is this plus `/<id>`. @default "http://localhost:4000/aopd/media"
+   */
+  mediaUrl: string;
+  /**
+   * `AOPD_MAX_CONCURRENT_UPLOADS`: uploads this replica streams into the database at once; each holds
+   * a database connection (one transaction) for as long as its body takes, so keep it below the pool
+   * size (10). More are answered `service_unavailable`. At least 1. @default 4
+   */
+  maxConcurrentUploads: number;
+  /** `AOPD_UPLOAD_IDLE_SECONDS`: an upload that sends nothing for this long is aborted (and leaves nothing). @default 30 */
+  uploadIdleSeconds: number;
   /** Longest AOPP message, in characters (the AOPP limit). */
   maxMessageLength: number;
   /** `AOPD_BITCOIN_NETWORK`: the network Bitcoin addresses must belong to. @default "mainnet" */
@@ -181,6 +206,13 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     signatureProofLifetimeSeconds: integer(env, "AOPD_SIGNATURE_PROOF_LIFETIME_SECONDS", 604_800),
     satoshiProofLifetimeSeconds: integer(env, "AOPD_SATOSHI_PROOF_LIFETIME_SECONDS", 172_800),
     satoshiBaseAmounts,
+    mediaProofLifetimeSeconds: integer(env, "AOPD_MEDIA_PROOF_LIFETIME_SECONDS", 604_800),
+    mediaMaxImageBytes: Math.max(1, integer(env, "AOPD_MEDIA_MAX_IMAGE_BYTES", 10_000_000)),
+    mediaMaxVideoBytes: Math.max(1, integer(env, "AOPD_MEDIA_MAX_VIDEO_BYTES", 100_000_000)),
+    mediaMaxImagePixels: Math.max(1, integer(env, "AOPD_MEDIA_MAX_IMAGE_PIXELS", 50_000_000)),
+    mediaUrl: env.AOPD_MEDIA_URL ?? "http://localhost:4000/aopd/media",
+    maxConcurrentUploads: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_UPLOADS", 4)),
+    uploadIdleSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_IDLE_SECONDS", 30)),
     maxMessageLength: 1024,
     bitcoinNetwork: bitcoinNetworkFrom(env.AOPD_BITCOIN_NETWORK),
     xpubMaxIndex: integer(env, "AOPD_XPUB_MAX_INDEX", 100),

@@ -25,6 +25,8 @@ import { seedProofs } from "./seed/seed-proofs.js";
 import { ProofSubscriptionHub } from "./subscriptions/proof-subscription-hub.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
+import { MediaUploadSlots } from "./media/media-upload-slots.js";
+import { officerMediaRoute } from "./media/officer-media-route.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -89,13 +91,16 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger });
     const streams = new PortalEventStreams(hub, config);
     // The AOPP callback and the portal API share their rate limits: a client cannot escape one by switching routes.
-    const publicRoutes = { ...services, limits: new PublicRouteLimits(config), streams, logger };
+    // One bound on uploads for both doors: each holds a database connection while its body arrives.
+    const uploadSlots = new MediaUploadSlots(config.maxConcurrentUploads);
+    const publicRoutes = { ...services, limits: new PublicRouteLimits(config), streams, uploadSlots, logger };
     const aoppCallback = aoppCallbackRoute(publicRoutes);
     const portalApi = portalApiRoute(publicRoutes);
     const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
     const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
+    const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, authenticate: options.authenticate, developmentIdentity });
     const server = await startSubgraphServer<AopdContext, Identity>({
       name: "aopd",
       schema,
@@ -123,7 +128,10 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       dependency: { part: "database", outages },
       logger,
       handleOtherRoute: async (request, response, requestId) =>
-        (await aoppCallback(request, response, requestId)) || (await portalApi(request, response, requestId)) || (await portalPage(request, response)),
+        (await aoppCallback(request, response, requestId)) ||
+        (await portalApi(request, response, requestId)) ||
+        (await officerMedia(request, response, requestId)) ||
+        (await portalPage(request, response)),
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
     const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger, hub });

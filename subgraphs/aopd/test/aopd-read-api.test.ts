@@ -167,7 +167,7 @@ describe("unexpected failures", () => {
   it("reach the client as INTERNAL_SERVER_ERROR without SQL or stack", async () => {
     const aopd = await startTestAopd("postgres", { seedDemoProofs: 5 });
     try {
-      await aopd.services.db.schema.dropTable("aopd_proof").execute();
+      await aopd.services.db.schema.dropTable("aopd_proof").cascade().execute();
       const { body } = await aopd.query(`{ aopd { proofsCount } }`);
       expect(body.errors).toEqual([expect.objectContaining({ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } })]);
       expect(JSON.stringify(body)).not.toMatch(/aopd_proof|select|stack/i);

@@ -1,9 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 
-export type ProofKind = "signature" | "satoshi";
+export type ProofKind = "signature" | "satoshi" | "media";
 export type ProofStatus = "PENDING" | "SUBMITTED" | "VERIFIED" | "FAILED" | "EXPIRED";
 export type AddressFormat = "ANY" | "STANDARD" | "P2PKH" | "P2SH" | "P2WPKH" | "P2WSH" | "P2TR";
 export type Assessment = "VERIFIED" | "FAILED";
+/** The media types a media proof accepts, as their magic bytes decide (see detect-media-type.ts). */
+export type MediaContentType = "image/png" | "image/jpeg" | "image/webp" | "video/mp4" | "video/webm";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -57,6 +59,20 @@ export interface ProofTable {
   confirmations: number | null;
   /** Why the chain contradicts the request (FAILED by the chain watcher). */
   failure_reason: string | null;
+  /** A media proof's uploaded file: all four set together, once it is SUBMITTED (migration 0005). */
+  media_content_type: MediaContentType | null;
+  /** Bytes; a bigint, which the pg driver returns as a string. */
+  media_byte_size: ColumnType<string | number | null, number | null | undefined, number | null>;
+  /** Lowercase hex. */
+  media_sha256: string | null;
+  media_uploaded_at: Timestamp | null;
+}
+
+/** A media proof's bytes, one row per chunk in order; deleted with the proof. */
+export interface ProofMediaChunkTable {
+  proof_id: string;
+  position: number;
+  data: Buffer;
 }
 
 /** One proof creation or status change (see migration 0004 for how events are written and numbered). */
@@ -82,6 +98,7 @@ export interface AopdDatabase {
   aopd_proof: ProofTable;
   aopd_proof_event: ProofEventTable;
   aopd_proof_event_log: ProofEventLogTable;
+  aopd_proof_media_chunk: ProofMediaChunkTable;
 }
 
 export type ProofRow = Selectable<ProofTable>;

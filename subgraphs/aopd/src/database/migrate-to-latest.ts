@@ -3,6 +3,7 @@ import * as createProofTable from "./migrations/0001-create-proof-table.js";
 import * as addAoppCallback from "./migrations/0002-add-aopp-callback.js";
 import * as addPortalSubmissions from "./migrations/0003-add-portal-submissions.js";
 import * as addProofEventLog from "./migrations/0004-add-proof-event-log.js";
+import * as addMediaProofs from "./migrations/0005-add-media-proofs.js";
 import * as addChainChecks from "./migrations/0006-add-chain-checks.js";
 
 /**
@@ -14,7 +15,7 @@ const migrations: Record<string, Migration> = {
   "0002-add-aopp-callback": addAoppCallback,
   "0003-add-portal-submissions": addPortalSubmissions,
   "0004-add-proof-event-log": addProofEventLog,
-  // 0005 belongs to the media proofs work, merged separately (see allowUnorderedMigrations below).
+  "0005-add-media-proofs": addMediaProofs,
   "0006-add-chain-checks": addChainChecks,
 };
 
@@ -35,9 +36,6 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     provider: new StaticMigrationProvider(),
     migrationTableName: "aopd_migration",
     migrationLockTableName: "aopd_migration_lock",
-    // Branches add migrations independently: a database that already has 0006 must still take a
-    // 0005 merged later instead of refusing to start. Each migration touches its own columns.
-    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;

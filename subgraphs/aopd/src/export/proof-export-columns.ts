@@ -21,16 +21,19 @@ export const exportDateFormat = "yyyy-mm-dd hh:mm:ss.000";
 
 const signature = (proof: Proof) => (proof.__typename === "AopdSignatureProof" ? proof : undefined);
 const satoshi = (proof: Proof) => (proof.__typename === "AopdSatoshiProof" ? proof : undefined);
+const media = (proof: Proof) => (proof.__typename === "AopdMediaProof" ? proof : undefined);
+const kindOf = { AopdSignatureProof: "signature", AopdSatoshiProof: "satoshi", AopdMediaProof: "media" } as const;
 
 /**
  * The columns of the proof export, in order: every field of every proof kind, so one sheet holds
- * both kinds; a field the proof's kind does not have is an empty cell. Ids and amounts are text:
+ * all kinds; a field the proof's kind does not have is an empty cell. A media proof's file is not
+ * in the sheet, only what identifies it (type, size, SHA-256): the file is downloaded on its own. Ids and amounts are text:
  * a UUID is not a number, and an amount in the lowest denomination can have 78 digits, far past
  * the 15 significant digits of an Excel number. See docs/xlsx-export.md.
  */
 export const proofExportColumns: readonly ProofExportColumn[] = [
   { header: "ID", width: 38, type: "text", value: (p) => p.id },
-  { header: "Kind", width: 10, type: "text", value: (p) => (p.__typename === "AopdSignatureProof" ? "signature" : "satoshi") },
+  { header: "Kind", width: 10, type: "text", value: (p) => kindOf[p.__typename] },
   { header: "Created (UTC)", width: 24, type: "date", value: (p) => p.createdAt },
   { header: "Updated (UTC)", width: 24, type: "date", value: (p) => p.updatedAt },
   { header: "Customer ID", width: 20, type: "text", value: (p) => p.customerId },
@@ -48,5 +51,9 @@ export const proofExportColumns: readonly ProofExportColumn[] = [
   { header: "Deposit address", width: 44, type: "text", value: (p) => satoshi(p)?.depositAddress ?? null },
   { header: "Transaction ID", width: 66, type: "text", value: (p) => satoshi(p)?.txId ?? null },
   { header: "Due (UTC)", width: 24, type: "date", value: (p) => p.dueAt },
-  { header: "Assessment", width: 11, type: "text", value: (p) => satoshi(p)?.assessment ?? null },
+  { header: "Assessment", width: 11, type: "text", value: (p) => satoshi(p)?.assessment ?? media(p)?.assessment ?? null },
+  { header: "Media type", width: 12, type: "text", value: (p) => media(p)?.contentType ?? null },
+  { header: "Media size (bytes)", width: 14, type: "text", value: (p) => (media(p)?.byteSize ?? null)?.toString() ?? null },
+  { header: "Media SHA-256", width: 66, type: "text", value: (p) => media(p)?.sha256 ?? null },
+  { header: "Media uploaded (UTC)", width: 24, type: "date", value: (p) => media(p)?.uploadedAt ?? null },
 ];

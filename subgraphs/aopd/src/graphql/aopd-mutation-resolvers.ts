@@ -3,6 +3,8 @@ import type { Assessment } from "../database/database-schema.js";
 import { requestAoppProof, type RequestAoppProofInput } from "../ingestion/request-aopp-proof.js";
 import { requestSatoshiProof, type RequestSatoshiProofInput } from "../ingestion/request-satoshi-proof.js";
 import { assessSatoshiProof, finalizeSatoshiProof } from "../ingestion/satoshi-proof-transitions.js";
+import { assessMediaProof } from "../ingestion/assess-media-proof.js";
+import { requestMediaProof, type RequestMediaProofInput } from "../ingestion/request-media-proof.js";
 import { toProof } from "../proofs/proof.js";
 import type { AopdContext } from "./aopd-context.js";
 
@@ -24,5 +26,12 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
       toProof(await finalizeSatoshiProof(context.db, context.config, id, txId)),
     assessSatoshiProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>
       toProof(await assessSatoshiProof(context.db, args.id, args.assessment, args.comment)),
+    requestMediaProof: async (_parent, { input }: { input: RequestMediaProofInput }, context: AopdContext) => {
+      // As for Satoshi proofs, this answer is the one place the credential's portal URL appears.
+      const request = await requestMediaProof(context.db, context.config, input);
+      return { ...toProof(request.row), portalUrl: request.portalUrl };
+    },
+    assessMediaProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>
+      toProof(await assessMediaProof(context.db, args.id, args.assessment, args.comment)),
   },
 };

@@ -110,6 +110,11 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     cursor: proofCursorField,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
+  AopdMediaProof: {
+    cursor: proofCursorField,
+    mediaUrl: (proof: Proof, _args, context: AopdContext) => `${context.config.mediaUrl.replace(/\/+$/, "")}/${proof.id}`,
+    __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
+  },
 };
 
 /** Entity resolution for other subgraphs: an id that names no proof resolves to null. */

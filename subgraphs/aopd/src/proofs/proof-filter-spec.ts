@@ -44,6 +44,15 @@ export const proofFilterSpec: FilterGroupSpec = {
             dueAt: { kind: "timestamp", column: "due_at" },
           },
         },
+        media: {
+          kind: "group",
+          requires: { column: "kind", equals: "media" },
+          fields: {
+            contentType: { kind: "string", column: "media_content_type" },
+            sha256: { kind: "string", column: "media_sha256" },
+            uploadedAt: { kind: "timestamp", column: "media_uploaded_at" },
+          },
+        },
       },
     },
   },

@@ -1,4 +1,4 @@
-import type { AddressFormat, Assessment, ProofRow, ProofStatus } from "../database/database-schema.js";
+import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus } from "../database/database-schema.js";
 
 interface ProofBase {
   id: string;
@@ -33,11 +33,21 @@ export interface SatoshiProof extends ProofBase {
   failureReason: string | null;
 }
 
+export interface MediaProof extends ProofBase {
+  __typename: "AopdMediaProof";
+  /** Null until the media is uploaded; then all four are set. */
+  contentType: MediaContentType | null;
+  byteSize: number | null;
+  sha256: string | null;
+  uploadedAt: Date | null;
+  assessment: Assessment | null;
+}
+
 /** A proof as the API shows it; the resolvers, the export and the events all read this shape. */
-export type Proof = SignatureProof | SatoshiProof;
+export type Proof = SignatureProof | SatoshiProof | MediaProof;
 
 /**
- * Maps a row to the API shape. Written as two literals rather than a shared base spread into each:
+ * Maps a row to the API shape. Written as literals rather than a shared base spread into each:
  * this runs for every row of every page and export, and spreads cost several times more.
  */
 export function toProof(row: ProofRow): Proof {
@@ -61,6 +71,25 @@ export function toProof(row: ProofRow): Proof {
       blockHeight: row.block_height === null ? null : Number(row.block_height),
       confirmations: row.confirmations,
       failureReason: row.failure_reason,
+    };
+  }
+  if (row.kind === "media") {
+    return {
+      __typename: "AopdMediaProof",
+      id: row.id,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      address: row.address,
+      customerId: row.customer_id,
+      asset: row.asset,
+      comment: row.comment,
+      status: row.status,
+      dueAt: row.due_at,
+      contentType: row.media_content_type,
+      byteSize: row.media_byte_size === null ? null : Number(row.media_byte_size),
+      sha256: row.media_sha256,
+      uploadedAt: row.media_uploaded_at,
+      assessment: row.assessment,
     };
   }
   return {

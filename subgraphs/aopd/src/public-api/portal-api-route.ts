@@ -3,6 +3,8 @@ import { sendJson, type Logger } from "@compliance-graph/server-kit";
 import { acceptProofSignature, type SignatureAcceptanceServices } from "../ingestion/accept-proof-signature.js";
 import { hashCallbackToken, isCallbackTokenShaped } from "../ingestion/callback-token.js";
 import { submitSatoshiTransaction } from "../ingestion/submit-satoshi-transaction.js";
+import { acceptMediaUpload } from "../media/accept-media-upload.js";
+import type { MediaUploadSlots } from "../media/media-upload-slots.js";
 import { allowAnyOrigin, answerPreflight } from "./cross-origin.js";
 import type { PortalEventStreams } from "./portal-event-streams.js";
 import { publicProofColumns, toPublicProofView, type PublicProofSource } from "./public-proof-view.js";
@@ -11,7 +13,7 @@ import { PublicRouteError } from "./public-route-error.js";
 import type { PublicRouteLimits } from "./public-route-limits.js";
 import { optionalString, readPublicBody, requiredString } from "./read-public-body.js";
 
-/** The portal's API: `/portal/api/proof/<credential>[/signature|/transaction|/events]`. */
+/** The portal's API: `/portal/api/proof/<credential>[/signature|/transaction|/media|/events]`. */
 export const portalApiPathPrefix = "/portal/api/";
 const proofPathPrefix = "/portal/api/proof/";
 
@@ -19,7 +21,7 @@ const proofPathPrefix = "/portal/api/proof/";
 export const maxSignatureBodyBytes = 16_384;
 export const maxTransactionBodyBytes = 1_024;
 
-const methodsOf = { view: "GET", signature: "POST", transaction: "POST", events: "GET" } as const;
+const methodsOf = { view: "GET", signature: "POST", transaction: "POST", media: "POST", events: "GET" } as const;
 type Action = keyof typeof methodsOf;
 
 /**
@@ -30,9 +32,12 @@ type Action = keyof typeof methodsOf;
  * a credential-shaped path segment (other proofs' ids, `..`, encoded slashes) is `unknown_proof`
  * before the database is asked; each request counts against the client's and the credential's rate
  * limits; bodies are capped. A signature goes through `acceptProofSignature`, the AOPP callback's
- * own path; a transaction id through `finalizeSatoshiProof`'s rules.
+ * own path; a transaction id through `finalizeSatoshiProof`'s rules; a media file (the raw body)
+ * through `acceptMediaUpload`, the officers' upload path, capped per type while it streams.
  */
-export function portalApiRoute(services: SignatureAcceptanceServices & { limits: PublicRouteLimits; streams: PortalEventStreams; logger: Logger }) {
+export function portalApiRoute(
+  services: SignatureAcceptanceServices & { limits: PublicRouteLimits; streams: PortalEventStreams; uploadSlots: MediaUploadSlots; logger: Logger },
+) {
   const { db, config } = services;
   const readSource = (token: string): Promise<PublicProofSource | undefined> =>
     db.selectFrom("aopd_proof").select(publicProofColumns).where("callback_token_hash", "=", hashCallbackToken(token)).executeTakeFirst();
@@ -79,6 +84,12 @@ export function portalApiRoute(services: SignatureAcceptanceServices & { limits:
           const body = await readPublicBody(request, maxTransactionBodyBytes);
           const proof = await submitSatoshiTransaction(services, token, requiredString(body, "txId", 130).trim());
           answer(200, { proof: toPublicProofView(config, proof, token) });
+          break;
+        }
+        case "media": {
+          const stored = await acceptMediaUpload(services, request, { credentialHash: hashCallbackToken(token) });
+          if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id }, "portal media uploaded");
+          answer(200, { proof: toPublicProofView(config, stored.row, token) });
           break;
         }
         case "events": {

@@ -21,12 +21,34 @@ export interface PublicProofView {
   address: string | null;
   signature: { format: AddressFormat | null; message: string; xpubRequired: boolean; aoppUri: string | null } | null;
   satoshi: { amount: string; amountInUnits: string | null; depositAddress: string; paymentUri: string | null; txId: string | null } | null;
+  /** What the portal needs to take the file (the accepted types and sizes), and the file once uploaded. */
+  media: {
+    accepts: { contentTypes: string[]; maxImageBytes: number; maxVideoBytes: number };
+    uploaded: { contentType: string; byteSize: number; sha256: string; uploadedAt: string } | null;
+  } | null;
 }
 
 /** The columns a public view reads; `proofColumnsOfView` selects exactly these. */
 export type PublicProofSource = Pick<
   ProofRow,
-  "id" | "kind" | "status" | "asset" | "created_at" | "updated_at" | "due_at" | "address" | "format" | "message" | "xpub_required" | "amount" | "deposit_address" | "tx_id"
+  | "id"
+  | "kind"
+  | "status"
+  | "asset"
+  | "created_at"
+  | "updated_at"
+  | "due_at"
+  | "address"
+  | "format"
+  | "message"
+  | "xpub_required"
+  | "amount"
+  | "deposit_address"
+  | "tx_id"
+  | "media_content_type"
+  | "media_byte_size"
+  | "media_sha256"
+  | "media_uploaded_at"
 >;
 
 export const publicProofColumns = [
@@ -44,7 +66,13 @@ export const publicProofColumns = [
   "amount",
   "deposit_address",
   "tx_id",
+  "media_content_type",
+  "media_byte_size",
+  "media_sha256",
+  "media_uploaded_at",
 ] as const satisfies readonly (keyof PublicProofSource)[];
+
+const mediaContentTypes = ["image/png", "image/jpeg", "image/webp", "video/mp4", "video/webm"] as const;
 
 // EIP-155 chain ids of the Ethereum-family networks the asset registry names (EIP-681 `@chain_id`).
 const ethereumChainIds: Record<string, number> = { ethereum: 1, polygon: 137, "binance-smart-chain": 56 };
@@ -121,6 +149,16 @@ export function toPublicProofView(config: AopdConfig, row: PublicProofSource, to
             depositAddress: row.deposit_address ?? "",
             paymentUri: paymentUri(asset, row.deposit_address ?? "", String(row.amount)),
             txId: row.tx_id,
+          }
+        : null,
+    media:
+      row.kind === "media"
+        ? {
+            accepts: { contentTypes: [...mediaContentTypes], maxImageBytes: config.mediaMaxImageBytes, maxVideoBytes: config.mediaMaxVideoBytes },
+            uploaded:
+              row.media_content_type === null || row.media_sha256 === null || row.media_uploaded_at === null
+                ? null
+                : { contentType: row.media_content_type, byteSize: Number(row.media_byte_size), sha256: row.media_sha256, uploadedAt: iso(row.media_uploaded_at) },
           }
         : null,
   };

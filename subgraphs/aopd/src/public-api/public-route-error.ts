@@ -3,7 +3,8 @@ import { sendJson } from "@compliance-graph/server-kit";
 import type { ProofStatus } from "../database/database-schema.js";
 
 /**
- * The stable error codes of aopd's public routes (the AOPP callback and the portal API). A page
+ * The stable error codes of aopd's plain HTTP routes (the AOPP callback, the portal API and the
+ * officers' media route). A page
  * translates by code (`error.<code>` in lang.json) and a wallet acts on the HTTP status; the
  * `reason` beside the code is an English sentence naming what was wrong and what is allowed.
  */
@@ -20,12 +21,20 @@ export const publicRouteErrorStatus = {
   invalid_xpub: 400,
   xpub_mismatch: 400,
   invalid_tx_id: 400,
+  empty_media: 400,
+  invalid_image: 400,
+  image_too_large: 400,
+  wrong_kind: 400,
+  unauthenticated: 401,
+  forbidden: 403,
   unknown_proof: 404,
   method_not_allowed: 405,
   not_pending: 409,
   expired: 409,
   too_many_attempts: 409,
   body_too_large: 413,
+  media_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   service_unavailable: 503,
 } as const;

@@ -47,6 +47,7 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
       address,
       signature: { format: "P2WPKH", message: proof.message, xpubRequired: true, aoppUri },
       satoshi: null,
+      media: null,
     });
     const text = JSON.stringify(answer.body);
     expect(text).not.toContain("CUST-PORTAL");

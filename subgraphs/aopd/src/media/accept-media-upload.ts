@@ -1,0 +1,60 @@
+import type { IncomingMessage } from "node:http";
+import type { Kysely } from "kysely";
+import type { AopdConfig } from "../aopd-config.js";
+import type { AopdDatabase } from "../database/database-schema.js";
+import { PublicRouteError } from "../public-api/public-route-error.js";
+import type { MediaLimits } from "./media-intake.js";
+import type { MediaUploadSlots } from "./media-upload-slots.js";
+import { storeProofMedia, type MediaUploadTarget, type StoredMedia } from "./store-proof-media.js";
+
+export function mediaLimitsOf(config: AopdConfig): MediaLimits {
+  return { maxImageBytes: config.mediaMaxImageBytes, maxVideoBytes: config.mediaMaxVideoBytes, maxImagePixels: config.mediaMaxImagePixels };
+}
+
+/**
+ * One upload over HTTP, for the portal and the officers' route alike: the request body is the
+ * raw file (any declared type is ignored; the content decides). A body announced larger than any
+ * accepted file is refused before a byte is read; a body that stops arriving for
+ * `AOPD_UPLOAD_IDLE_SECONDS` is cut off (its transaction rolls back); at most
+ * `AOPD_MAX_CONCURRENT_UPLOADS` run at once. After a refusal the rest of the body is read and
+ * dropped (up to the largest accepted size), so the client, still sending, receives the answer
+ * instead of a reset connection.
+ */
+export async function acceptMediaUpload(
+  services: { db: Kysely<AopdDatabase>; config: AopdConfig; uploadSlots: MediaUploadSlots },
+  request: IncomingMessage,
+  target: MediaUploadTarget,
+): Promise<StoredMedia> {
+  const limits = mediaLimitsOf(services.config);
+  const largest = Math.max(limits.maxImageBytes, limits.maxVideoBytes);
+  const declared = Number(request.headers["content-length"] ?? Number.NaN);
+  if (declared > largest) {
+    // Answered at once, without reading the body (Node discards what arrives after the answer).
+    throw new PublicRouteError("media_too_large", `A file may have at most ${largest} bytes; this one announces ${declared}.`);
+  }
+  request.setTimeout(services.config.uploadIdleSeconds * 1_000, () => request.destroy(new Error("the upload stopped sending")));
+  try {
+    const release = services.uploadSlots.take();
+    try {
+      // A refusal mid-body must leave the request open: its answer still has to be sent on it.
+      return await storeProofMedia(services.db, limits, target, request.iterator({ destroyOnReturn: false }));
+    } finally {
+      release();
+    }
+  } catch (error) {
+    if (error instanceof PublicRouteError && !request.complete && !request.destroyed) await discardRest(request, largest);
+    throw error;
+  }
+}
+
+async function discardRest(request: IncomingMessage, maxBytes: number): Promise<void> {
+  let read = 0;
+  try {
+    for await (const bytes of request) {
+      read += (bytes as Buffer).length;
+      if (read > maxBytes) break;
+    }
+  } catch {
+    // The client went away: nobody is left to answer.
+  }
+}
