@@ -1,5 +1,5 @@
 /** The first path segments a deployable serves; any other path is `other`. */
-const knownRoutes = ["/graphql", "/graphql-ws", "/health/live", "/health/ready", "/metrics", "/aopp/callback", "/portal/api", "/portal", "/auth", "/supergraph"];
+const knownRoutes = ["/graphql", "/graphql-ws", "/health/live", "/health/ready", "/metrics", "/aopp/callback", "/portal/api", "/portal", "/aopd/media", "/auth", "/supergraph"];
 
 /**
  * A request path as a route name from a fixed list: what metrics label and spans name a request
