@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type pg from "pg";
 import { Counter, Gauge } from "prom-client";
 import { ServiceMetrics } from "@compliance-graph/server-kit";
+import type { ChainWatcherStats } from "./chain/chain-backoff.js";
 import type { AopdDatabase } from "./database/database-schema.js";
 
 /**
@@ -77,5 +78,36 @@ export class AopdMetrics extends ServiceMetrics {
         },
       });
     }
+  }
+
+  /** The chain watcher's connections and outcomes, read from its counters when scraped. */
+  watchChain(stats: () => ChainWatcherStats[]): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: "aopd_chain_connection_up",
+      help: "Whether this replica's connection to a chain answers (0 while it backs off after failures), by network.",
+      labelNames: ["network"],
+      registers,
+      collect() {
+        for (const network of stats()) this.set({ network: network.network }, network.state === "ok" ? 1 : 0);
+      },
+    });
+    const reported = new Map<string, number>();
+    new Counter({
+      name: "aopd_chain_checks_total",
+      help: "Satoshi proofs checked on chain by this replica, by network and outcome (verified, failed, waiting: nothing decided yet).",
+      labelNames: ["network", "outcome"],
+      registers,
+      collect() {
+        for (const network of stats()) {
+          for (const outcome of ["verified", "failed", "waiting"] as const) {
+            const key = `${network.network}/${outcome}`;
+            const delta = network[outcome] - (reported.get(key) ?? 0);
+            if (delta > 0) this.inc({ network: network.network, outcome }, delta);
+            reported.set(key, network[outcome]);
+          }
+        }
+      },
+    });
   }
 }

@@ -45,7 +45,7 @@ export interface RunningAopd {
   /** Where Prometheus scrapes this replica. */
   metricsUrl: string;
   services: AopdServices;
-  /** This replica's chain watcher: its `stats()` are where metrics will read from. */
+  /** This replica's chain watcher (its `stats()` feed the metrics). */
   chainWatcher: ChainWatcher;
   close(): Promise<void>;
 }
@@ -98,6 +98,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const portalApi = portalApiRoute(publicRoutes);
     const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
     const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
+    metrics.watchChain(() => chainWatcher.stats());
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, authenticate: options.authenticate, developmentIdentity });
