@@ -43,7 +43,14 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     // end the process if nobody listened. The pool has already discarded that connection and opens
     // a new one for the next query, so losing one is survivable: note it and carry on.
     pool.on("error", (error) => options.onConnectionLost?.(error));
-    pool.on("connect", () => options.onConnected?.());
+    pool.on("connect", (client) => {
+      // A connection lost while checked out but between two statements (inside a transaction)
+      // is reported as an 'error' of that client, which the pool does not listen to then: without
+      // this listener it would end the process. The transaction's next statement fails instead,
+      // and the pool drops the broken client when it comes back.
+      client.on("error", (error) => options.onConnectionLost?.(error));
+      options.onConnected?.();
+    });
     const db = new Kysely<AopdDatabase>({ dialect: tracedDialect(new PostgresDialect({ pool })) });
     return { db, driver: "postgres", pool, close: () => db.destroy() };
   }
