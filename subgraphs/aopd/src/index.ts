@@ -11,4 +11,5 @@ export { proofEventsChannel, proofWritesChannel, type ProofEvent, type ProofChan
 export { encodeEventCursor, decodeEventCursor } from "./events/event-cursor.js";
 export { readEventLogBounds, sequenceProofEvents } from "./events/sequence-proof-events.js";
 export { pruneProofEvents } from "./events/prune-proof-events.js";
-export { exportProofsAsXlsx, type ProofExport, type ProofExportOptions } from "./export/export-proofs-as-xlsx.js";
+export { exportProofsAsXlsx, type ProofExport } from "./export/export-proofs-as-xlsx.js";
+export { streamProofsAsXlsx, type ProofExportOptions } from "./export/stream-proofs-as-xlsx.js";
