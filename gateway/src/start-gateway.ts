@@ -25,6 +25,7 @@ import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
+import { createProofDownloadProxy } from "./http/proof-download-proxy.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
@@ -137,6 +138,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
+  const proofDownload = createProofDownloadProxy({ verifier, mint, aopdUrl: () => subgraphs().find((subgraph) => subgraph.name === "aopd")?.url, logger });
 
   const shell = createHttpServerShell({
     port: options.port,
@@ -158,6 +160,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         response.end(internalJwks);
         return true;
       },
+      proofDownload.route,
       ...(options.handleOtherRoute ? [options.handleOtherRoute] : []),
     ],
   });
@@ -178,6 +181,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await shell.close();
         await apollo.stop();
         await fetcher.close();
+        await proofDownload.close();
       })();
       return closing;
     },

@@ -23,6 +23,7 @@ import { seedProofs } from "./seed/seed-proofs.js";
 import { ProofSubscriptionHub } from "./subscriptions/proof-subscription-hub.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
+import { proofDownloadRoute } from "./export/proof-download-route.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -84,6 +85,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
+    const proofDownload = proofDownloadRoute({ services, schema, authenticate: options.authenticate, developmentIdentity, logger });
     const server = await startSubgraphServer<AopdContext, Identity>({
       name: "aopd",
       schema,
@@ -107,7 +109,10 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       dependency: { part: "database", outages },
       logger,
       handleOtherRoute: async (request, response, requestId) =>
-        (await aoppCallback(request, response, requestId)) || (await portalApi(request, response, requestId)) || (await portalPage(request, response)),
+        (await proofDownload(request, response, requestId)) ||
+        (await aoppCallback(request, response, requestId)) ||
+        (await portalApi(request, response, requestId)) ||
+        (await portalPage(request, response)),
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
     const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger, hub });

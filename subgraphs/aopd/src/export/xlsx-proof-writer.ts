@@ -5,6 +5,12 @@ import type { Proof } from "../proofs/proof.js";
 import { proofRowXml, worksheetEndXml, worksheetStartXml } from "./proof-worksheet-xml.js";
 import { contentTypesXml, packageRelationshipsXml, stylesXml, workbookRelationshipsXml, workbookXml, worksheetPath } from "./xlsx-package-parts.js";
 
+/**
+ * The modification time of every part. A fixed one makes the file a function of the proofs alone:
+ * the same filter over the same proofs gives the same bytes, whichever route and second wrote it.
+ */
+const partDate = new Date(2000, 0, 1);
+
 /** Excel's last row is 1,048,576; one is the header, so a sheet holds this many proofs. */
 export const maxProofRowsPerSheet = 1_048_575;
 
@@ -91,11 +97,11 @@ export class XlsxProofWriter {
     if (this.#sheet === undefined) this.#nextSheet();
     this.#sheet!.end(worksheetEndXml);
     const sheetNames = Array.from({ length: this.#sheetCount }, (_, index) => sheetName(index + 1));
-    this.#zip.append(stylesXml, { name: "xl/styles.xml" });
-    this.#zip.append(workbookXml(sheetNames), { name: "xl/workbook.xml" });
-    this.#zip.append(workbookRelationshipsXml(this.#sheetCount), { name: "xl/_rels/workbook.xml.rels" });
-    this.#zip.append(packageRelationshipsXml, { name: "_rels/.rels" });
-    this.#zip.append(contentTypesXml(this.#sheetCount), { name: "[Content_Types].xml" });
+    this.#zip.append(stylesXml, { name: "xl/styles.xml", date: partDate });
+    this.#zip.append(workbookXml(sheetNames), { name: "xl/workbook.xml", date: partDate });
+    this.#zip.append(workbookRelationshipsXml(this.#sheetCount), { name: "xl/_rels/workbook.xml.rels", date: partDate });
+    this.#zip.append(packageRelationshipsXml, { name: "_rels/.rels", date: partDate });
+    this.#zip.append(contentTypesXml(this.#sheetCount), { name: "[Content_Types].xml", date: partDate });
     await Promise.race([Promise.all([this.#zip.finalize(), finished(this.#output)]), this.#failed]);
   }
 
@@ -123,7 +129,7 @@ export class XlsxProofWriter {
     this.#sheet?.end(worksheetEndXml);
     this.#sheetCount += 1;
     this.#sheet = new PassThrough({ highWaterMark: 1 << 20 });
-    this.#zip.append(this.#sheet, { name: worksheetPath(this.#sheetCount) });
+    this.#zip.append(this.#sheet, { name: worksheetPath(this.#sheetCount), date: partDate });
     this.#sheet.write(worksheetStartXml);
     this.#sheetRows = 0;
   }

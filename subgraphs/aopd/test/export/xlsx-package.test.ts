@@ -1,5 +1,5 @@
 import ExcelJS from "exceljs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Proof } from "../../src/proofs/proof.js";
 import { documentedHeaders } from "./expect-export-matches.js";
 import { writeWorkbook } from "./write-workbook.js";
@@ -34,5 +34,20 @@ describe("the XLSX package read by exceljs", () => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await writeWorkbook([])) as unknown as ArrayBuffer);
     expect(workbook.worksheets.map((sheet) => [sheet.name, sheet.rowCount])).toEqual([["Proofs", 1]]);
+  });
+});
+
+describe("the same proofs", () => {
+  it("give the same bytes whenever they are written", async () => {
+    // Only Date is frozen: the zip's streams need real timers and ticks.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date("2026-01-01T00:00:00Z"));
+      const first = await writeWorkbook([[proof(1), proof(2)]]);
+      vi.setSystemTime(new Date("2026-06-30T12:34:56Z"));
+      expect((await writeWorkbook([[proof(1), proof(2)]])).equals(first)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
