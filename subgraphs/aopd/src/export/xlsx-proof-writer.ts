@@ -11,6 +11,13 @@ import { contentTypesXml, packageRelationshipsXml, stylesXml, workbookRelationsh
  */
 const partDate = new Date(2000, 0, 1);
 
+/**
+ * Rows are handed to the zip in pieces of about this many characters: small enough that the text
+ * never becomes one large string to flatten and copy (measured: a little less CPU per row than
+ * whole batches of 2,000 rows), large enough that stream overhead per piece does not count.
+ */
+const flushCharacters = 65_536;
+
 /** Excel's last row is 1,048,576; one is the header, so a sheet holds this many proofs. */
 export const maxProofRowsPerSheet = 1_048_575;
 
@@ -88,6 +95,10 @@ export class XlsxProofWriter {
       this.#sheetRows += 1;
       this.#rows += 1;
       xml += proofRowXml(this.#sheetRows + 1, proof, this.#assetName);
+      if (xml.length > flushCharacters) {
+        await this.#write(xml);
+        xml = "";
+      }
     }
     await this.#write(xml);
   }

@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it, vi } from "vitest";
 import type { Proof } from "../../src/proofs/proof.js";
 import { documentedHeaders } from "./expect-export-matches.js";
+import { readWorkbook } from "./read-workbook.js";
 import { writeWorkbook } from "./write-workbook.js";
 
 const at = new Date(Date.UTC(2025, 5, 30, 12, 34, 56, 789));
@@ -49,5 +50,16 @@ describe("the same proofs", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("many rows", () => {
+  it("keeps every proof in order across pieces handed to the zip, batches and sheets", async () => {
+    // Rows of about 1,300 characters: a batch of 700 is handed on in many pieces.
+    const many = (from: number) => Array.from({ length: 700 }, (_, index) => ({ ...proof(from + index), comment: "c".repeat(1_000) }));
+    const sheets = readWorkbook(await writeWorkbook([many(0), many(700), many(1_400)], { rowsPerSheet: 1_000 }));
+    expect(sheets.map((sheet) => [sheet.name, sheet.rows.length])).toEqual([["Proofs", 1_001], ["Proofs 2", 1_001], ["Proofs 3", 101]]);
+    const ids = sheets.flatMap((sheet) => sheet.rows.slice(1).map((row) => row[0]?.v));
+    expect(ids).toEqual(Array.from({ length: 2_100 }, (_, index) => `id-${index}`));
   });
 });
