@@ -30,8 +30,8 @@ export interface XlsxProofWriterOptions {
   rowsPerSheet?: number;
   /**
    * zlib's level for the zip's deflate, 1 (fastest) to 9 (smallest). Level 1 gives files about a
-   * fifth larger than level 6 and compresses several times faster; compression was the export's
-   * largest cost. @default 1
+   * tenth larger than level 6 and takes half the CPU (measured: about 4.5 against 9 µs a row).
+   * @default 1
    */
   compressionLevel?: number;
 }
