@@ -81,7 +81,8 @@ export function createProofDownloadProxy(options: ProofDownloadProxyOptions): Pr
       sendError(response, 503, new ServiceUnavailableError("aopd"));
       return true;
     }
-    const target = new URL(proofDownloadPath, aopdUrl);
+    // Relative to the routing URL, so that a path prefix in front of aopd (an ingress's) is kept.
+    const target = new URL(proofDownloadPath.slice(1), aopdUrl);
     const abort = new AbortController();
     // The client going away stops aopd's export too: its response is closed, its cursor with it.
     response.on("close", () => abort.abort());
