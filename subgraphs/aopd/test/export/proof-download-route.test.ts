@@ -1,4 +1,8 @@
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
+import { createTestDatabase } from "../../../../test/support/postgres-server.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { readWorkbook } from "./read-workbook.js";
 
@@ -53,4 +57,44 @@ describe("the proof download route of aopd", () => {
     expect(response.status).toBe(200);
     expect(readWorkbook(Buffer.from(await response.arrayBuffer()))[0]!.rows).toHaveLength(21);
   });
+});
+
+describe("a client that goes away during a download", () => {
+  let aopd: RunningAopd;
+  let logged: () => void = () => undefined;
+
+  beforeAll(async () => {
+    // Log lines reach the test as they are written, so it waits for the export's own signal.
+    const lines = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        if ((JSON.parse(chunk.toString()) as { msg?: string }).msg === "proof download broke off") logged();
+        callback();
+      },
+    });
+    aopd = await startAopd({
+      config: { port: 0, databaseUrl: await createTestDatabase("downloadabort"), expiryIntervalSeconds: 0 },
+      // More than the socket buffers between the two hold (about 10 MB of file), so the export is still writing when the client leaves.
+      seedDemoProofs: 50_000,
+      logger: pino({ level: "warn" }, lines),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await aopd?.close();
+  });
+
+  it("ends the export, freeing its slot and its database connection", async () => {
+    const brokeOff = new Promise<void>((resolve) => (logged = resolve));
+    const url = new URL("/exports/proofs.xlsx", aopd.url);
+    const abort = new AbortController();
+    const response = await fetch(url, { method: "POST", body: "{}", signal: abort.signal });
+    expect(response.status, response.status === 200 ? "" : await response.text()).toBe(200);
+    const reader = response.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    abort.abort();
+    await brokeOff;
+    // The same caller again: refused with 429 if the slot were still held.
+    const next = await fetch(url, { method: "POST", body: JSON.stringify({ filter: { is: { any: { status: ["VERIFIED"] } } } }) });
+    expect(next.status).toBe(200);
+    expect(readWorkbook(Buffer.from(await next.arrayBuffer()))[0]!.rows.length).toBeGreaterThan(1);
+  }, 60_000);
 });
