@@ -30,6 +30,7 @@ import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
 import { forwardWithIdentity } from "./http/forward-with-identity.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
+import { createProofDownloadProxy } from "./http/proof-download-proxy.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
@@ -166,6 +167,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     mint,
     logger,
   });
+  const proofDownload = createProofDownloadProxy({ verifier, mint, aopdUrl: () => subgraphs().find((subgraph) => subgraph.name === "aopd")?.url, logger });
 
   const shell = createHttpServerShell({
     port: options.port,
@@ -190,6 +192,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         response.end(internalJwks);
         return true;
       },
+      proofDownload.route,
       ...(options.handleOtherRoute ? [options.handleOtherRoute] : []),
     ],
   });
@@ -215,6 +218,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await metricsServer?.close();
         await apollo.stop();
         await fetcher.close();
+        await proofDownload.close();
       })();
       return closing;
     },

@@ -8,6 +8,7 @@ export interface BenchStack {
   /** The gateway's base URL (`/graphql`, `/health`, the development provider under `/auth`). */
   base: string;
   gateway: BenchProcess;
+  aopd: BenchProcess;
   /** An access token of the development provider's API client (every role). */
   token: string;
   stop(): Promise<void>;
@@ -28,13 +29,12 @@ export async function startBenchStack(databaseUrl: string, options: { aopdEnv?: 
     for (const child of processes.reverse()) await child.stop();
   };
   try {
-    processes.push(
-      await startProcess(
-        "subgraphs/aopd/src/main.ts",
-        { ...env, AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl, INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0", ...options.aopdEnv },
-        `http://127.0.0.1:${aopdPort}/health/ready`,
-      ),
+    const aopd = await startProcess(
+      "subgraphs/aopd/src/main.ts",
+      { ...env, AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl, INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0", ...options.aopdEnv },
+      `http://127.0.0.1:${aopdPort}/health/ready`,
     );
+    processes.push(aopd);
     processes.push(await startProcess("subgraphs/trpd/src/main.ts", { ...env, TRPD_PORT: String(trpdPort), INTERNAL_JWT_PUBLIC_JWKS: publicJwks }, `http://127.0.0.1:${trpdPort}/health/ready`));
     const base = `http://127.0.0.1:${gatewayPort}`;
     const gateway = await startProcess(
@@ -57,7 +57,7 @@ export async function startBenchStack(databaseUrl: string, options: { aopdEnv?: 
       body: new URLSearchParams({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "dev-secret", scope: "openid" }),
     });
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    return { base, gateway, token, stop };
+    return { base, gateway, aopd, token, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -82,6 +82,12 @@ export interface AopdConfig {
    */
   maxExportRows: number;
   /**
+   * `AOPD_MAX_DOWNLOAD_ROWS`: the most proofs one download (`POST /exports/proofs.xlsx`) may hold.
+   * A download streams, so memory does not grow with it; the cap bounds how long one export holds
+   * a database connection and an export slot. At least 1. @default 10_000_000
+   */
+  maxDownloadRows: number;
+  /**
    * `AOPD_EVENT_RETENTION_DAYS`: how long the proof event log keeps events (the oldest cursor
    * `aopdProofs(after:)` and `proofEvents` accept); older ones are pruned in the background. At
    * least 1. @default 30
@@ -190,6 +196,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
   const maxResultRows = integer(env, "AOPD_MAX_RESULT_ROWS", production ? 100_000 : 0);
   const maxExportRows = integer(env, "AOPD_MAX_EXPORT_ROWS", 100_000);
   if (maxExportRows < 1) throw new Error("AOPD_MAX_EXPORT_ROWS must be at least 1.");
+  const maxDownloadRows = integer(env, "AOPD_MAX_DOWNLOAD_ROWS", 10_000_000);
+  if (maxDownloadRows < 1) throw new Error("AOPD_MAX_DOWNLOAD_ROWS must be at least 1.");
   const eventRetentionDays = integer(env, "AOPD_EVENT_RETENTION_DAYS", 30);
   if (eventRetentionDays < 1) throw new Error("AOPD_EVENT_RETENTION_DAYS must be at least 1.");
   const maxFailedAttempts = integer(env, "AOPD_MAX_FAILED_ATTEMPTS", 20);
@@ -221,6 +229,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     expiryIntervalSeconds: integer(env, "AOPD_EXPIRY_INTERVAL_SECONDS", 10),
     maxResultRows: maxResultRows === 0 ? undefined : maxResultRows,
     maxExportRows,
+    maxDownloadRows,
     eventRetentionDays,
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
     maxFailedAttempts,

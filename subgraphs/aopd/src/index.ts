@@ -11,7 +11,8 @@ export { proofEventsChannel, proofWritesChannel, type ProofEvent, type ProofChan
 export { encodeEventCursor, decodeEventCursor } from "./events/event-cursor.js";
 export { readEventLogBounds, sequenceProofEvents } from "./events/sequence-proof-events.js";
 export { pruneProofEvents } from "./events/prune-proof-events.js";
-export { exportProofsAsXlsx, type ProofExport, type ProofExportOptions } from "./export/export-proofs-as-xlsx.js";
+export { exportProofsAsXlsx, type ProofExport } from "./export/export-proofs-as-xlsx.js";
+export { streamProofsAsXlsx, type ProofExportOptions } from "./export/stream-proofs-as-xlsx.js";
 export { ChainWatcher } from "./chain/chain-watcher.js";
 export type { ChainWatcherStats } from "./chain/chain-backoff.js";
 export { claimProofsForChainCheck } from "./chain/claim-proofs-for-chain-check.js";

@@ -27,6 +27,7 @@ import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscrip
 import { ExportSlots } from "./export/export-slots.js";
 import { MediaUploadSlots } from "./media/media-upload-slots.js";
 import { officerMediaRoute } from "./media/officer-media-route.js";
+import { proofDownloadRoute } from "./export/proof-download-route.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -102,6 +103,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const schema = buildAopdSchema();
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, authenticate: options.authenticate, developmentIdentity });
+    const proofDownload = proofDownloadRoute({ services, schema, authenticate: options.authenticate, developmentIdentity, logger });
     const server = await startSubgraphServer<AopdContext, Identity>({
       name: "aopd",
       schema,
@@ -129,6 +131,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       dependency: { part: "database", outages },
       logger,
       handleOtherRoute: async (request, response, requestId) =>
+        (await proofDownload(request, response, requestId)) ||
         (await aoppCallback(request, response, requestId)) ||
         (await portalApi(request, response, requestId)) ||
         (await officerMedia(request, response, requestId)) ||

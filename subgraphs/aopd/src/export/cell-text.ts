@@ -7,34 +7,42 @@ export const maxCellCharacters = 32_767;
 /** Ends a cut cell, so that a reader sees that text is missing rather than a silently shorter value. */
 export const truncationMarker = "… [truncated]";
 
-/** Characters XML 1.0 cannot carry (or, for CR, carries only as LF), which OOXML writes as `_xHHHH_`. */
-// eslint-disable-next-line no-control-regex
-const unwritable = /[\u0000-\u0008\u000b\u000c\u000d\u000e-\u001f\u007f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)/g;
+/** Stands in for a character no XML 1.0 document can carry, so that a reader sees that one was there. */
+export const unwritableCharacterSubstitute = "\ufffd";
 
 /**
- * Text as it must go into a worksheet so that Excel and other readers show exactly the original.
+ * Characters XML 1.0 cannot carry at all: the C0 controls other than tab, line feed and carriage
+ * return, U+FFFE and U+FFFF, and halves of surrogate pairs without their other half (which have no
+ * UTF-8 form).
+ */
+// eslint-disable-next-line no-control-regex
+const unwritable = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+// eslint-disable-next-line no-control-regex
+const mayBeUnwritable = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
+
+/**
+ * What every reader shows in the cell for `value`.
  *
  * Cut to {@link maxCellCharacters}: the end becomes {@link truncationMarker}, and a surrogate pair
- * is never split (which would leave an unpaired half that XML cannot carry).
+ * is never split.
  *
- * Escaped the OOXML way (ECMA-376 `ST_Xstring`): exceljs silently drops control characters and
- * passes CR through, which an XML parser turns into LF, so both become `_xHHHH_`; and a literal
- * `_xHHHH_` in the data would be decoded by Excel into another character, so its underscore is
- * escaped as `_x005F_`.
+ * Characters XML cannot carry become {@link unwritableCharacterSubstitute}. OOXML's own escape for
+ * them (`_xHHHH_`) is decoded by Excel but shown literally by LibreOffice, so the same file would
+ * read differently in each; a visible substitute reads the same everywhere, and these characters
+ * do not occur in addresses, ids or signatures. Carriage returns are kept: the worksheet writes
+ * them as character references (see `worksheetText`).
  */
 export function cellText(value: string): string {
-  return visibleCellText(value).replace(unwritable, escapeCharacter);
+  const cut = cutCellText(value);
+  // A plain character-class scan first: almost no proof text needs the replacement, and this runs for every cell.
+  return mayBeUnwritable.test(cut) ? cut.replace(unwritable, unwritableCharacterSubstitute) : cut;
 }
 
-/** What a reader sees in the cell for `value`: the text, cut when too long. */
-export function visibleCellText(value: string): string {
+function cutCellText(value: string): string {
   if (value.length <= maxCellCharacters) return value;
   let end = maxCellCharacters - truncationMarker.length;
   const last = value.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return value.slice(0, end) + truncationMarker;
-}
-
-function escapeCharacter(character: string): string {
-  return `_x${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}_`;
 }

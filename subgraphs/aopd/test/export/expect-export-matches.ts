@@ -19,8 +19,12 @@ export const documentedHeaders = [
 
 type Expected = { text: string } | { date: string } | null;
 
+/** The documented substitute (docs/xlsx-export.md) for characters XML 1.0 cannot carry, stated here on its own. */
+// eslint-disable-next-line no-control-regex
+const unwritable = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+
 function expectedCells(proof: ProofJson, assetNames: Map<string, string>): Expected[] {
-  const text = (value: string | null | undefined): Expected => (value === null || value === undefined || value === "" ? null : { text: value });
+  const text = (value: string | null | undefined): Expected => (value === null || value === undefined || value === "" ? null : { text: value.replace(unwritable, "\ufffd") });
   const date = (value: string | null | undefined): Expected => (value ? { date: value } : null);
   return [
     text(proof.id), text({ AopdSignatureProof: "signature", AopdSatoshiProof: "satoshi", AopdMediaProof: "media" }[proof.__typename]), date(proof.createdAt), date(proof.updatedAt),

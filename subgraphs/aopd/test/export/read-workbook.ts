@@ -15,7 +15,7 @@ export interface ReadSheet {
 }
 
 /**
- * Reads an XLSX file with SheetJS, a reader that shares no code with exceljs, so a test that passes
+ * Reads an XLSX file with SheetJS, a reader that shares no code with the export's writer, so a test that passes
  * proves the file, not the writer's own idea of it. Dates are read as raw Excel numbers (no
  * `cellDates`), so that no time zone of the test machine takes part.
  */
