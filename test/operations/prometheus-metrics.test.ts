@@ -1,10 +1,10 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../bench/src/support/start-process.js";
 import { createTestDatabase } from "../support/postgres-server.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { awaitLive } from "../subscriptions/support/await-live.js";
@@ -18,17 +18,6 @@ import { modernClient, subscribeModern, wsUrl } from "../subscriptions/support/s
  */
 const prometheusBinary = process.env.PROMETHEUS_PATH ?? "/usr/bin/prometheus";
 const promtoolBinary = process.env.PROMTOOL_PATH ?? "/usr/bin/promtool";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `promtool check metrics` on one exposition; resolves with its complaints (none: ""). */
 function promtoolCheck(exposition: string): Promise<{ code: number | null; output: string }> {
