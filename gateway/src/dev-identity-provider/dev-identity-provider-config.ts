@@ -1,23 +1,6 @@
-import { readDevRealm } from "./keycloak-realm.js";
+import { readDevRealm, type DevClient, type DevUser } from "./keycloak-realm.js";
 
-export interface DevClient {
-  clientId: string;
-  /** A confidential client's secret; absent for a public client (the web frontend). */
-  clientSecret?: string;
-  /** Roles of the client's service account (client credentials), as realm roles and as client roles of the audience client. */
-  roles: string[];
-  /** Client credentials grant (Keycloak: service accounts roles). @default true when it has a secret */
-  serviceAccount?: boolean;
-  /** Password grant for the realm's users (Keycloak: direct access grants). @default false */
-  directAccessGrants?: boolean;
-}
-
-/** A person of the realm, for the password grant. */
-export interface DevUser {
-  username: string;
-  password: string;
-  roles: string[];
-}
+export type { DevClient, DevUser };
 
 export interface DevIdentityProviderConfig {
   realm: string;

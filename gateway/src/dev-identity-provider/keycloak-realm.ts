@@ -1,5 +1,23 @@
 import { readFileSync } from "node:fs";
-import type { DevClient, DevUser } from "./dev-identity-provider-config.js";
+
+export interface DevClient {
+  clientId: string;
+  /** A confidential client's secret; absent for a public client (the web frontend). */
+  clientSecret?: string;
+  /** Roles of the client's service account (client credentials), as realm roles and as client roles of the audience client. */
+  roles: string[];
+  /** Client credentials grant (Keycloak: service accounts roles). @default true when it has a secret */
+  serviceAccount?: boolean;
+  /** Password grant for the realm's users (Keycloak: direct access grants). @default false */
+  directAccessGrants?: boolean;
+}
+
+/** A person of the realm, for the password grant. */
+export interface DevUser {
+  username: string;
+  password: string;
+  roles: string[];
+}
 
 /** The committed realm: the file a real Keycloak imports with `--import-realm`, and the dev provider reads. */
 export const devRealmFile = new URL("../../realm/dev-realm.json", import.meta.url);
