@@ -36,8 +36,9 @@ describe("in-flight deduplication of subgraph queries", () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const send = async (body: string, authorization: string, requestId = "r") => {
-    const response = await subgraph.fetcher(url, { method: "POST", headers: { "content-type": "application/json", authorization, "x-request-id": requestId }, body });
+  const send = async (body: string, authorization: string, requestId = "r", traceparent?: string) => {
+    const headers = { "content-type": "application/json", authorization, "x-request-id": requestId, ...(traceparent ? { traceparent } : {}) };
+    const response = await subgraph.fetcher(url, { method: "POST", headers, body });
     return (await response.json()) as { data: { caller: string; call: number } };
   };
   const query = JSON.stringify({ query: "query Page { proofs { id } }", variables: {} });
@@ -48,6 +49,15 @@ describe("in-flight deduplication of subgraph queries", () => {
     expect(calls).toHaveLength(1);
     expect(first).toEqual(second);
     expect(first).not.toBe(second);
+  });
+
+  it("shares across callers' own trace contexts too (a traceparent differs per caller and selects nothing)", async () => {
+    calls = [];
+    await Promise.all([
+      send(query, "Bearer alice", "r1", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
+      send(query, "Bearer alice", "r2", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00"),
+    ]);
+    expect(calls).toHaveLength(1);
   });
 
   it("never shares a response between two identities", async () => {

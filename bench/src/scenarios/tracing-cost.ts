@@ -41,7 +41,7 @@ export const tracingCostScenario: BenchmarkScenario = {
     try {
       for (const configuration of configurations) stacks.push(await startBenchStack(url, { env: configuration.env }));
       const rounds = quick ? 1 : 3;
-      const durationSeconds = quick ? 3 : 10;
+      const durationSeconds = quick ? 5 : 10;
       const results = configurations.map(() => [] as number[]);
       // Warm-up: JIT, connection pools, token caches.
       for (const stack of stacks) await runAutocannon({ url: `${stack.base}/graphql`, body: query, headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` }, durationSeconds: 2 });

@@ -23,7 +23,9 @@ interface SharedResponse {
  * cached after it arrives), and because the internal token is part of the key, callers with
  * different identities or roles never share a response. Each waiting caller gets its own copy of
  * the body, so the gateway may change one caller's result without touching another's. The one
- * visible difference: the subgraph logs only the first caller's request id.
+ * visible difference: the subgraph logs only the first caller's request id, and with tracing on,
+ * only the first caller's trace holds the subgraph's spans (each caller's own `traceparent` would
+ * otherwise make every call unique and end the sharing).
  */
 export function deduplicateInflightQueries(fetch: FetchFunction): FetchFunction {
   const inflight = new Map<string, Promise<SharedResponse>>();
@@ -46,12 +48,15 @@ export function deduplicateInflightQueries(fetch: FetchFunction): FetchFunction 
   };
 }
 
-/** The headers that select a response: all but the request id, which differs per caller. */
+/** Headers that differ per caller and select nothing: the request id and the trace context. */
+const perCallerHeaders = new Set([requestIdHeader, "traceparent", "tracestate"]);
+
+/** The headers that select a response: all but those that differ per caller. */
 function headerKey(headers: unknown): string {
   if (!headers || typeof headers !== "object") return "";
   const entries = headers instanceof Map || Symbol.iterator in headers ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers as Record<string, string>);
   return entries
-    .filter(([name]) => name.toLowerCase() !== requestIdHeader)
+    .filter(([name]) => !perCallerHeaders.has(name.toLowerCase()))
     .map(([name, value]) => `${name.toLowerCase()}:${value}`)
     .sort()
     .join("\n");
