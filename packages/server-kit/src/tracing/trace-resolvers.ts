@@ -1,4 +1,4 @@
-import { SpanStatusCode } from "@opentelemetry/api";
+import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import { projectTracer } from "./start-tracing.js";
 
@@ -26,8 +26,11 @@ export function traceResolvers(schema: GraphQLSchema): void {
 function wrap(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>): void {
   const resolve = field.resolve ?? defaultFieldResolver;
   const name = `resolve ${parent.name}.${field.name}`;
-  field.resolve = (source, args, contextValue, info) =>
-    projectTracer().startActiveSpan(name, { attributes: { "graphql.field.path": `${parent.name}.${field.name}` } }, async (span) => {
+  const attributes = { "graphql.field.path": `${parent.name}.${field.name}` };
+  field.resolve = (source, args, contextValue, info) => {
+    // A trace sampled out records nothing: the resolver runs as it would untraced.
+    if (!trace.getActiveSpan()?.isRecording()) return resolve(source, args, contextValue, info);
+    return projectTracer().startActiveSpan(name, { attributes }, async (span) => {
       try {
         return await resolve(source, args, contextValue, info);
       } catch (error) {
@@ -37,4 +40,5 @@ function wrap(parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>):
         span.end();
       }
     });
+  };
 }

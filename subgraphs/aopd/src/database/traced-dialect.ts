@@ -1,10 +1,14 @@
-import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
 import { isTracingEnabled, projectTracer } from "@compliance-graph/server-kit";
 
-/** A span per statement: its SQL text with placeholders (never the parameter values). */
+/**
+ * A span per statement of a recorded trace: its SQL text with placeholders (never the parameter
+ * values). Outside one (a trace sampled out, a background job) the statement just runs: a span
+ * there would record nothing, or start a trace per statement of the event numbering every second.
+ */
 async function traced<T>(query: CompiledQuery, run: () => Promise<T>): Promise<T> {
-  if (!isTracingEnabled()) return run();
+  if (!isTracingEnabled() || !trace.getActiveSpan()?.isRecording()) return run();
   return projectTracer().startActiveSpan("db.query", { kind: SpanKind.CLIENT, attributes: { "db.system.name": "postgresql", "db.query.text": query.sql.slice(0, 2_000) } }, async (span) => {
     try {
       return await run();
