@@ -59,14 +59,28 @@ export async function startLocalAnvil(): Promise<LocalAnvil> {
     return body.result as T;
   };
   const hex = (value: bigint) => `0x${value.toString(16)}`;
-  const send: LocalAnvil["send"] = (tx) => rpc<string>("eth_sendTransaction", [{ from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: hex(tx.value ?? 0n), ...(tx.data ? { data: tx.data } : {}) }]);
+  type Receipt = { contractAddress: string; status: string };
+  // anvil mines each transaction at once, but under load its receipt can lag the hash briefly:
+  // a transaction counts as sent once it is in a block, as a test that mines next expects.
+  const minedReceipt = async (hash: string): Promise<Receipt> => {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const receipt = await rpc<Receipt | null>("eth_getTransactionReceipt", [hash]);
+      if (receipt) return receipt;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`the transaction ${hash} was never mined`);
+  };
+  const sendAndMine = async (tx: Parameters<LocalAnvil["send"]>[0]) => {
+    const hash = await rpc<string>("eth_sendTransaction", [{ from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: hex(tx.value ?? 0n), ...(tx.data ? { data: tx.data } : {}) }]);
+    return { hash, receipt: await minedReceipt(hash) };
+  };
+  const send: LocalAnvil["send"] = async (tx) => (await sendAndMine(tx)).hash;
   return {
     url,
     rpc,
     send,
     async deployToken(from) {
-      const hash = await send({ from, data: minimalTokenBytecode });
-      const receipt = await rpc<{ contractAddress: string; status: string }>("eth_getTransactionReceipt", [hash]);
+      const { receipt } = await sendAndMine({ from, data: minimalTokenBytecode });
       if (receipt.status !== "0x1") throw new Error("the token's deployment reverted");
       return receipt.contractAddress;
     },
