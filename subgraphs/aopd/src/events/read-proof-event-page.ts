@@ -4,6 +4,7 @@ import type { FilterLimits } from "@compliance-graph/filter";
 import type { AopdDatabase } from "../database/database-schema.js";
 import { selectProofs } from "../proofs/proof-query.js";
 import { decodeEventCursor, encodeEventCursor } from "./event-cursor.js";
+import { requireCursorInLog } from "./require-cursor-in-log.js";
 import type { ProofEvent } from "./proof-event.js";
 import { selectMatchingProofEvents, toProofEvent } from "./select-proof-events.js";
 import { readEventLogBounds } from "./sequence-proof-events.js";
@@ -35,12 +36,7 @@ export async function readProofEventPage(db: Kysely<AopdDatabase>, input: ProofE
   selectProofs(db, input.filter, undefined, limits);
   const requested = input.after === null || input.after === undefined ? undefined : decodeEventCursor(input.after, "after");
   const { sequencedThrough, prunedThrough } = await readEventLogBounds(db);
-  if (requested !== undefined && BigInt(requested) < BigInt(prunedThrough)) {
-    throw new UserInputError("after", `names an event older than the oldest one kept; the oldest cursor accepted is ${encodeEventCursor(prunedThrough)}.`);
-  }
-  if (requested !== undefined && BigInt(requested) > BigInt(sequencedThrough)) {
-    throw new UserInputError("after", "names no event of this log; pass the `eventCursor` of an event you received.");
-  }
+  if (requested !== undefined) requireCursorInLog(BigInt(requested), { sequencedThrough, prunedThrough });
   const after = requested ?? prunedThrough;
   const rows = await selectMatchingProofEvents(db, input.filter, limits, after, sequencedThrough).limit(input.limit).execute();
   const events = rows.map((row) => {

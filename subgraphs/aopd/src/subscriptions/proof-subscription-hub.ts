@@ -1,12 +1,13 @@
 import { sql, type Kysely } from "kysely";
 import type { GraphQLError } from "graphql";
 import { compileFilter, type FilterLimits } from "@compliance-graph/filter";
-import { LimitExceededError, PublicError, UserInputError } from "@compliance-graph/errors";
+import { LimitExceededError, PublicError } from "@compliance-graph/errors";
 import { PushQueue, type Logger } from "@compliance-graph/server-kit";
 import type { AopdDatabase } from "../database/database-schema.js";
 import { decodeEventCursor, encodeEventCursor } from "../events/event-cursor.js";
 import type { ProofEvent } from "../events/proof-event.js";
 import { selectMatchingProofEvents, selectProofEvents, toProofEvent, type ProofEventRow } from "../events/select-proof-events.js";
+import { requireCursorInLog } from "../events/require-cursor-in-log.js";
 import { readEventLogBounds } from "../events/sequence-proof-events.js";
 import { proofFilterSpec } from "../proofs/proof-filter-spec.js";
 import { selectProofs } from "../proofs/proof-query.js";
@@ -114,7 +115,7 @@ export class ProofSubscriptionHub {
     const from = after === null || after === undefined ? undefined : BigInt(decodeEventCursor(after, "after"));
     const position = this.#position;
     if (position === undefined) throw new PublicError("SERVICE_UNAVAILABLE", "Proof events are not available right now; try again shortly.");
-    if (from !== undefined) await this.#checkReplayable(from);
+    if (from !== undefined) requireCursorInLog(from, await readEventLogBounds(this.#options.db));
     const subscriber: Subscriber = { queue: new PushQueue(() => this.#leave(subscriber)), filter: filter ?? null, position: from ?? position };
     if (subscriber.position < position) {
       // The bulk of a replay runs beside live delivery, so one long replay delays nobody else.
@@ -135,17 +136,6 @@ export class ProofSubscriptionHub {
     this.#joining = [];
     this.#entries.clear();
     for (const subscriber of subscribers) subscriber.queue.end(error);
-  }
-
-  async #checkReplayable(from: bigint): Promise<void> {
-    const bounds = await readEventLogBounds(this.#options.db);
-    if (from < BigInt(bounds.prunedThrough)) {
-      throw new UserInputError(
-        "after",
-        `names an event older than the oldest one kept; the oldest cursor accepted is ${encodeEventCursor(bounds.prunedThrough)}. Read the current proofs with \`proofs\` and subscribe without \`after\`, or from that cursor.`,
-      );
-    }
-    if (from > BigInt(bounds.sequencedThrough)) throw new UserInputError("after", "names no event of this log; pass the `eventCursor` of an event you received.");
   }
 
   #join(subscriber: Subscriber): void {
