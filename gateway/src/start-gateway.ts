@@ -16,7 +16,6 @@ import {
   createHttpServerShell,
   OutageLog,
   graphqlMetricsPlugin,
-  startMetricsServer,
   type MetricsExposure,
   type Logger,
   type QueryLimits,
@@ -107,7 +106,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }
   const limits = { ...defaultQueryLimits, ...options.limits };
   const metrics = new GatewayMetrics();
-  const exposure = options.metricsExposure ?? { port: undefined, host: "127.0.0.1" };
   const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"), metrics);
   const mint = await createInternalTokenMinter({
     privateJwk,
@@ -178,7 +176,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     },
     drainMs: options.drainMs,
     metrics,
-    serveMetrics: exposure.port === undefined,
+    ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
     routes: [
       async (request, response, requestId) => {
         const path = (request.url ?? "/").split("?")[0];
@@ -199,8 +197,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const httpServer = shell.httpServer;
   subscriptionServer.attach(httpServer);
   const baseUrl = await shell.listen();
-  const metricsServer = exposure.port === undefined ? undefined : await startMetricsServer(metrics, { ...exposure, port: exposure.port });
-  const metricsUrl = metricsServer?.url ?? `${baseUrl}/metrics`;
+  const metricsUrl = shell.metricsUrl as string;
   logger.info({ url: `${baseUrl}/graphql`, metricsUrl }, "gateway listening");
 
   let closing: Promise<void> | undefined;
@@ -215,7 +212,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       closing ??= (async () => {
         await subscriptionServer.close();
         await shell.close();
-        await metricsServer?.close();
         await apollo.stop();
         await fetcher.close();
         await proofDownload.close();

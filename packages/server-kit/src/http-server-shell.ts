@@ -4,6 +4,7 @@ import { isConnectionFailure, maskedErrorMessage, ServiceUnavailableError } from
 import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 import type { Logger } from "./logger.js";
 import { sendMetrics } from "./metrics/send-metrics.js";
+import { startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
 import type { ServiceMetrics } from "./metrics/service-metrics.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
 import { routeOfPath } from "./route-of-path.js";
@@ -34,15 +35,18 @@ export interface HttpServerShellOptions {
   routes: Route[];
   /** How long `close` lets requests in flight finish. @default SHUTDOWN_DRAIN_SECONDS or 10_000 // milliseconds */
   drainMs?: number;
-  /** Counts every request; with `serveMetrics`, also answers `GET /metrics` (else a metrics port does). */
+  /** Counts every request and serves `GET /metrics`, where `metricsExposure` says. */
   metrics?: ServiceMetrics;
-  serveMetrics?: boolean;
+  /** A port of its own for `/metrics` (`METRICS_PORT`). @default this server's port */
+  metricsExposure?: MetricsExposure;
 }
 
 export interface HttpServerShell {
   httpServer: Server;
-  /** Starts listening; resolves with `http://host:port`. */
+  /** Starts listening (and the metrics listener, if any); resolves with `http://host:port`. */
   listen(): Promise<string>;
+  /** Where Prometheus scrapes this deployable; known once `listen` resolved. */
+  readonly metricsUrl: string | undefined;
   /** Stops taking connections and drains (see `closeHttpServer`). */
   close(): Promise<void>;
 }
@@ -56,6 +60,9 @@ export interface HttpServerShell {
  */
 export function createHttpServerShell(options: HttpServerShellOptions): HttpServerShell {
   const { logger } = options;
+  const metricsPort = options.metricsExposure?.port;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  let metricsUrl: string | undefined;
   const httpServer = createServer(async (request, response) => {
     const requestId = requestIdFrom(request.headers);
     response.setHeader(requestIdHeader, requestId);
@@ -80,7 +87,7 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
           return sendJson(response, 503, { status: "unavailable" });
         }
       }
-      if (path === "/metrics" && options.metrics && options.serveMetrics) return await sendMetrics(options.metrics, response);
+      if (path === "/metrics" && options.metrics && metricsPort === undefined) return await sendMetrics(options.metrics, response);
       for (const route of options.routes) if (await route(request, response, requestId)) return;
       return sendJson(response, 404, { error: "not found" });
     } catch (error) {
@@ -97,15 +104,27 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
   httpServer.keepAliveTimeout = 65_000;
   return {
     httpServer,
-    listen: () =>
-      new Promise<string>((resolve, reject) => {
+    get metricsUrl() {
+      return metricsUrl;
+    },
+    listen: async () => {
+      const base = await new Promise<string>((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(options.port, options.host ?? "127.0.0.1", () => {
           const address = httpServer.address() as AddressInfo;
           const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
           resolve(`http://${host}:${address.port}`);
         });
-      }),
-    close: () => closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs()),
+      });
+      if (options.metrics && options.metricsExposure && metricsPort !== undefined) {
+        metricsServer = await startMetricsServer(options.metrics, { ...options.metricsExposure, port: metricsPort });
+      }
+      metricsUrl = metricsServer?.url ?? (options.metrics ? `${base}/metrics` : undefined);
+      return base;
+    },
+    close: async () => {
+      await closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs());
+      await metricsServer?.close();
+    },
   };
 }

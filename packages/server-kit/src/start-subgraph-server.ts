@@ -18,7 +18,7 @@ import { operationAttributesPlugin } from "./tracing/operation-attributes-plugin
 import { isTracingEnabled } from "./tracing/start-tracing.js";
 import { traceResolvers } from "./tracing/trace-resolvers.js";
 import { ServiceMetrics } from "./metrics/service-metrics.js";
-import { startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
+import type { MetricsExposure } from "./metrics/start-metrics-server.js";
 
 export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> {
   /** The subgraph's name, as in `supergraph.yaml`; used in logs. */
@@ -88,7 +88,6 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     throw new Error(`The ${options.name} subgraph refuses to start in production without identity verification.`);
   }
   const metrics = options.metrics ?? new ServiceMetrics(options.name);
-  const exposure = options.metricsExposure ?? { port: undefined, host: "127.0.0.1" };
   const tracing = isTracingEnabled();
   if (tracing) traceResolvers(options.schema);
   const apollo = new ApolloServer<TContext>({
@@ -130,7 +129,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     checkReady: options.checkReady,
     drainMs: options.drainMs,
     metrics,
-    serveMetrics: exposure.port === undefined,
+    ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
     routes: [
       async (request, response, requestId) => {
         const path = (request.url ?? "/").split("?")[0];
@@ -144,8 +143,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   const httpServer = shell.httpServer;
   const base = await shell.listen();
   const url = `${base}/graphql`;
-  const metricsServer = exposure.port === undefined ? undefined : await startMetricsServer(metrics, { ...exposure, port: exposure.port });
-  const metricsUrl = metricsServer?.url ?? `${base}/metrics`;
+  const metricsUrl = shell.metricsUrl as string;
   logger.info({ url, metricsUrl }, `${options.name} subgraph listening`);
 
   let closing: Promise<void> | undefined;
@@ -157,7 +155,6 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
     close: () => {
       closing ??= (async () => {
         await shell.close();
-        await metricsServer?.close();
         await apollo.stop();
       })();
       return closing;
