@@ -33,7 +33,6 @@ export interface ProofSubscriptionHubOptions {
 /** What graphql-js's `subscribe` gets for each event: the root value of the subscription's selection. */
 export interface ProofSubscriptionPayload {
   aopdProofs: ProofEvent["proof"];
-  event: ProofEvent;
 }
 
 interface Subscriber {
@@ -173,8 +172,7 @@ export class ProofSubscriptionHub {
   }
 
   #payload(row: ProofEventRow): ProofSubscriptionPayload {
-    const event = toProofEvent(row);
-    return { aopdProofs: event.proof, event };
+    return { aopdProofs: toProofEvent(row).proof };
   }
 
   #wake(): void {
