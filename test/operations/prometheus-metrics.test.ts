@@ -131,7 +131,10 @@ describe("metrics scraped by a real Prometheus", () => {
     expect(await eventually('sum(aopd_proof_events_total{change="CREATED",kind="signature",status="PENDING"})', (value) => value === 1)).toBe(1);
     expect(await eventually('sum(aopd_signature_verifications_total{result!="verified"})', (value) => value === 1)).toBe(1);
     expect(await eventually('max(aopd_db_pool_connections{state="idle"}) + max(aopd_db_pool_connections{state="in_use"})', (value) => value >= 1)).toBeGreaterThanOrEqual(1);
-    expect(await eventually("max(aopd_notification_queue_usage_ratio)", (value) => value >= 0)).toBe(0);
+    // The queue is the whole server's: other databases' tests may hold a few notifications in it at this instant.
+    const queueUsage = await eventually("max(aopd_notification_queue_usage_ratio)", (value) => value >= 0);
+    expect(queueUsage).toBeGreaterThanOrEqual(0);
+    expect(queueUsage).toBeLessThan(0.01);
     expect(await eventually('sum(graphql_operation_duration_seconds_count{job="gateway",operation_name="MetricsPage"})', (value) => value === 5)).toBe(5);
   });
 
