@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { UnauthenticatedError } from "@compliance-graph/errors";
+import { ServiceUnavailableError, type PublicError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
 import { forwardRequest, sendJson, type Logger } from "@compliance-graph/server-kit";
-import { IdentityProviderUnavailableError, type AccessTokenVerifier } from "../authentication/access-token-verifier.js";
+import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import { authenticateRequest } from "../authentication/authenticate-request.js";
 
 export interface ForwardWithIdentityOptions {
@@ -27,21 +27,13 @@ export interface ForwardWithIdentityOptions {
 export function forwardWithIdentity(options: ForwardWithIdentityOptions) {
   return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> => {
     if (!(request.url ?? "").startsWith(options.pathPrefix)) return false;
-    try {
-      const identity = await authenticateRequest(request, options.verifier);
-      const target = options.subgraphUrl();
-      if (target === undefined) return (sendJson(response, 503, { error: "service_unavailable", reason: `The ${options.subgraph} subgraph is not in the supergraph.` }), true);
-      const token = await options.mint(identity, options.subgraph);
-      await forwardRequest(request, response, new URL(target), { authorization: `Bearer ${token}`, "x-request-id": requestId });
-    } catch (error) {
-      if (error instanceof UnauthenticatedError) {
-        response.setHeader("www-authenticate", request.headers.authorization ? 'Bearer error="invalid_token"' : "Bearer");
-        sendJson(response, 401, { error: "unauthenticated", reason: error.message });
-      } else if (error instanceof IdentityProviderUnavailableError) {
-        options.logger.error({ err: error, requestId }, "identity provider unavailable");
-        sendJson(response, 503, { error: "service_unavailable", reason: "The identity provider cannot be reached; try again later." });
-      } else throw error;
-    }
+    const refuse = (status: number, error: PublicError) => sendJson(response, status, { error: error.code.toLowerCase(), reason: error.message });
+    const identity = await authenticateRequest(request, response, { verifier: options.verifier, logger: options.logger, requestId, refuse });
+    if (!identity) return true;
+    const target = options.subgraphUrl();
+    if (target === undefined) return (refuse(503, new ServiceUnavailableError(`${options.subgraph} service`)), true);
+    const token = await options.mint(identity, options.subgraph);
+    await forwardRequest(request, response, new URL(target), { authorization: `Bearer ${token}`, "x-request-id": requestId });
     return true;
   };
 }

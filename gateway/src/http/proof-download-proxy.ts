@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { ForbiddenError, ServiceUnavailableError, UnauthenticatedError, type PublicError } from "@compliance-graph/errors";
-import { roles, type Identity, type InternalTokenMinter } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendJson, type Logger } from "@compliance-graph/server-kit";
+import { ForbiddenError, ServiceUnavailableError } from "@compliance-graph/errors";
+import { roles, type InternalTokenMinter } from "@compliance-graph/identity";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, type Logger } from "@compliance-graph/server-kit";
 import { Agent } from "undici";
-import { IdentityProviderUnavailableError, type AccessTokenVerifier } from "../authentication/access-token-verifier.js";
+import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import { authenticateRequest } from "../authentication/authenticate-request.js";
 
 /** The download of proofs as XLSX, at the gateway and at aopd alike. */
@@ -45,27 +45,13 @@ export function createProofDownloadProxy(options: ProofDownloadProxyOptions): Pr
     if ((request.url ?? "").split("?")[0] !== proofDownloadPath) return false;
     if (request.method !== "POST") {
       response.setHeader("allow", "POST");
-      sendJson(response, 405, { errors: [{ message: 'Use POST with a JSON body { "filter": AopdProofFilterInput }.', extensions: { code: "BAD_USER_INPUT" } }] });
+      sendGraphQLError(response, 405, { message: 'Use POST with a JSON body { "filter": AopdProofFilterInput }.', extensions: { code: "BAD_USER_INPUT" } });
       return true;
     }
-    let identity: Identity;
-    try {
-      identity = await authenticateRequest(request, verifier);
-    } catch (error) {
-      if (error instanceof UnauthenticatedError) {
-        response.setHeader("www-authenticate", request.headers.authorization ? 'Bearer error="invalid_token"' : "Bearer");
-        sendError(response, 401, error);
-        return true;
-      }
-      if (error instanceof IdentityProviderUnavailableError) {
-        logger.error({ err: error, requestId }, "identity provider unavailable");
-        sendError(response, 503, new ServiceUnavailableError("identity provider"));
-        return true;
-      }
-      throw error;
-    }
+    const identity = await authenticateRequest(request, response, { verifier, logger, requestId, refuse: (status, error) => sendGraphQLError(response, status, error) });
+    if (!identity) return true;
     if (!identity.roles.includes(roles.proofsExport)) {
-      sendError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
+      sendGraphQLError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
       return true;
     }
     let body: unknown;
@@ -73,12 +59,12 @@ export function createProofDownloadProxy(options: ProofDownloadProxyOptions): Pr
       body = await readJsonBody(request, maxBodyBytes);
     } catch (error) {
       if (!(error instanceof BodyTooLargeError || error instanceof MalformedBodyError)) throw error;
-      sendJson(response, error instanceof BodyTooLargeError ? 413 : 400, { errors: [{ message: error.message, extensions: { code: "BAD_USER_INPUT", field: "body" } }] });
+      sendGraphQLError(response, error instanceof BodyTooLargeError ? 413 : 400, { message: error.message, extensions: { code: "BAD_USER_INPUT", field: "body" } });
       return true;
     }
     const aopdUrl = options.aopdUrl();
     if (!aopdUrl) {
-      sendError(response, 503, new ServiceUnavailableError("aopd"));
+      sendGraphQLError(response, 503, new ServiceUnavailableError("aopd"));
       return true;
     }
     // Relative to the routing URL, so that a path prefix in front of aopd (an ingress's) is kept.
@@ -99,7 +85,7 @@ export function createProofDownloadProxy(options: ProofDownloadProxyOptions): Pr
     } catch (error) {
       if (abort.signal.aborted) return true;
       logger.warn({ err: error, requestId }, "aopd unreachable for a proof download");
-      sendError(response, 503, new ServiceUnavailableError("aopd"));
+      sendGraphQLError(response, 503, new ServiceUnavailableError("aopd"));
       return true;
     }
     const headers: Record<string, string> = {};
@@ -118,8 +104,4 @@ export function createProofDownloadProxy(options: ProofDownloadProxyOptions): Pr
     return true;
   };
   return { route, close: () => agent.close() };
-}
-
-function sendError(response: ServerResponse, status: number, error: PublicError): void {
-  sendJson(response, status, { errors: [{ message: error.message, extensions: error.extensions }] });
 }

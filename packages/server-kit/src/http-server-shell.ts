@@ -9,7 +9,7 @@ import type { ServiceMetrics } from "./metrics/service-metrics.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
 import { routeOfPath } from "./route-of-path.js";
 import { tracedRequest } from "./tracing/traced-request.js";
-import { sendJson } from "./send-json.js";
+import { sendGraphQLError, sendJson } from "./send-json.js";
 
 /** A deployable's own routes; true when it answered the request. */
 export type Route = (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean> | boolean;
@@ -94,10 +94,10 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
       if (response.headersSent) return void response.destroy();
       if (isConnectionFailure(error)) {
         const unavailable = new ServiceUnavailableError("service");
-        return sendJson(response, 503, { errors: [{ message: unavailable.message, extensions: unavailable.extensions }] });
+        return sendGraphQLError(response, 503, unavailable);
       }
       logger.error({ err: error, requestId }, "request failed");
-      sendJson(response, 500, { errors: [{ message: maskedErrorMessage, extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+      sendGraphQLError(response, 500, { message: maskedErrorMessage, extensions: { code: "INTERNAL_SERVER_ERROR" } });
     }
   };
   // Longer than the usual load balancer idle timeout (60 s), so the balancer closes first.

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, MalformedBodyError, readJsonBody } from "./read-json-body.js";
-import { sendJson } from "./send-json.js";
+import { sendGraphQLError } from "./send-json.js";
 
 /**
  * Reads a GraphQL request's JSON body (POST only) within `maxBodyBytes`. A body over the limit is
@@ -12,11 +12,11 @@ export async function readGraphQLBody(request: IncomingMessage, response: Server
     return { body: request.method === "POST" ? await readJsonBody(request, maxBodyBytes) : undefined };
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
-      sendJson(response, 413, { errors: [{ message: error.message, extensions: { code: "LIMIT_EXCEEDED" } }] });
+      sendGraphQLError(response, 413, { message: error.message, extensions: { code: "LIMIT_EXCEEDED" } });
       return undefined;
     }
     if (error instanceof MalformedBodyError) {
-      sendJson(response, 400, { errors: [{ message: error.message, extensions: { code: "BAD_REQUEST" } }] });
+      sendGraphQLError(response, 400, { message: error.message, extensions: { code: "BAD_REQUEST" } });
       return undefined;
     }
     throw error;

@@ -12,7 +12,7 @@ import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
 import { createHttpServerShell, type ReadinessReport } from "./http-server-shell.js";
-import { sendJson } from "./send-json.js";
+import { sendGraphQLError } from "./send-json.js";
 import { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
 import { operationAttributesPlugin } from "./tracing/operation-attributes-plugin.js";
 import { isTracingEnabled } from "./tracing/start-tracing.js";
@@ -113,7 +113,7 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
       if (!(error instanceof UnauthenticatedError)) logger.error({ err: error, requestId }, "identity verification failed");
       const publicError = error instanceof PublicError ? error : new UnauthenticatedError();
       response.setHeader("www-authenticate", "Bearer");
-      return sendJson(response, 401, { errors: [{ message: publicError.message, extensions: { code: "UNAUTHENTICATED" } }] });
+      return sendGraphQLError(response, 401, { message: publicError.message, extensions: { code: "UNAUTHENTICATED" } });
     }
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { ForbiddenError, LimitExceededError, PublicError, UnauthenticatedError, UserInputError } from "@compliance-graph/errors";
 import { roles, type Identity } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendJson, type Logger } from "@compliance-graph/server-kit";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger } from "@compliance-graph/server-kit";
 import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import { streamProofsAsXlsx } from "./stream-proofs-as-xlsx.js";
@@ -40,7 +40,7 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
     if ((request.url ?? "").split("?")[0] !== proofDownloadPath) return false;
     if (request.method !== "POST") {
       response.setHeader("allow", "POST");
-      sendError(response, 405, new UserInputError("method", "must be POST with a JSON body { \"filter\": AopdProofFilterInput }."));
+      sendGraphQLError(response, 405, new UserInputError("method", "must be POST with a JSON body { \"filter\": AopdProofFilterInput }."));
       return true;
     }
     let identity: Identity;
@@ -49,20 +49,20 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
     } catch (error) {
       if (!(error instanceof UnauthenticatedError)) logger.error({ err: error, requestId }, "identity verification failed");
       response.setHeader("www-authenticate", "Bearer");
-      sendError(response, 401, error instanceof PublicError ? error : new UnauthenticatedError());
+      sendGraphQLError(response, 401, error instanceof PublicError ? error : new UnauthenticatedError());
       return true;
     }
     if (!identity.roles.includes(roles.proofsExport)) {
-      sendError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
+      sendGraphQLError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
       return true;
     }
     let filter: unknown;
     try {
       filter = filterOf(await readJsonBody(request, maxBodyBytes), filterType);
     } catch (error) {
-      if (error instanceof BodyTooLargeError) sendError(response, 413, new UserInputError("body", error.message));
-      else if (error instanceof MalformedBodyError) sendError(response, 400, new UserInputError("body", error.message));
-      else if (error instanceof UserInputError) sendError(response, 400, error);
+      if (error instanceof BodyTooLargeError) sendGraphQLError(response, 413, new UserInputError("body", error.message));
+      else if (error instanceof MalformedBodyError) sendGraphQLError(response, 400, new UserInputError("body", error.message));
+      else if (error instanceof UserInputError) sendGraphQLError(response, 400, error);
       else throw error;
       return true;
     }
@@ -72,7 +72,7 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
     } catch (error) {
       if (!(error instanceof LimitExceededError)) throw error;
       response.setHeader("retry-after", "5");
-      sendError(response, 429, error);
+      sendGraphQLError(response, 429, error);
       return true;
     }
     const started = performance.now();
@@ -97,7 +97,7 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
         logger.warn({ err: error, requestId }, "proof download broke off");
         response.destroy();
       } else if (error instanceof UserInputError || (error instanceof LimitExceededError && error.extensions.limit === "maxExportRows")) {
-        sendError(response, 400, error);
+        sendGraphQLError(response, 400, error);
       } else {
         throw error;
       }
@@ -119,8 +119,4 @@ function filterOf(body: unknown, filterType: GraphQLInputType): unknown {
   return coerceInputValue(filter, filterType, (path, _invalid, error) => {
     throw new UserInputError(["filter", ...path].join("."), error.message);
   });
-}
-
-function sendError(response: ServerResponse, status: number, error: PublicError): void {
-  sendJson(response, status, { errors: [{ message: error.message, extensions: error.extensions }] });
 }
