@@ -1,4 +1,5 @@
 import type { Client } from "graphql-ws";
+import { conditionWaiters } from "./condition-waiters.js";
 import { modernClient } from "./subscription-clients.js";
 
 export interface ResumedEvent {
@@ -32,29 +33,16 @@ export function resumingSubscriber(url: string, token: string, filter: unknown, 
   let client: Client | undefined;
   let stopped = false;
   let cursor = after;
-  const waiters = new Set<() => void>();
-  const changed = () => {
-    for (const waiter of [...waiters]) waiter();
-  };
+  const waiters = conditionWaiters(
+    () => subscriber,
+    () => `${subscriber.events.length} events, ${subscriber.resumptions} resumptions, first endings ${JSON.stringify(subscriber.endings.slice(0, 2))}`,
+  );
+  const changed = waiters.changed;
   const subscriber: ResumingSubscriber = {
     events: [],
     resumptions: 0,
     endings: [],
-    until: (predicate, timeoutMs = 20_000) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!predicate(subscriber)) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out with ${subscriber.events.length} events, ${subscriber.resumptions} resumptions, first endings ${JSON.stringify(subscriber.endings.slice(0, 2))}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      }),
+    until: (predicate, timeoutMs = 20_000) => waiters.until(predicate, timeoutMs),
     stop: async () => {
       stopped = true;
       await client?.dispose();

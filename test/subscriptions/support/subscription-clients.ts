@@ -1,6 +1,7 @@
 import { createClient, type Client, type ClientOptions } from "graphql-ws";
 import { SubscriptionClient } from "subscriptions-transport-ws";
 import WebSocket from "ws";
+import { conditionWaiters } from "./condition-waiters.js";
 
 export interface Received {
   results: { data?: Record<string, unknown> | null; errors?: { message: string; extensions?: Record<string, unknown> }[] }[];
@@ -11,29 +12,16 @@ export interface Received {
 }
 
 function collector(): Received & { changed(): void } {
-  const waiters = new Set<() => void>();
+  const waiters = conditionWaiters(
+    () => received,
+    () => `received ${JSON.stringify({ results: received.results, error: received.error, completed: received.completed })}`,
+  );
   const received: Received & { changed(): void } = {
     results: [],
     error: undefined,
     completed: false,
-    changed: () => {
-      for (const waiter of [...waiters]) waiter();
-    },
-    until: (predicate, timeoutMs = 10_000) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!predicate(received)) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`timed out; received ${JSON.stringify({ results: received.results, error: received.error, completed: received.completed })}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      }),
+    changed: waiters.changed,
+    until: (predicate, timeoutMs = 10_000) => waiters.until(predicate, timeoutMs),
   };
   return received;
 }
