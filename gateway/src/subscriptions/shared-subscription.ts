@@ -1,10 +1,10 @@
-import { ServiceUnavailableError } from "@compliance-graph/errors";
 import { randomUUID } from "node:crypto";
 import type { ServiceMap } from "@apollo/gateway";
+import { context } from "@opentelemetry/api";
 import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
-import { maskError } from "@compliance-graph/errors";
+import { maskError, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
-import { isTracingEnabled, projectTracer, type Logger } from "@compliance-graph/server-kit";
+import { inSpanContext, isTracingEnabled, projectTracer, type Logger } from "@compliance-graph/server-kit";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import type { Client } from "graphql-ws";
 import { executeSubscriptionEvent, type UpstreamEvent } from "./execute-subscription-event.js";
@@ -207,7 +207,8 @@ export class SharedSubscription {
     const upstream = event;
     const run = () => executeSubscriptionEvent(planned, upstream, dataSources, this.#context, this.#context.logger);
     // Each event's execution is a trace of its own (its fetches to other subgraphs are the children).
-    const traced = isTracingEnabled() ? projectTracer().startActiveSpan("subscription.event", { attributes: { "graphql.subgraph": planned.plan.primary.serviceName } }, (span) => run().finally(() => span.end())) : run();
+    const span = isTracingEnabled() ? projectTracer().startSpan("subscription.event", { attributes: { "graphql.subgraph": planned.plan.primary.serviceName } }) : undefined;
+    const traced = span ? inSpanContext(span, context.active(), run).finally(() => span.end()) : run();
     const execution = traced.catch((error: unknown) => {
       this.#context.logger.error({ err: error }, "subscription event execution failed");
       return { errors: [maskError({ message: String(error) }, error)] } satisfies FormattedExecutionResult;

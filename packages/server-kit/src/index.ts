@@ -26,4 +26,5 @@ export { BoundedLabel } from "./metrics/bounded-label.js";
 export { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
 export { metricsExposureFromEnv, startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
 export { isTracingEnabled, projectTracer, startTracing, type Tracing } from "./tracing/start-tracing.js";
+export { inSpanContext } from "./tracing/in-span-context.js";
 export { tracedRequest } from "./tracing/traced-request.js";

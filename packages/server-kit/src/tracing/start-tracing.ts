@@ -3,6 +3,7 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
+import { LibrarySpansInRecordedTraces } from "./library-spans-in-recorded-traces.js";
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-trace-base";
 
 export interface Tracing {
@@ -12,6 +13,7 @@ export interface Tracing {
 }
 
 let enabled = false;
+const projectTracerName = "compliance-graph";
 
 /** Whether this process records spans: without an OTLP endpoint nothing is traced and nothing costs. */
 export function isTracingEnabled(): boolean {
@@ -20,7 +22,7 @@ export function isTracingEnabled(): boolean {
 
 /** The project's tracer (a no-op one while tracing is off). */
 export function projectTracer(): Tracer {
-  return trace.getTracer("compliance-graph");
+  return trace.getTracer(projectTracerName);
 }
 
 /**
@@ -42,7 +44,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(provider);
+  trace.setGlobalTracerProvider(new LibrarySpansInRecordedTraces(provider, projectTracerName));
   enabled = true;
   return {
     enabled: true,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { context, propagation, SpanKind, SpanStatusCode, trace, ROOT_CONTEXT } from "@opentelemetry/api";
+import { propagation, SpanKind, SpanStatusCode, ROOT_CONTEXT } from "@opentelemetry/api";
+import { inSpanContext } from "./in-span-context.js";
 import { isTracingEnabled, projectTracer } from "./start-tracing.js";
 
 /**
@@ -12,7 +13,7 @@ export async function tracedRequest(request: IncomingMessage, response: ServerRe
   const parent = propagation.extract(ROOT_CONTEXT, request.headers);
   const span = projectTracer().startSpan(`${request.method ?? "GET"} ${route}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": request.method ?? "GET", "http.route": route } }, parent);
   try {
-    await context.with(trace.setSpan(parent, span), answer);
+    await inSpanContext(span, parent, answer);
   } finally {
     span.setAttribute("http.response.status_code", response.statusCode);
     if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
