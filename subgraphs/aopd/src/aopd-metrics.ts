@@ -93,6 +93,12 @@ export class AopdMetrics extends ServiceMetrics {
       },
     });
     const reported = new Map<string, number>();
+    /** Adds to `counter` what a stats counter gained since the last scrape. */
+    const addGrowth = (counter: Counter<string>, key: string, labels: Record<string, string>, now: number) => {
+      const delta = now - (reported.get(key) ?? 0);
+      if (delta > 0) counter.inc(labels, delta);
+      reported.set(key, now);
+    };
     new Counter({
       name: "aopd_chain_checks_total",
       help: "Satoshi proofs checked on chain by this replica, by network and outcome (verified, failed, waiting: nothing decided yet).",
@@ -100,13 +106,26 @@ export class AopdMetrics extends ServiceMetrics {
       registers,
       collect() {
         for (const network of stats()) {
-          for (const outcome of ["verified", "failed", "waiting"] as const) {
-            const key = `${network.network}/${outcome}`;
-            const delta = network[outcome] - (reported.get(key) ?? 0);
-            if (delta > 0) this.inc({ network: network.network, outcome }, delta);
-            reported.set(key, network[outcome]);
-          }
+          for (const outcome of ["verified", "failed", "waiting"] as const) addGrowth(this, `checks/${network.network}/${outcome}`, { network: network.network, outcome }, network[outcome]);
         }
+      },
+    });
+    new Counter({
+      name: "aopd_chain_deposit_watches_total",
+      help: "Looks at the deposit address of a PENDING Satoshi proof by this replica (AOPD_CHAIN_WATCH_PENDING), by network.",
+      labelNames: ["network"],
+      registers,
+      collect() {
+        for (const network of stats()) addGrowth(this, `watches/${network.network}`, { network: network.network }, network.depositWatches);
+      },
+    });
+    new Counter({
+      name: "aopd_chain_deposit_matches_total",
+      help: "PENDING Satoshi proofs whose test transaction this replica found on the deposit address, by network.",
+      labelNames: ["network"],
+      registers,
+      collect() {
+        for (const network of stats()) addGrowth(this, `matches/${network.network}`, { network: network.network }, network.matched);
       },
     });
   }

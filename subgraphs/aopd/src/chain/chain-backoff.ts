@@ -14,6 +14,10 @@ export interface ChainWatcherStats {
   failed: number;
   /** Checks that decided nothing yet (unknown, unconfirmed or not deep enough). */
   waiting: number;
+  /** Looks at the deposit address of a PENDING proof (`AOPD_CHAIN_WATCH_PENDING`). */
+  depositWatches: number;
+  /** PENDING proofs whose test transaction was found that way (then checked like a reported one). */
+  matched: number;
 }
 
 /**
@@ -31,7 +35,7 @@ export class ChainBackoff {
     /** @default 300_000 // 5 minutes */
     private readonly maxMs = 300_000,
   ) {
-    this.stats = { network, state: "ok", consecutiveFailures: 0, lastFailure: null, retryAt: null, checks: 0, verified: 0, failed: 0, waiting: 0 };
+    this.stats = { network, state: "ok", consecutiveFailures: 0, lastFailure: null, retryAt: null, checks: 0, verified: 0, failed: 0, waiting: 0, depositWatches: 0, matched: 0 };
   }
 
   mayRequest(now = Date.now()): boolean {

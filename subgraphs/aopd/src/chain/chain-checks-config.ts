@@ -36,6 +36,12 @@ export interface ChainChecksConfig {
   batchSize: number;
   /** `AOPD_CHAIN_CHECK_CONCURRENCY`: requests in flight per network and replica. @default 4 */
   concurrency: number;
+  /**
+   * `AOPD_CHAIN_WATCH_PENDING`: whether PENDING proofs are matched by watching their deposit
+   * address for the exact amount from the sender (the customer need not report the transaction).
+   * @default false
+   */
+  watchPending: boolean;
 }
 
 /** `AOPD_CHAIN_BITCOIN_URL` ... `AOPD_CHAIN_BINANCE_SMART_CHAIN_URL`: the variable prefix of a network. */
@@ -50,6 +56,10 @@ export function chainVariable(network: CheckableNetwork): string {
  */
 export function chainChecksConfigFromEnv(env: NodeJS.ProcessEnv, integer: (name: string, fallback: number) => number): ChainChecksConfig {
   const timeoutMs = Math.max(1, integer("AOPD_CHAIN_REQUEST_TIMEOUT_SECONDS", 10)) * 1_000;
+  const watchPending = (env.AOPD_CHAIN_WATCH_PENDING ?? "false").trim().toLowerCase();
+  if (watchPending !== "true" && watchPending !== "false") throw new Error("AOPD_CHAIN_WATCH_PENDING must be true or false.");
+  const blockbook = { pageSize: integer("AOPD_CHAIN_ADDRESS_PAGE_SIZE", 100), pagesPerPass: integer("AOPD_CHAIN_ADDRESS_PAGES_PER_PASS", 10) };
+  const evm = { blocksPerPass: integer("AOPD_CHAIN_PENDING_BLOCKS_PER_PASS", 100) };
   const connections: ChainConnection[] = [];
   for (const [network, { api, defaultConfirmations }] of Object.entries(checkableNetworks) as [CheckableNetwork, (typeof checkableNetworks)[CheckableNetwork]][]) {
     const prefix = chainVariable(network);
@@ -59,7 +69,7 @@ export function chainChecksConfigFromEnv(env: NodeJS.ProcessEnv, integer: (name:
     const confirmations = integer(`${prefix}_CONFIRMATIONS`, defaultConfirmations);
     if (confirmations < 1) throw new Error(`${prefix}_CONFIRMATIONS must be at least 1.`);
     const endpoint = new ChainEndpoint(network, url.trim(), timeoutMs);
-    connections.push({ network, client: api === "blockbook" ? new BlockbookClient(endpoint) : new EvmJsonRpcClient(endpoint), confirmations });
+    connections.push({ network, client: api === "blockbook" ? new BlockbookClient(endpoint, blockbook) : new EvmJsonRpcClient(endpoint, evm), confirmations });
   }
   return {
     connections,
@@ -67,6 +77,7 @@ export function chainChecksConfigFromEnv(env: NodeJS.ProcessEnv, integer: (name:
     recheckSeconds: integer("AOPD_CHAIN_RECHECK_SECONDS", 30),
     batchSize: Math.max(1, integer("AOPD_CHAIN_CHECK_BATCH", 100)),
     concurrency: Math.max(1, integer("AOPD_CHAIN_CHECK_CONCURRENCY", 4)),
+    watchPending: watchPending === "true",
   };
 }
 

@@ -21,6 +21,32 @@ export interface ChainPayment {
   from: string[];
 }
 
+/** A transaction found while watching a deposit address, with its id. */
+export type FoundTransaction = ChainTransaction & { txId: string };
+
+/** What watching the deposit address of a PENDING proof looks for. */
+export interface DepositWatch {
+  depositAddress: string;
+  senderAddress: string;
+  /** Lowest denomination. */
+  amount: bigint;
+  /** null: the native asset; else the token at that contract. */
+  contract: string | null;
+  /** When the proof was made: earlier payments are not its test transaction. */
+  since: Date;
+  /** Where the previous pass stopped, in the client's own terms; null at the first pass. */
+  cursor: string | null;
+  /** The confirmations that count on this network (a client may look only at blocks that deep). */
+  confirmations: number;
+}
+
+export interface DepositScan {
+  /** Transactions in blocks, since `since`, that may pay the proof: oldest first, as `transaction` gives them. */
+  candidates: FoundTransaction[];
+  /** Where the next pass goes on (stored with the proof). */
+  cursor: string | null;
+}
+
 /** One network's API, as the watcher uses it. */
 export interface ChainClient {
   readonly network: string;
@@ -30,4 +56,9 @@ export interface ChainClient {
    * Throws `ChainConnectionError` when the connection cannot answer.
    */
   transaction(txId: string, contract: string | null): Promise<ChainTransaction | null>;
+  /**
+   * Looks for payments to a PENDING proof's deposit address, going on from `watch.cursor`; each
+   * call does a bounded amount of work. Throws `ChainConnectionError` like `transaction`.
+   */
+  paymentsToDeposit(watch: DepositWatch): Promise<DepositScan>;
 }

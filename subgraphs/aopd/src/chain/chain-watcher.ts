@@ -4,11 +4,13 @@ import type { Logger } from "@compliance-graph/server-kit";
 import type { Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "../ingestion/change-proof-status.js";
+import { submissionOf } from "../ingestion/satoshi-proof-transitions.js";
 import { ChainBackoff, type ChainWatcherStats } from "./chain-backoff.js";
 import { ChainConnectionError } from "./chain-connection-error.js";
+import { claimPendingProofsForDepositWatch } from "./claim-pending-proofs-for-deposit-watch.js";
 import { claimProofsForChainCheck } from "./claim-proofs-for-chain-check.js";
 import { assetsCheckedBy, type ChainChecksConfig, type ChainConnection } from "./chain-checks-config.js";
-import { judgeSatoshiTransaction, type SatoshiVerdict } from "./judge-satoshi-transaction.js";
+import { judgeSatoshiTransaction, type SatoshiRequest, type SatoshiVerdict } from "./judge-satoshi-transaction.js";
 
 interface WatchedNetwork {
   connection: ChainConnection;
@@ -18,9 +20,10 @@ interface WatchedNetwork {
 }
 
 /**
- * Checks SUBMITTED Satoshi proofs on chain, one network at a time, and writes the verdicts. Each
- * replica runs one (see start-aopd.ts); the claim's lease keeps them from checking a proof twice,
- * and each network backs off on its own when its connection fails.
+ * Checks SUBMITTED Satoshi proofs on chain, one network at a time, and writes the verdicts; with
+ * `watchPending`, also looks for the test transaction of PENDING proofs on their deposit address.
+ * Each replica runs one (see start-aopd.ts); the claim's lease keeps them from checking a proof
+ * twice, and each network backs off on its own when its connection fails.
  */
 export class ChainWatcher {
   readonly #networks: WatchedNetwork[];
@@ -50,26 +53,45 @@ export class ChainWatcher {
     return full.some(Boolean);
   }
 
-  async #passOf({ connection, assets, backoff }: WatchedNetwork): Promise<boolean> {
+  async #passOf(network: WatchedNetwork): Promise<boolean> {
+    const { connection, backoff } = network;
     if (!backoff.mayRequest()) return false;
-    const proofs = await claimProofsForChainCheck(this.db, assets, this.chain.batchSize, this.chain.recheckSeconds);
+    let asked = 0;
+    let full = false;
+    try {
+      const submitted = await claimProofsForChainCheck(this.db, network.assets, this.chain.batchSize, this.chain.recheckSeconds);
+      asked += submitted.length;
+      await this.#inParallel(submitted, (proof) => this.#check(network, proof));
+      full = submitted.length === this.chain.batchSize;
+      if (this.chain.watchPending) {
+        const pending = await claimPendingProofsForDepositWatch(this.db, network.assets, this.chain.batchSize, this.chain.recheckSeconds);
+        asked += pending.length;
+        await this.#inParallel(pending, (proof) => this.#watchDeposit(network, proof));
+        full ||= pending.length === this.chain.batchSize;
+      }
+    } catch (error) {
+      if (!(error instanceof ChainConnectionError)) throw error;
+      const wasOk = backoff.stats.state === "ok";
+      backoff.failed(error);
+      if (wasOk) this.logger.warn({ network: connection.network, code: error.code, retryAt: backoff.stats.retryAt }, `${error.message} Checks back off.`);
+      return false;
+    }
+    if (asked > 0 && backoff.stats.state !== "ok") this.logger.info({ network: connection.network }, `The ${connection.network} chain connection answers again.`);
+    if (asked > 0) backoff.succeeded();
+    return full;
+  }
+
+  /**
+   * Runs `work` over the proofs, `concurrency` at a time. The first connection failure stops
+   * the rest (they are taken again once the lease runs out) and is thrown when all have stopped.
+   */
+  async #inParallel(proofs: ProofRow[], work: (proof: ProofRow) => Promise<void>): Promise<void> {
     const queue = [...proofs];
     let failure: ChainConnectionError | undefined;
     const worker = async () => {
       for (let proof = queue.shift(); proof && !failure; proof = queue.shift()) {
-        const asset = this.assets.get(proof.asset);
         try {
-          const request = {
-            family: asset?.addressFamily ?? null,
-            senderAddress: proof.address ?? "",
-            depositAddress: proof.deposit_address ?? "",
-            amount: BigInt(proof.amount ?? "0"),
-            requiredConfirmations: connection.confirmations,
-          };
-          const verdict = judgeSatoshiTransaction(request, await connection.client.transaction(proof.tx_id ?? "", asset?.contract ?? null));
-          backoff.stats.checks++;
-          backoff.stats[verdict.outcome]++;
-          await this.#record(proof, verdict);
+          await work(proof);
         } catch (error) {
           if (!(error instanceof ChainConnectionError)) throw error;
           failure = error;
@@ -77,15 +99,74 @@ export class ChainWatcher {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.chain.concurrency, queue.length) }, worker));
-    if (failure) {
-      const wasOk = backoff.stats.state === "ok";
-      backoff.failed(failure);
-      if (wasOk) this.logger.warn({ network: connection.network, code: failure.code, retryAt: backoff.stats.retryAt }, `${failure.message} Checks back off.`);
-      return false;
+    if (failure) throw failure;
+  }
+
+  #requestOf(connection: ChainConnection, proof: ProofRow): SatoshiRequest {
+    return {
+      family: this.assets.get(proof.asset)?.addressFamily ?? null,
+      senderAddress: proof.address ?? "",
+      depositAddress: proof.deposit_address ?? "",
+      amount: BigInt(proof.amount ?? "0"),
+      requiredConfirmations: connection.confirmations,
+    };
+  }
+
+  /** A SUBMITTED proof: looks its transaction up and records the verdict. */
+  async #check({ connection, backoff }: WatchedNetwork, proof: ProofRow): Promise<void> {
+    const tx = await connection.client.transaction(proof.tx_id ?? "", this.assets.get(proof.asset)?.contract ?? null);
+    const verdict = judgeSatoshiTransaction(this.#requestOf(connection, proof), tx);
+    backoff.stats.checks++;
+    backoff.stats[verdict.outcome]++;
+    await this.#record(proof, verdict);
+  }
+
+  /**
+   * A PENDING proof: looks for its test transaction on the deposit address. The first transaction
+   * the judge does not contradict (the exact amount, from the sender, in a block) is taken as the
+   * customer's: recorded as a submission would be, then judged like a reported one. Others (other
+   * payers, other amounts) are not this proof's and do not fail it.
+   */
+  async #watchDeposit({ connection, backoff }: WatchedNetwork, proof: ProofRow): Promise<void> {
+    const request = this.#requestOf(connection, proof);
+    const scan = await connection.client.paymentsToDeposit({
+      depositAddress: request.depositAddress,
+      senderAddress: request.senderAddress,
+      amount: request.amount,
+      contract: this.assets.get(proof.asset)?.contract ?? null,
+      since: proof.created_at,
+      cursor: proof.chain_scan_cursor,
+      confirmations: connection.confirmations,
+    });
+    backoff.stats.depositWatches++;
+    const match = scan.candidates
+      .map((tx) => ({ tx, verdict: judgeSatoshiTransaction(request, tx) }))
+      .find(({ verdict }) => verdict.outcome !== "failed");
+    if (!match) {
+      if (scan.cursor !== proof.chain_scan_cursor) {
+        await this.db.updateTable("aopd_proof").set({ chain_scan_cursor: scan.cursor }).where("id", "=", proof.id).where("status", "=", "PENDING").execute();
+      }
+      return;
     }
-    if (proofs.length > 0 && backoff.stats.state !== "ok") this.logger.info({ network: connection.network }, `The ${connection.network} chain connection answers again.`);
-    if (proofs.length > 0) backoff.succeeded();
-    return proofs.length === this.chain.batchSize;
+    let submitted: ProofRow;
+    try {
+      submitted = await changeProofStatus(this.db, proof.id, {
+        action: "matched on chain",
+        kind: "satoshi",
+        from: ["PENDING"],
+        beforeDue: true,
+        set: { ...submissionOf(match.tx.txId), chain_scan_cursor: scan.cursor },
+      });
+    } catch (error) {
+      // The customer reported a transaction meanwhile, or the proof fell due: theirs stands.
+      if (error instanceof ConflictError) return;
+      throw error;
+    }
+    backoff.stats.matched++;
+    backoff.stats.checks++;
+    backoff.stats[match.verdict.outcome]++;
+    this.logger.info({ network: connection.network, proof: proof.id, txId: match.tx.txId }, "a pending Satoshi proof's test transaction was found on its deposit address");
+    await this.#record(submitted, match.verdict);
   }
 
   /** Writes a verdict: a status change through the state machine's one path, or the progress of a waiting proof. */

@@ -1,6 +1,6 @@
 import { ChainConnectionError } from "./chain-connection-error.js";
 import type { ChainEndpoint } from "./chain-endpoint.js";
-import type { ChainClient, ChainPayment, ChainTransaction } from "./chain-transaction.js";
+import type { ChainClient, ChainPayment, ChainTransaction, DepositScan, DepositWatch, FoundTransaction } from "./chain-transaction.js";
 
 /** keccak256("Transfer(address,address,uint256)"): the topic of ERC-20 and BEP-20 transfers. */
 export const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -12,6 +12,31 @@ interface RpcTransaction {
   value: string;
   blockNumber: string | null;
 }
+
+interface RpcBlock {
+  number: string;
+  timestamp: string;
+  transactions: RpcTransaction[];
+}
+
+interface RpcLog {
+  transactionHash: string;
+  topics: string[];
+  data: string;
+  removed?: boolean;
+}
+
+export interface EvmJsonRpcClientOptions {
+  /** `AOPD_CHAIN_PENDING_BLOCKS_PER_PASS`: blocks one watch of a deposit address covers per pass. @default 100 */
+  blocksPerPass?: number;
+}
+
+/** How much earlier than the proof a block's timestamp may be and still hold its payment (clock skew between us and the validators). */
+const blockTimeSlackSeconds = 60;
+/** Final blocks kept for the next watches of this pass and the next (PENDING proofs of one network scan mostly the same blocks). */
+const blockCacheSize = 2_048;
+/** Blocks fetched at once while scanning. */
+const blockFetchConcurrency = 8;
 
 interface RpcReceipt {
   status?: string;
@@ -29,9 +54,16 @@ interface RpcReceipt {
 export class EvmJsonRpcClient implements ChainClient {
   readonly network: string;
   #nextId = 1;
+  readonly #blocksPerPass: number;
+  /** Blocks deep enough not to change, by number: the transactions a scan compares. */
+  readonly #finalBlocks = new Map<number, RpcTransaction[]>();
 
-  constructor(private readonly endpoint: ChainEndpoint) {
+  constructor(
+    private readonly endpoint: ChainEndpoint,
+    options: EvmJsonRpcClientOptions = {},
+  ) {
     this.network = endpoint.network;
+    this.#blocksPerPass = Math.max(1, options.blocksPerPass ?? 100);
   }
 
   async transaction(txId: string, contract: string | null): Promise<ChainTransaction | null> {
@@ -49,6 +81,78 @@ export class EvmJsonRpcClient implements ChainClient {
       reverted,
       payments: reverted ? [] : contract === null ? nativePayments(tx) : tokenPayments(receipt, contract),
     };
+  }
+
+  /**
+   * Scans the blocks since the proof's creation that already have the confirmations that count
+   * (a shallower block may still be reorganised away, and what is found is verified at once),
+   * at most `blocksPerPass` per pass, going on at `cursor` (the next block number).
+   *
+   * Tokens: the token's `Transfer` logs to the deposit address (`eth_getLogs`, filtered on the
+   * recipient topic). Native amounts: standard JSON-RPC has no query for the transactions to an
+   * address, so every transaction of every block in range is read (`eth_getBlockByNumber(n,
+   * true)`), and final blocks are cached for the other watches. A payment made by a contract
+   * (an internal call, a smart-contract wallet) is not seen, as for a reported transaction.
+   */
+  async paymentsToDeposit(watch: DepositWatch): Promise<DepositScan> {
+    const head = Number(BigInt(await this.call<string>("eth_blockNumber", [])));
+    const deepEnough = head - watch.confirmations + 1;
+    const from = watch.cursor !== null ? Number(watch.cursor) : await this.#firstBlockSince(watch.since, head);
+    const to = Math.min(deepEnough, from + this.#blocksPerPass - 1);
+    if (to < from) return { candidates: [], cursor: String(from) };
+    const hashes = watch.contract === null ? await this.#nativeCandidates(watch, from, to) : await this.#tokenCandidates(watch, watch.contract, from, to);
+    const candidates: FoundTransaction[] = [];
+    for (const hash of hashes) {
+      const tx = await this.transaction(hash, watch.contract);
+      if (tx !== null && tx.blockHeight !== null) candidates.push({ txId: hash, ...tx });
+    }
+    return { candidates, cursor: String(to + 1) };
+  }
+
+  /** The hashes of transactions in [from, to] sending exactly the amount from the sender to the deposit address. */
+  async #nativeCandidates(watch: DepositWatch, from: number, to: number): Promise<string[]> {
+    const numbers = Array.from({ length: to - from + 1 }, (_, index) => from + index);
+    const blocks: RpcTransaction[][] = [];
+    for (let start = 0; start < numbers.length; start += blockFetchConcurrency) {
+      blocks.push(...(await Promise.all(numbers.slice(start, start + blockFetchConcurrency).map((number) => this.#finalBlock(number)))));
+    }
+    const [deposit, sender] = [watch.depositAddress.toLowerCase(), watch.senderAddress.toLowerCase()];
+    return blocks.flat().filter((tx) => tx.to?.toLowerCase() === deposit && tx.from.toLowerCase() === sender && BigInt(tx.value) === watch.amount).map((tx) => tx.hash);
+  }
+
+  async #finalBlock(number: number): Promise<RpcTransaction[]> {
+    const cached = this.#finalBlocks.get(number);
+    if (cached) return cached;
+    const block = await this.call<RpcBlock | null>("eth_getBlockByNumber", [`0x${number.toString(16)}`, true]);
+    if (block === null) throw new ChainConnectionError("bad_response", this.network);
+    if (this.#finalBlocks.size >= blockCacheSize) this.#finalBlocks.delete(this.#finalBlocks.keys().next().value!);
+    this.#finalBlocks.set(number, block.transactions);
+    return block.transactions;
+  }
+
+  /** The hashes of transactions in [from, to] with a token `Transfer` of the amount from the sender to the deposit address. */
+  async #tokenCandidates(watch: DepositWatch, contract: string, from: number, to: number): Promise<string[]> {
+    const topicOf = (address: string) => `0x${address.slice(2).toLowerCase().padStart(64, "0")}`;
+    const logs = await this.call<RpcLog[]>("eth_getLogs", [
+      { fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, address: contract, topics: [transferTopic, null, topicOf(watch.depositAddress)] },
+    ]);
+    const sender = topicOf(watch.senderAddress);
+    const hashes = logs.filter((log) => !log.removed && log.topics[1]?.toLowerCase() === sender && log.data !== "0x" && BigInt(log.data) === watch.amount).map((log) => log.transactionHash);
+    return [...new Set(hashes)];
+  }
+
+  /** The first block whose timestamp is not before the proof's creation (binary search: about log2(height) requests, once per proof). */
+  async #firstBlockSince(since: Date, head: number): Promise<number> {
+    const target = BigInt(Math.floor(since.getTime() / 1_000) - blockTimeSlackSeconds);
+    let [low, high] = [0, head + 1];
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      const block = await this.call<{ timestamp: string } | null>("eth_getBlockByNumber", [`0x${middle.toString(16)}`, false]);
+      if (block === null) throw new ChainConnectionError("bad_response", this.network);
+      if (BigInt(block.timestamp) < target) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** One JSON-RPC call; a JSON-RPC error is a bad response (its message is the provider's and stays out of errors). */

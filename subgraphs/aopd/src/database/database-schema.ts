@@ -59,6 +59,8 @@ export interface ProofTable {
   confirmations: number | null;
   /** Why the chain contradicts the request (FAILED by the chain watcher). */
   failure_reason: string | null;
+  /** PENDING Satoshi proofs whose deposit address is watched: how far the watch has looked (migration 0007). */
+  chain_scan_cursor: string | null;
   /** A media proof's uploaded file: all four set together, once it is SUBMITTED (migration 0005). */
   media_content_type: MediaContentType | null;
   /** Bytes; a bigint, which the pg driver returns as a string. */

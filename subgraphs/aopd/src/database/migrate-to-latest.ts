@@ -5,6 +5,7 @@ import * as addPortalSubmissions from "./migrations/0003-add-portal-submissions.
 import * as addProofEventLog from "./migrations/0004-add-proof-event-log.js";
 import * as addMediaProofs from "./migrations/0005-add-media-proofs.js";
 import * as addChainChecks from "./migrations/0006-add-chain-checks.js";
+import * as addDepositWatch from "./migrations/0007-add-deposit-watch.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0004-add-proof-event-log": addProofEventLog,
   "0005-add-media-proofs": addMediaProofs,
   "0006-add-chain-checks": addChainChecks,
+  "0007-add-deposit-watch": addDepositWatch,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -31,6 +31,15 @@ function requireTxId(asset: DtiAsset | undefined, txId: string): string {
 }
 
 /**
+ * The columns of a Satoshi proof whose test transaction became known (reported by the customer, or
+ * found by the chain watcher on the deposit address): SUBMITTED, never expiring, checked on chain
+ * until the due time this clears (the old value, in one UPDATE), at the watcher's next pass.
+ */
+export function submissionOf(txId: string) {
+  return { status: "SUBMITTED" as const, tx_id: txId, due_at: null, chain_check_until: sql<Date>`due_at`, chain_checked_at: null };
+}
+
+/**
  * The customer reports the test transaction: PENDING (and not yet due) to SUBMITTED. Idempotent:
  * the same transaction id reported again (a retry after a lost answer, from the portal or the API)
  * gets the proof as it now stands; a different one is a conflict.
@@ -45,8 +54,7 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
       kind: "satoshi",
       from: ["PENDING"],
       beforeDue: true,
-      // The chain watcher checks until the due time this clears (the old value, in one UPDATE).
-      set: { status: "SUBMITTED", tx_id: checkedTxId, due_at: null, chain_check_until: sql<Date>`due_at` },
+      set: submissionOf(checkedTxId),
     });
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;

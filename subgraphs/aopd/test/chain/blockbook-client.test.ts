@@ -1,6 +1,3 @@
-import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { createLogger } from "@compliance-graph/server-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,71 +10,77 @@ import type { Database } from "../../src/database/open-database.js";
 import { configurationOf } from "../../src/graphql/configuration-of.js";
 import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
 import { finalizeSatoshiProof } from "../../src/ingestion/satoshi-proof-transitions.js";
+import { blockbookFixtures, failingTxIds as txIds, startBlockbookStandIn, type BlockbookStandIn } from "../support/blockbook-stand-in.js";
 import { openTestDatabase } from "../support/test-database.js";
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/blockbook/${name}.json`, import.meta.url), "utf8")) as { txid: string };
-const confirmed = fixture("confirmed-payment");
-const mempool = fixture("mempool-payment");
-const sender = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
-const deposit = "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h";
+const fixtures = blockbookFixtures();
+/** Recorded mainnet answers (fixtures/blockbook/README.md): a payment in block 860,730 seen with 1 confirmation, and one in the mempool. */
+const mined = {
+  txid: "8c1e3dec662d1f2a5e322ccef5eca263f98eb16723c6f990be0c88c1db113fb1",
+  sender: "bc1qmgwnfjlda4ns3g6g3yz74w6scnn9yu2ts82yyc",
+  payee: "1Nb1ykSD7J5k4RFjJQGsrD9gxBE6jzfNa9",
+  amount: 175_000n,
+  change: "bc1qjmc49gy3jjrkyjl57yl5duxjp7ssmxkvh5t2q5",
+};
+const unconfirmed = { txid: "73b1ad97194e426031e5c692869de2d83dc2ff6033fc6f0ab5514345f92eaf0d", sender: "bc1q9lh77es6m8ztr7muwcec00ewn8fxakpl9jwv8y", payee: "bc1q4t7h8phena94prkqtm500mwzupcjvcs2akcdy9" };
 const secret = "sk-live-7f1e9c0a4b";
-const txIds = { unknown400: "1".repeat(64), unknown404: "2".repeat(64), rateLimited: "3".repeat(64), broken: "4".repeat(64), notJson: "5".repeat(64) };
-
-/** A stand-in for a Blockbook server (an external system): the fixtures, and its failure answers. */
-function startBlockbookStandIn(): Promise<{ server: Server; url: string; requests: () => number }> {
-  let requests = 0;
-  const server = createServer((request, response) => {
-    requests++;
-    const txid = new RegExp(`^/${secret}/api/v2/tx/([0-9a-f]{64})$`).exec(request.url ?? "")?.[1];
-    const send = (status: number, body: string, headers: Record<string, string> = {}) => response.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
-    if (txid === confirmed.txid) return send(200, JSON.stringify(confirmed));
-    if (txid === mempool.txid) return send(200, JSON.stringify(mempool));
-    if (txid === txIds.rateLimited) return send(429, `{"error":"Too many requests"}`, { "retry-after": "7" });
-    if (txid === txIds.broken) return send(500, `{"error":"internal error"}`);
-    if (txid === txIds.notJson) return send(200, "<html>maintenance</html>");
-    if (txid === txIds.unknown404) return send(404, `{"error":"Not found"}`);
-    return send(400, JSON.stringify({ error: `Transaction '${txid ?? ""}' not found` }));
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/${secret}`, requests: () => requests })));
-}
 
 describe("Bitcoin chain checks through a Blockbook server", () => {
-  let blockbook: Awaited<ReturnType<typeof startBlockbookStandIn>>;
+  let blockbook: BlockbookStandIn;
   let config: AopdConfig;
   let client: ChainClient;
 
   beforeAll(async () => {
-    blockbook = await startBlockbookStandIn();
-    config = aopdConfigFromEnv({ AOPD_CHAIN_BITCOIN_URL: blockbook.url, AOPD_CHAIN_RECHECK_SECONDS: "0" });
+    blockbook = await startBlockbookStandIn(secret, Object.values(fixtures));
+    // One confirmation counts here: the recorded payment was seen with one.
+    config = aopdConfigFromEnv({ AOPD_CHAIN_BITCOIN_URL: blockbook.url, AOPD_CHAIN_BITCOIN_CONFIRMATIONS: "1", AOPD_CHAIN_RECHECK_SECONDS: "0" });
     client = config.chain.connections[0]!.client;
   });
-  afterAll(() => new Promise<void>((resolve) => blockbook.server.close(() => resolve())));
+  afterAll(() => blockbook?.close());
 
-  it("reads a mined payment: height, confirmations, payments to addresses with every input address as payer", async () => {
-    const tx = await client.transaction(confirmed.txid, null);
-    expect(tx).toEqual({
-      blockHeight: 871234,
-      confirmations: 5,
+  it("reads a recorded mainnet payment: height, confirmations, each output paid to its address, every input address as payer", async () => {
+    expect(await client.transaction(mined.txid, null)).toEqual({
+      blockHeight: 860730,
+      confirmations: 1,
       reverted: false,
       payments: [
-        { to: deposit, amount: 12345n, from: [sender, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"] },
-        { to: sender, amount: 275855n, from: [sender, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"] },
+        { to: mined.payee, amount: mined.amount, from: [mined.sender] },
+        { to: mined.change, amount: 9_888_100n, from: [mined.sender] },
       ],
-    });
-    const request = { family: "bitcoin" as const, senderAddress: sender.toUpperCase(), depositAddress: deposit, amount: 12345n, requiredConfirmations: 3 };
-    expect(judgeSatoshiTransaction(request, tx)).toEqual({ outcome: "verified", blockHeight: 871234, confirmations: 5 });
-    expect(judgeSatoshiTransaction({ ...request, requiredConfirmations: 6 }, tx)).toEqual({ outcome: "waiting", blockHeight: 871234, confirmations: 5 });
-    expect(judgeSatoshiTransaction({ ...request, amount: 12346n }, tx)).toMatchObject({ outcome: "failed" });
-    expect(judgeSatoshiTransaction({ ...request, senderAddress: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" }, tx)).toMatchObject({
-      outcome: "failed",
-      reason: "The transaction does not come from the sender address.",
     });
   });
 
-  it("judges nothing while the payment waits in the mempool", async () => {
-    const tx = await client.transaction(mempool.txid, null);
-    expect(tx).toMatchObject({ blockHeight: null, confirmations: 0 });
-    expect(judgeSatoshiTransaction({ family: "bitcoin", senderAddress: sender, depositAddress: deposit, amount: 1n, requiredConfirmations: 1 }, tx)).toMatchObject({ outcome: "waiting" });
+  it("judges the recorded payment: its real amount to its real payee from its real sender is VERIFIED once deep enough, anything else is not", async () => {
+    const tx = await client.transaction(mined.txid, null);
+    const request = { family: "bitcoin" as const, senderAddress: mined.sender.toUpperCase(), depositAddress: mined.payee, amount: mined.amount, requiredConfirmations: 1 };
+    expect(judgeSatoshiTransaction(request, tx)).toEqual({ outcome: "verified", blockHeight: 860730, confirmations: 1 });
+    // Recorded with one confirmation: the default of three is not reached yet.
+    expect(judgeSatoshiTransaction({ ...request, requiredConfirmations: 3 }, tx)).toEqual({ outcome: "waiting", blockHeight: 860730, confirmations: 1 });
+    expect(judgeSatoshiTransaction({ ...request, amount: mined.amount + 1n }, tx)).toMatchObject({
+      outcome: "failed",
+      reason: "The transaction pays 175000 to the deposit address; the proof asks for exactly 175001 (lowest denomination).",
+    });
+    expect(judgeSatoshiTransaction({ ...request, senderAddress: unconfirmed.sender }, tx)).toMatchObject({ outcome: "failed", reason: "The transaction does not come from the sender address." });
+    expect(judgeSatoshiTransaction({ ...request, depositAddress: unconfirmed.payee }, tx)).toMatchObject({ outcome: "failed", reason: "The transaction pays nothing of the asset to the deposit address." });
+    // The change output is the sender paying itself: as a deposit it is paid by the sender, with its own amount.
+    expect(judgeSatoshiTransaction({ ...request, depositAddress: mined.change, amount: 9_888_100n }, tx)).toMatchObject({ outcome: "verified" });
+  });
+
+  it("judges nothing while a recorded payment waits in the mempool (blockHeight -1, no confirmations)", async () => {
+    const tx = await client.transaction(unconfirmed.txid, null);
+    expect(tx).toEqual({ blockHeight: null, confirmations: 0, reverted: false, payments: [expect.objectContaining({ to: unconfirmed.payee, amount: 293_135n, from: [unconfirmed.sender] }), expect.anything()] });
+    expect(judgeSatoshiTransaction({ family: "bitcoin", senderAddress: unconfirmed.sender, depositAddress: unconfirmed.payee, amount: 293_135n, requiredConfirmations: 1 }, tx)).toEqual({
+      outcome: "waiting",
+      blockHeight: null,
+      confirmations: 0,
+    });
+  });
+
+  it("reads the constructed payment with an OP_RETURN output and two input addresses", async () => {
+    const constructed = fixtures["constructed-confirmed-payment"]!;
+    const tx = await client.transaction(constructed.txid, null);
+    expect(tx?.payments).toHaveLength(2);
+    expect(tx?.payments[0]?.from).toEqual(["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"]);
   });
 
   it("takes an unknown transaction (400 from Blockbook, 404 from a proxy) as not on chain yet", async () => {
@@ -93,12 +96,12 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
     expect(await failureOf(client, txIds.broken)).toMatchObject({ code: "server_error" });
     expect(await failureOf(client, txIds.notJson)).toMatchObject({ code: "bad_response" });
     const closed = aopdConfigFromEnv({ AOPD_CHAIN_BITCOIN_URL: `http://127.0.0.1:1/${secret}` }).chain.connections[0]!.client;
-    const unreachable = await failureOf(closed, confirmed.txid);
+    const unreachable = await failureOf(closed, mined.txid);
     expect(unreachable).toMatchObject({ code: "unreachable" });
     for (const error of [rateLimited, unreachable]) expect(`${error.message} ${error.stack} ${inspect(error)}`).not.toContain(secret);
     // Neither the configuration as printed or serialized, nor the API's configuration, carries the key.
     expect(`${inspect(config.chain, { depth: 10 })} ${JSON.stringify(config.chain)} ${JSON.stringify(configurationOf(config))}`).not.toContain(secret);
-    expect(configurationOf(config).supportedAssets.find((asset) => asset.asset === "DTI4H95J0R2X")).toMatchObject({ checkedOnChain: true, requiredConfirmations: 3 });
+    expect(configurationOf(config).supportedAssets.find((asset) => asset.asset === "DTI4H95J0R2X")).toMatchObject({ checkedOnChain: true, requiredConfirmations: 1 });
     expect(configurationOf(config).supportedAssets.find((asset) => asset.asset === "DTIX9J9K872S")).toMatchObject({ checkedOnChain: false, requiredConfirmations: null });
   });
 
@@ -112,22 +115,26 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
     afterAll(async () => {
       await database?.close();
     });
-    const submitted = async (txId: string, amount?: string) => {
-      const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-2", asset: "DTI4H95J0R2X", senderAddress: sender, depositAddress: deposit });
-      if (amount) await database.db.updateTable("aopd_proof").set({ amount }).where("id", "=", row.id).execute();
+    const submitted = async (txId: string, proof: { sender: string; deposit: string; amount?: bigint }) => {
+      const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-2", asset: "DTI4H95J0R2X", senderAddress: proof.sender, depositAddress: proof.deposit });
+      if (proof.amount !== undefined) await database.db.updateTable("aopd_proof").set({ amount: String(proof.amount) }).where("id", "=", row.id).execute();
       await finalizeSatoshiProof(database.db, config, row.id, txId);
       return row.id;
     };
-    const status = async (id: string) => (await database.db.selectFrom("aopd_proof").select(["status", "block_height", "confirmations"]).where("id", "=", id).executeTakeFirstOrThrow());
+    const status = async (id: string) => await database.db.selectFrom("aopd_proof").select(["status", "block_height", "confirmations", "failure_reason"]).where("id", "=", id).executeTakeFirstOrThrow();
 
-    it("verifies a proof whose transaction Blockbook shows deep enough", async () => {
-      const id = await submitted(confirmed.txid, "12345");
+    it("VERIFIES a proof the recorded transaction fulfils, FAILS one it pays a different amount, and keeps a mempool one SUBMITTED", async () => {
+      const fulfilled = await submitted(mined.txid, { sender: mined.sender, deposit: mined.payee, amount: mined.amount });
+      const otherAmount = await submitted(mined.txid, { sender: mined.sender, deposit: mined.payee, amount: 175_123n });
+      const waiting = await submitted(unconfirmed.txid, { sender: unconfirmed.sender, deposit: unconfirmed.payee, amount: 293_135n });
       await watcher.pass();
-      expect(await status(id)).toEqual({ status: "VERIFIED", block_height: "871234", confirmations: 5 });
+      expect(await status(fulfilled)).toEqual({ status: "VERIFIED", block_height: "860730", confirmations: 1, failure_reason: null });
+      expect(await status(otherAmount)).toMatchObject({ status: "FAILED", block_height: "860730", failure_reason: expect.stringContaining("pays 175000") });
+      expect(await status(waiting)).toEqual({ status: "SUBMITTED", block_height: null, confirmations: 0, failure_reason: null });
     });
 
     it("backs off on a rate limit for as long as Retry-After says, reports degraded, and asks nothing meanwhile", async () => {
-      const id = await submitted(txIds.rateLimited);
+      const id = await submitted(txIds.rateLimited, { sender: mined.sender, deposit: mined.payee });
       const before = Date.now();
       await watcher.pass();
       const [stats] = watcher.stats();

@@ -29,7 +29,7 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     const assets = new AssetRegistry(fromEnv.assets.assets.map((asset) => (asset.code === usdt ? { ...asset, contract: token } : asset)));
     config = { ...fromEnv, assets };
     watcher = new ChainWatcher(database.db, assets, config.chain, createLogger("chain-test"));
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([anvil?.close(), database?.close()]);
   });
