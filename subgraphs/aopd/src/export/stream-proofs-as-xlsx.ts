@@ -18,7 +18,7 @@ export interface ProofExportOptions {
   assetNames: ReadonlyMap<string, string>;
   /** Thrown instead of writing a workbook when nothing matches (the deprecated `proofAsXlsx` answers NOT_FOUND). */
   emptyError?: Error;
-  /** Rows fetched from the database at a time. @default 5_000 */
+  /** Rows fetched from the database at a time (two batches are in memory at once: one written, one fetched). @default 2_000 */
   chunkSize?: number;
   /** Proofs per sheet. @default 1_048_575 (Excel's last row, less the header) */
   rowsPerSheet?: number;
@@ -60,7 +60,7 @@ export async function streamProofsAsXlsx(db: Kysely<AopdDatabase>, options: Proo
     const writer = new XlsxProofWriter({ output: open(matching), rowsPerSheet: options.rowsPerSheet });
     const query = selectProofRowXml(trx, options.filter, options.limits, { rowsPerSheet: writer.rowsPerSheet, assetNames: options.assetNames });
     try {
-      await fetchInChunks(trx, { compile: () => query.compile(trx) }, options.chunkSize ?? 5_000, (rows) => writer.addRowXml(rows));
+      await fetchInChunks(trx, { compile: () => query.compile(trx) }, options.chunkSize ?? 2_000, (rows) => writer.addRowXml(rows));
     } catch (error) {
       writer.abort();
       throw error;
