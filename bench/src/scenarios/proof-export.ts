@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { loadavg } from "node:os";
 import { getHeapStatistics } from "node:v8";
 import ExcelJS from "exceljs";
 import { exportProofsAsXlsx, openDatabase, selectProofs, toProof, type Proof } from "@compliance-graph/aopd";
@@ -23,6 +24,12 @@ interface RunFigures {
   peakGrowthMb: number;
   fileBytes: number;
   base64Length: number;
+  /** CPU time of the process (all threads: JavaScript, zlib's pool, GC) during the run, µs per proof; steadier than seconds on a shared machine. */
+  cpuMicrosPerRow?: number;
+  /** CPU time of the PostgreSQL backend that served the export (the pool has one connection), µs per proof. */
+  databaseCpuMicrosPerRow?: number;
+  /** The 1-minute load average at the end of the run: how much else the machine was doing. */
+  load: number;
 }
 
 const mb = (kilobytes: number) => kilobytes / 1024;
@@ -31,6 +38,12 @@ function memoryKb(pid: number | "self", field: "VmRSS" | "VmHWM"): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(match[1]);
+}
+
+/** User and system CPU time of a process on this machine so far, µs (Linux /proc, in clock ticks of 10 ms). */
+function processCpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** Resets the high-water mark to the current RSS (Linux: "5" into clear_refs). */
@@ -67,7 +80,7 @@ async function httpRun(url: string): Promise<RunFigures> {
     const base64 = await post(null);
     const seconds = (performance.now() - started) / 1000;
     const peak = memoryKb(pid, "VmHWM");
-    return { seconds, peakGrowthMb: mb(peak - before), fileBytes: Buffer.from(base64, "base64").length, base64Length: base64.length };
+    return { seconds, peakGrowthMb: mb(peak - before), fileBytes: Buffer.from(base64, "base64").length, base64Length: base64.length, load: loadavg()[0]! };
   } finally {
     await subgraph.stop();
   }
@@ -153,16 +166,25 @@ async function child(variant: string, url: string): Promise<void> {
   const database = await openDatabase({ databaseUrl: url, maxConnections: 1 });
   const assets = AssetRegistry.load();
   const assetName = (code: string) => assets.get(code)?.name;
-  const streamed = () => exportProofsAsXlsx(database.db, { limits: defaultFilterLimits, maxRows: 2_000_000, assetName });
+  const streamed = () => exportProofsAsXlsx(database.db, { limits: defaultFilterLimits, maxRows: 2_000_000, assetNames: assets.names });
   // Warm-up on a month of proofs, so that the measured run is not the first through the JIT.
-  if (variant === "streamed") await exportProofsAsXlsx(database.db, { limits: defaultFilterLimits, maxRows: 2_000_000, assetName, filter: { is: { any: { createdAt: { lt: new Date("2025-02-01T00:00:00Z") } } } } });
+  if (variant === "streamed") await exportProofsAsXlsx(database.db, { limits: defaultFilterLimits, maxRows: 2_000_000, assetNames: assets.names, filter: { is: { any: { createdAt: { lt: new Date("2025-02-01T00:00:00Z") } } } } });
   resetPeak("self");
+  // The pool holds one connection, so this backend serves the whole export.
+  const backend = (await database.pool!.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+  const backendCpuBefore = processCpuMicros(backend);
   const before = memoryKb("self", "VmRSS");
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const file = variant === "streamed" ? (await streamed()).file : await inMemoryWorkbook(database, assetName);
+  const { file, rows } = variant === "streamed" ? await streamed() : { file: await inMemoryWorkbook(database, assetName), rows: undefined };
   const base64 = file.toString("base64");
   const seconds = (performance.now() - started) / 1000;
-  const figures: RunFigures = { seconds, peakGrowthMb: mb(memoryKb("self", "VmHWM") - before), fileBytes: file.length, base64Length: base64.length };
+  const cpu = process.cpuUsage(cpuBefore);
+  const figures: RunFigures = {
+    seconds, peakGrowthMb: mb(memoryKb("self", "VmHWM") - before), fileBytes: file.length, base64Length: base64.length,
+    cpuMicrosPerRow: rows ? (cpu.user + cpu.system) / rows : undefined, load: loadavg()[0]!,
+    databaseCpuMicrosPerRow: rows ? (processCpuMicros(backend) - backendCpuBefore) / rows : undefined,
+  };
   process.stdout.write(JSON.stringify(figures));
   await database.close();
 }
@@ -191,25 +213,27 @@ export const proofExportScenario: BenchmarkScenario = {
         ["proofsAsXlsx over HTTP, end to end", await httpRun(url)],
       ] as const) {
         if (typeof figures === "string") {
-          rows.push([count.toLocaleString("en"), variant, figures, "", "", "", ""]);
+          rows.push([count.toLocaleString("en"), variant, figures, "", "", "", "", "", "", ""]);
           continue;
         }
         rows.push([
           count.toLocaleString("en"), variant, figures.seconds.toFixed(2), Math.round(count / figures.seconds).toLocaleString("en"),
           figures.peakGrowthMb.toFixed(0), (figures.fileBytes / 2 ** 20).toFixed(1), figures.base64Length.toLocaleString("en"),
+          figures.cpuMicrosPerRow === undefined ? "" : figures.cpuMicrosPerRow.toFixed(1),
+          figures.databaseCpuMicrosPerRow === undefined ? "" : figures.databaseCpuMicrosPerRow.toFixed(1), figures.load.toFixed(1),
         ]);
       }
       const download = await downloadRun(url);
       downloads.push([
         count.toLocaleString("en"), download.seconds.toFixed(2), Math.round(count / download.seconds).toLocaleString("en"), (download.fileBytes / 2 ** 20).toFixed(1),
-        download.aopdPeakGrowthMb.toFixed(0), download.gatewayPeakGrowthMb.toFixed(0),
+        download.aopdPeakGrowthMb.toFixed(0), download.gatewayPeakGrowthMb.toFixed(0), loadavg()[0]!.toFixed(1),
       ]);
     }
     const table: BenchmarkTable = {
       title: "XLSX export of proofs: streamed proofsAsXlsx vs exceljs in-memory Workbook",
       method:
         "PostgreSQL server on loopback, databases seeded with the demo proofs, every proof exported (no filter). Each run is a fresh process. Streamed: `exportProofsAsXlsx` as the resolver calls it (count, cursor, streaming writer), after a warm-up export of a month of proofs, then base64. In-memory: all rows selected at once and written with `new ExcelJS.Workbook()` and `writeBuffer` (no shared strings), same cells, then base64. Over HTTP: the aopd subgraph in its own process, same warm-up, `proofsAsXlsx` timed until the bench has read the whole JSON response. Peak RSS growth is the process's VmHWM during the run less its RSS just before (Linux /proc).",
-      columns: ["proofs", "variant", "seconds", "rows/s", "peak RSS growth (MB)", "file (MiB)", "base64 length"],
+      columns: ["proofs", "variant", "seconds", "rows/s", "peak RSS growth (MB)", "file (MiB)", "base64 length", "CPU µs/row (streamed)", "PostgreSQL CPU µs/row (streamed)", "load average"],
       rows,
       notes: ["Aim (streamed): at least 100,000 rows/s and under 150 MB peak RSS growth for 100,000 proofs; 1,000,000 proofs without running out of memory."],
     };
@@ -217,7 +241,7 @@ export const proofExportScenario: BenchmarkScenario = {
       title: "XLSX download of proofs through the gateway: POST /exports/proofs.xlsx",
       method:
         "The same databases; gateway (with the development identity provider), aopd and trpd each in its own process, as in production. The bench fetches an access token, downloads a month of proofs as a warm-up, then every proof, reading the body as it arrives and counting its bytes. Peak RSS growth: each server's VmHWM during the download less its RSS just before (Linux /proc).",
-      columns: ["proofs", "seconds", "rows/s", "file (MiB)", "aopd peak RSS growth (MB)", "gateway peak RSS growth (MB)"],
+      columns: ["proofs", "seconds", "rows/s", "file (MiB)", "aopd peak RSS growth (MB)", "gateway peak RSS growth (MB)", "load average"],
       rows: downloads,
       notes: ["Aim: 1,000,000 proofs with under 100 MB of peak RSS growth in every process."],
     };

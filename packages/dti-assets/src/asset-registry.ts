@@ -8,6 +8,7 @@ export const assetRegistryFile = new URL("../data/assets.json", import.meta.url)
 export class AssetRegistry {
   readonly assets: readonly DtiAsset[];
   readonly #byCode: Map<string, DtiAsset>;
+  #names: ReadonlyMap<string, string> | undefined;
 
   constructor(assets: readonly DtiAsset[]) {
     this.#byCode = new Map();
@@ -23,6 +24,12 @@ export class AssetRegistry {
     const parsed = JSON.parse(readFileSync(file, "utf8")) as { assets?: unknown };
     if (!Array.isArray(parsed.assets)) throw new Error(`${String(file)} has no "assets" list.`);
     return new AssetRegistry(parsed.assets as DtiAsset[]);
+  }
+
+  /** Each asset's name by its code, as the XLSX export passes them to the database. */
+  get names(): ReadonlyMap<string, string> {
+    this.#names ??= new Map(this.assets.map((asset) => [asset.code, asset.name]));
+    return this.#names;
   }
 
   get(code: string): DtiAsset | undefined {

@@ -79,7 +79,7 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
     try {
       const rows = await streamProofsAsXlsx(
         services.db,
-        { filter, limits: services.limits, maxRows: services.config.maxDownloadRows, assetName: (code) => services.config.assets.get(code)?.name },
+        { filter, limits: services.limits, maxRows: services.config.maxDownloadRows, assetNames: services.config.assets.names },
         () => {
           response.writeHead(200, {
             "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

@@ -54,11 +54,16 @@ export function proofRowXml(rowNumber: number, proof: Proof, assetName: (code: s
 }
 
 function textCell(reference: string, text: string, style?: number): string {
+  return `<c r="${reference}"${style === undefined ? "" : ` s="${style}"`} t="inlineStr">${inlineStringXml(text)}</c>`;
+}
+
+/** The content of an inline string cell holding `text` (already made writable by `cellText`). */
+export function inlineStringXml(text: string): string {
   // Without xml:space="preserve" a reader may trim the text's leading and trailing white space.
   const first = text.charCodeAt(0);
   const last = text.charCodeAt(text.length - 1);
   const space = first <= 32 || last <= 32 ? ' xml:space="preserve"' : "";
-  return `<c r="${reference}"${style === undefined ? "" : ` s="${style}"`} t="inlineStr"><is><t${space}>${worksheetText(text)}</t></is></c>`;
+  return `<is><t${space}>${worksheetText(text)}</t></is>`;
 }
 
 /** The instant as Excel's date number in UTC, with its milliseconds, shown in the date format. */

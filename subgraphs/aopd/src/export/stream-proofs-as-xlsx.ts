@@ -2,10 +2,10 @@ import { LimitExceededError } from "@compliance-graph/errors";
 import type { FilterLimits } from "@compliance-graph/filter";
 import { sql, type Kysely } from "kysely";
 import type { Writable } from "node:stream";
-import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
+import type { AopdDatabase } from "../database/database-schema.js";
 import { countProofsQuery, selectProofs } from "../proofs/proof-query.js";
-import { toProof } from "../proofs/proof.js";
 import { fetchInChunks } from "./fetch-in-chunks.js";
+import { selectProofRowXml } from "./proof-row-xml-query.js";
 import { XlsxProofWriter } from "./xlsx-proof-writer.js";
 
 export interface ProofExportOptions {
@@ -14,10 +14,11 @@ export interface ProofExportOptions {
   limits: FilterLimits;
   /** The most proofs one export may hold (`AOPD_MAX_EXPORT_ROWS`); a larger match is refused before any work. */
   maxRows: number;
-  assetName: (code: string) => string | undefined;
+  /** The display name of each asset code (the DTI registry's); unknown codes leave the cell empty. */
+  assetNames: ReadonlyMap<string, string>;
   /** Thrown instead of writing a workbook when nothing matches (the deprecated `proofAsXlsx` answers NOT_FOUND). */
   emptyError?: Error;
-  /** Rows fetched from the database at a time. @default 2_000 */
+  /** Rows fetched from the database at a time (two batches are in memory at once: one written, one fetched). @default 2_000 */
   chunkSize?: number;
   /** Proofs per sheet. @default 1_048_575 (Excel's last row, less the header) */
   rowsPerSheet?: number;
@@ -53,10 +54,13 @@ export async function streamProofsAsXlsx(db: Kysely<AopdDatabase>, options: Proo
       );
     }
     if (matching === 0 && options.emptyError) throw options.emptyError;
-    const writer = new XlsxProofWriter({ output: open(matching), assetName: options.assetName, rowsPerSheet: options.rowsPerSheet });
-    const query = selectProofs(trx, options.filter, undefined, options.limits);
+    // The rows print their dates as float8 text: this makes it the shortest text that reads back
+    // the same number, as JavaScript prints it, whatever the server's or role's setting.
+    await sql`SET LOCAL extra_float_digits = 1`.execute(trx);
+    const writer = new XlsxProofWriter({ output: open(matching), rowsPerSheet: options.rowsPerSheet });
+    const query = selectProofRowXml(trx, options.filter, options.limits, { rowsPerSheet: writer.rowsPerSheet, assetNames: options.assetNames });
     try {
-      await fetchInChunks<ProofRow>(trx, query, options.chunkSize ?? 2_000, (rows) => writer.add(rows.map(toProof)));
+      await fetchInChunks(trx, { compile: () => query.compile(trx) }, options.chunkSize ?? 2_000, (rows) => writer.addRowXml(rows));
     } catch (error) {
       writer.abort();
       throw error;

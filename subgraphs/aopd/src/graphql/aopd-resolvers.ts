@@ -53,7 +53,7 @@ async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, m
       filter,
       limits: context.limits,
       maxRows,
-      assetName: (code) => context.config.assets.get(code)?.name,
+      assetNames: context.config.assets.names,
       emptyError,
     });
   } finally {

@@ -12,7 +12,7 @@ import { loggedKysely } from "./logged-kysely.js";
 import { readWorkbook } from "./read-workbook.js";
 
 const assetNames = new Map([["DTI4H95J0R2X", "Bitcoin"]]);
-const options = { limits: defaultFilterLimits, maxRows: 1_000, assetName: (code: string) => assetNames.get(code) };
+const options = { limits: defaultFilterLimits, maxRows: 1_000, assetNames };
 
 describe.each(databaseDrivers)("exportProofsAsXlsx on %s", (driver) => {
   let database: Database;

@@ -1,0 +1,115 @@
+import { defaultFilterLimits } from "@compliance-graph/filter";
+import fc from "fast-check";
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProofRow } from "../../src/database/database-schema.js";
+import type { Database } from "../../src/database/open-database.js";
+import { proofRowXml } from "../../src/export/proof-worksheet-xml.js";
+import { selectProofRowXml } from "../../src/export/proof-row-xml-query.js";
+import { findProofPage } from "../../src/proofs/proof-query.js";
+import { toProof } from "../../src/proofs/proof.js";
+import { seedProofs } from "../../src/seed/seed-proofs.js";
+import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
+import { awkwardProofRows } from "./awkward-proof-rows.js";
+
+const assetNames = new Map([
+  ["DTI4H95J0R2X", "Bitcoin <BTC> & \"friends\""],
+  ["DTIX9J9K872S", "_x0041_ \u0001 ether\r"],
+]);
+const assetName = (code: string) => assetNames.get(code);
+
+/**
+ * Text that is hard to write into a worksheet: the characters XML cannot carry, XML's markup
+ * characters, CR and white space at either end, OOXML escapes, characters outside the Basic
+ * Multilingual Plane, U+FFFE and U+FFFF. PostgreSQL text holds no U+0000 and no lone surrogates.
+ */
+const awkwardCharacter = fc.oneof(
+  fc.constantFrom("&", "<", ">", "\r", "\n", "\t", " ", "_", "x", "0", "4", "1", "F", "a", "_x0041_", "_x00", "\ufffe", "\uffff", "\ufffd", "…", "é", "💩", "𝄞", "\u2028"),
+  fc.integer({ min: 1, max: 0x1f }).map((code) => String.fromCharCode(code)),
+  fc.string({ unit: "grapheme", maxLength: 3 }),
+);
+const awkwardText = fc.array(awkwardCharacter, { maxLength: 40 }).map((parts) => parts.join("").replaceAll("\u0000", ""));
+/** Texts around the cell limit: cut or not, with a pair of surrogates on either side of the cut. */
+const longText = fc
+  .tuple(fc.integer({ min: 32_700, max: 32_800 }), fc.constantFrom("a", "é", "💩", "\r", "&"), fc.integer({ min: 0, max: 40 }), fc.constantFrom("", " ", "💩"))
+  .map(([length, filler, astralAt, end]) => {
+    const body = filler.repeat(Math.ceil(length / filler.length)).slice(0, length);
+    const cut = 32_754 - astralAt;
+    return body.slice(0, cut) + "💩" + body.slice(cut) + end;
+  });
+const anyText = fc.oneof({ weight: 8, arbitrary: awkwardText }, { weight: 1, arbitrary: longText });
+/** Instants with microseconds, from 1900 to 2200, as PostgreSQL keeps them. */
+const instant = fc.integer({ min: -2_208_988_800_000_000, max: 7_258_118_400_000_000 });
+
+const proofTexts = fc.record({
+  customer: anyText.filter((text) => text !== ""),
+  address: anyText,
+  comment: fc.option(anyText),
+  message: fc.option(anyText),
+  signature: fc.option(anyText),
+  xpub: fc.option(anyText),
+  deposit: fc.option(anyText),
+  txId: fc.option(anyText),
+  created: instant,
+  due: fc.option(instant),
+});
+
+describe.each(databaseDrivers)("selectProofRowXml on %s", (driver) => {
+  let database: Database;
+  let ids: string[];
+
+  beforeAll(async () => {
+    database = await openTestDatabase(driver, "xlsxrowxml");
+    await seedProofs(database, { count: 12, seed: 7 });
+    await database.db.insertInto("aopd_proof").values(awkwardProofRows()).execute();
+    ids = (await database.db.selectFrom("aopd_proof").select("id").execute()).map((row) => row.id);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  /** The rows as PostgreSQL writes them and as `proofRowXml` writes them from the same proofs. */
+  async function bothWays(rowsPerSheet: number): Promise<{ fromSql: string[]; fromJs: string[] }> {
+    return database.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL extra_float_digits = 1`.execute(trx);
+      const query = selectProofRowXml(trx, undefined, defaultFilterLimits, { rowsPerSheet, assetNames });
+      const fromSql = (await query.execute(trx)).rows.map((row) => row.xml);
+      const rows: ProofRow[] = await findProofPage(trx, { offset: 0, limit: 1_000 }, { ...defaultFilterLimits, maxResultRows: undefined });
+      const fromJs = rows.map((row, index) => proofRowXml((index % rowsPerSheet) + 2, toProof(row), assetName));
+      return { fromSql, fromJs };
+    });
+  }
+
+  it("writes every row as proofRowXml does, the awkward proofs among them, numbered per sheet", async () => {
+    const { fromSql, fromJs } = await bothWays(5);
+    expect(fromSql.length).toBe(ids.length);
+    expect(fromSql).toEqual(fromJs);
+  });
+
+  it("writes random text and instants as proofRowXml does", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(proofTexts, { minLength: ids.length, maxLength: ids.length }), async (texts) => {
+        await database.db.transaction().execute(async (trx) => {
+          for (const [index, text] of texts.entries()) {
+            // The kind's CHECKs decide which columns it may hold: the others keep their value.
+            await sql`
+              UPDATE aopd_proof SET
+                customer_id = ${text.customer}, comment = ${text.comment},
+                created_at = to_timestamp(${text.created}::float8 / 1000000),
+                due_at = to_timestamp(${text.due}::float8 / 1000000),
+                address = CASE WHEN kind = 'signature' THEN address ELSE ${text.address} END,
+                message = CASE WHEN kind = 'signature' THEN coalesce(${text.message}, message) ELSE message END,
+                signature = CASE WHEN kind = 'signature' THEN ${text.signature} ELSE signature END,
+                xpub = CASE WHEN kind = 'signature' THEN ${text.xpub} ELSE xpub END,
+                deposit_address = CASE WHEN kind = 'satoshi' THEN coalesce(${text.deposit}, '') ELSE deposit_address END,
+                tx_id = CASE WHEN kind = 'satoshi' THEN ${text.txId} ELSE tx_id END
+              WHERE id = ${ids[index]}`.execute(trx);
+          }
+        });
+        const { fromSql, fromJs } = await bothWays(1_048_575);
+        expect(fromSql).toEqual(fromJs);
+      }),
+      { numRuns: 12 },
+    );
+  }, 300_000);
+});
