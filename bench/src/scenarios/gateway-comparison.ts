@@ -61,7 +61,8 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
     const proofCount = quick ? 5_000 : 100_000;
     const durationSeconds = quick ? 2 : 6;
     const warmupSeconds = quick ? 1 : 2;
-    const rounds = quick ? 1 : 3;
+    // `BENCH_GATEWAY_ROUNDS`: fewer rounds when the machine is too loaded for a full run. @default 3
+    const rounds = quick ? 1 : Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
     const connections = 16;
     const workers = availableParallelism();
     const { url: databaseUrl } = await ensureSeededDatabase(quick ? "aopd_bench_gateways_quick" : "aopd_bench_gateways", proofCount);
