@@ -1,16 +1,18 @@
+import os from "node:os";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
-import { countProofsQuery, selectProofs, type AopdDatabase } from "@compliance-graph/aopd";
+import { countProofsQuery, proofColumnsFor, proofOrder, selectProofPage, type AopdDatabase } from "@compliance-graph/aopd";
 import { defaultFilterLimits } from "@compliance-graph/filter";
 import { createInternalTokenMinter, generateInternalSigningKey } from "@compliance-graph/identity";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
-import { measureLatency, ms, percentile } from "../support/latency.js";
+import { measureLatencyPair, ms, percentile } from "../support/latency.js";
 import { parsedFilter, proofQueryCases } from "../support/proof-query-cases.js";
 import { freePort, startProcess } from "../support/start-process.js";
 
+const pageFields = ["__typename", "id", "createdAt", "address", "customerId", "asset", "comment", "status"];
 const pageQuery = `query($offset: Int!, $limit: Int!, $filter: AopdProofFilterInput, $sortOrder: [AopdProofSortInput!], $after: String) {
-  aopd { proofs(offset: $offset, limit: $limit, filter: $filter, sortOrder: $sortOrder, after: $after) { __typename id createdAt address customerId asset comment status } } }`;
+  aopd { proofs(offset: $offset, limit: $limit, filter: $filter, sortOrder: $sortOrder, after: $after) { ${pageFields.join(" ")} } } }`;
 const countQuery = `query($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) } }`;
 const cursorQuery = `query($offset: Int!, $filter: AopdProofFilterInput, $sortOrder: [AopdProofSortInput!]) {
   aopd { proofs(offset: $offset, limit: 1, filter: $filter, sortOrder: $sortOrder) { cursor } } }`;
@@ -18,8 +20,9 @@ const cursorQuery = `query($offset: Int!, $filter: AopdProofFilterInput, $sortOr
 export const proofQueriesScenario: BenchmarkScenario = {
   name: "proof-queries",
   async run({ quick }) {
+    const loadAtStart = os.loadavg().map((load) => load.toFixed(2)).join(", ");
     const count = quick ? 20_000 : 1_000_000;
-    const iterations = quick ? 10 : 40;
+    const iterations = quick ? 20 : 200;
     const { url, seededSeconds } = await ensureSeededDatabase(quick ? "aopd_bench_quick" : "aopd_bench", count);
     const port = await freePort();
     // As in production: the subgraph verifies the gateway's internal token on every request.
@@ -50,7 +53,9 @@ export const proofQueriesScenario: BenchmarkScenario = {
           queryCase.cursorAt === undefined
             ? null
             : (await post(cursorQuery, { offset: queryCase.cursorAt - 1, filter: queryCase.filter ?? null, sortOrder: queryCase.sortOrder ?? null }))?.aopd.proofs?.[0]?.cursor ?? null;
-        const select = selectProofs(db, filter, queryCase.sortOrder as never, defaultFilterLimits, after).limit(queryCase.limit);
+        // The columns the subgraph reads for this selection, as its resolver chooses them.
+        const columns = proofColumnsFor(pageFields, proofOrder(queryCase.sortOrder as never));
+        const select = selectProofPage(db, { filter, sortOrder: queryCase.sortOrder as never, after }, defaultFilterLimits, columns).limit(queryCase.limit);
         const page = (queryCase.offset > 0 ? select.offset(queryCase.offset) : select).compile();
         const counted = countProofsQuery(db, filter, defaultFilterLimits).compile();
         const variables = { offset: queryCase.offset, limit: queryCase.limit, filter: queryCase.filter ?? null, sortOrder: queryCase.sortOrder ?? null, after };
@@ -58,12 +63,12 @@ export const proofQueriesScenario: BenchmarkScenario = {
           ["proofs", pageQuery, page, variables],
           ["proofsCount", countQuery, counted, { filter: queryCase.filter ?? null }],
         ] as const) {
-          const raw = await measureLatency(() => pool.query(compiled.sql, [...compiled.parameters]), iterations);
-          const through = await measureLatency(() => post(graphql, vars), iterations);
-          const rawP50 = percentile(raw, 50);
-          const subgraphP50 = percentile(through, 50);
-          const withinAim = subgraphP50 <= 1.5 * rawP50 + 1;
-          rows.push([`${queryCase.name}`, label, ms(rawP50), ms(percentile(raw, 95)), ms(subgraphP50), ms(percentile(through, 95)), (subgraphP50 / rawP50).toFixed(2), withinAim ? "yes" : "no"]);
+          // Slow rows (counts of a million rows, deep offsets) stop after 20 s, with 40 calls at least.
+          const [raw, through] = await measureLatencyPair(() => pool.query(compiled.sql, [...compiled.parameters]), () => post(graphql, vars), iterations, { budgetMs: quick ? 5_000 : 20_000, minIterations: quick ? 10 : 40 });
+          const [rawP50, rawP99] = [percentile(raw, 50), percentile(raw, 99)];
+          const [subgraphP50, subgraphP99] = [percentile(through, 50), percentile(through, 99)];
+          const withinAim = subgraphP50 <= 1.5 * rawP50 + 1 && subgraphP99 <= 1.5 * rawP99 + 1;
+          rows.push([`${queryCase.name}`, label, ms(rawP50), ms(rawP99), ms(subgraphP50), ms(subgraphP99), (subgraphP50 / rawP50).toFixed(2), (subgraphP99 / rawP99).toFixed(2), withinAim ? "yes" : "no"]);
         }
       }
     } finally {
@@ -73,11 +78,14 @@ export const proofQueriesScenario: BenchmarkScenario = {
     const table: BenchmarkTable = {
       title: `Proof queries on ${count.toLocaleString("en")} proofs: aopd subgraph vs raw SQL`,
       method:
-        `PostgreSQL server on loopback; the aopd subgraph in its own process (verifying an internal identity token on every request, as in production), called over HTTP one request at a time; the raw column runs the exact SQL the subgraph compiles, through \`pg\`, from the benchmark process. ${iterations} timed calls after 3 warm-up calls; milliseconds.` +
+        `PostgreSQL server on loopback; the aopd subgraph in its own process (verifying an internal identity token on every request, as in production), called over HTTP one request at a time; the raw column runs the exact SQL the subgraph compiles, through \`pg\`, from the benchmark process. ${iterations} timed calls (or as many as fit in 20 s, at least 40) after 3 warm-up calls, raw and subgraph called in turn; milliseconds.` +
         (seededSeconds !== undefined ? ` Seeding took ${seededSeconds.toFixed(1)} s (${Math.round(count / seededSeconds).toLocaleString("en")} rows/s).` : ""),
-      columns: ["query", "field", "raw p50", "raw p95", "subgraph p50", "subgraph p95", "ratio p50", "within 1.5x + 1 ms"],
+      columns: ["query", "field", "raw p50", "raw p99", "subgraph p50", "subgraph p99", "ratio p50", "ratio p99", "within 1.5x + 1 ms"],
       rows,
-      notes: ["Aim: the subgraph within 1.5x of raw SQL plus a fixed millisecond."],
+      notes: [
+        "Aim: the subgraph within 1.5x of raw SQL plus a fixed millisecond, at p50 and at p99 (\"yes\" only when both are).",
+        `Load average when the scenario started: ${loadAtStart}; when it ended: ${os.loadavg().map((load) => load.toFixed(2)).join(", ")} (1, 5, 15 min). Other work on the machine moves both columns; compare the ratios of one run.`,
+      ],
     };
     return [table];
   },

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 const autocannonCli = require.resolve("autocannon/autocannon.js");
@@ -45,6 +46,20 @@ export async function runAutocannon(options: LoadOptions): Promise<LoadResult> {
   if (options.body !== undefined) args.push("-b", options.body);
   for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}=${value}`);
   args.push(options.url);
+  return runLoadProcess(args);
+}
+
+/**
+ * Sends a varied workload: the requests of a plan file (see `varied-load-process.ts`) in one
+ * rotation shared by all connections, in a process of its own like `runAutocannon`.
+ */
+export async function runVariedAutocannon(planFile: string): Promise<LoadResult> {
+  return runLoadProcess(["--import", "tsx", variedLoadProcess, planFile]);
+}
+
+const variedLoadProcess = fileURLToPath(new URL("./varied-load-process.ts", import.meta.url));
+
+async function runLoadProcess(args: string[]): Promise<LoadResult> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

@@ -30,7 +30,9 @@ export async function startProcess(entry: string, env: Record<string, string>, r
     env: { ...process.env, LOG_LEVEL: "warn", APOLLO_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
-  const deadline = Date.now() + 60_000;
+  // Three minutes: on a shared machine under load, several servers compiling their TypeScript at
+  // once have taken over a minute to answer.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
     try {

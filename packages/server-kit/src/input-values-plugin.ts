@@ -19,6 +19,7 @@ import {
   typeFromAST,
   visit,
   visitWithTypeInfo,
+  type DocumentNode,
   type GraphQLInputType,
   type ValueNode,
 } from "graphql";
@@ -79,6 +80,11 @@ export function inputValuesPlugin<TContext extends BaseContext>(options: { scala
     }
   };
 
+  // The literals of a document are the same on every request: once a document passed, later
+  // requests with it (Apollo Server hands the cached, parsed document back) check only their
+  // variables. A document that failed is checked again, and fails again, on every request.
+  const literalsPassed = new WeakSet<DocumentNode>();
+
   return {
     async requestDidStart() {
       return {
@@ -90,6 +96,7 @@ export function inputValuesPlugin<TContext extends BaseContext>(options: { scala
             const name = definition.variable.name.value;
             if (type) checkValue(variables[name], type, name);
           }
+          if (literalsPassed.has(document)) return;
           const typeInfo = new TypeInfo(schema);
           visit(
             document,
@@ -100,6 +107,7 @@ export function inputValuesPlugin<TContext extends BaseContext>(options: { scala
               },
             }),
           );
+          literalsPassed.add(document);
         },
       };
     },

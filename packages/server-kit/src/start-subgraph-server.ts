@@ -10,6 +10,7 @@ import { inputValuesPlugin } from "./input-values-plugin.js";
 import { costLimitPlugin, defaultCostLimits, type CostLimits } from "./operation-cost.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
+import { compiledExecutionGateway } from "./compiled-execution-gateway.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
 import { createHttpServerShell, type ReadinessReport } from "./http-server-shell.js";
 import { sendGraphQLError } from "./send-json.js";
@@ -57,6 +58,11 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
   drainMs?: number;
   /** The dependency whose outage is SERVICE_UNAVAILABLE rather than an internal error (see `hardenedApolloOptions`). */
   dependency?: { part: string; outages: OutageLog };
+  /**
+   * `GRAPHQL_COMPILED_EXECUTION`: run queries compiled by graphql-jit (see
+   * `compiled-execution-gateway.ts`); false runs every operation with graphql-js. @default true
+   */
+  compiledExecution?: boolean;
   /** The subgraph's metrics (HTTP requests and operations are recorded here); one is made otherwise. */
   metrics?: ServiceMetrics;
   /** Where `/metrics` is served (`metricsExposureFromEnv` in a deployable's main). @default on the subgraph's port */
@@ -90,8 +96,9 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   const metrics = options.metrics ?? new ServiceMetrics(options.name);
   const tracing = isTracingEnabled();
   if (tracing) traceResolvers(options.schema);
+  const compiledExecution = options.compiledExecution ?? process.env.GRAPHQL_COMPILED_EXECUTION !== "false";
   const apollo = new ApolloServer<TContext>({
-    schema: options.schema,
+    ...(compiledExecution ? { gateway: compiledExecutionGateway(options.schema) } : { schema: options.schema }),
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
     plugins: [

@@ -6,7 +6,9 @@ export type { AopdDatabase, NewProofRow, ProofRow } from "./database/database-sc
 export { assembleAopdSdl, aopdSchemaFile } from "./schema/assemble-aopd-sdl.js";
 export { seedProofs } from "./seed/seed-proofs.js";
 export { toProof, type Proof } from "./proofs/proof.js";
-export { countProofsQuery, selectProofs } from "./proofs/proof-query.js";
+export { countProofsQuery, selectProofPage, selectProofs } from "./proofs/proof-query.js";
+export { proofColumnsFor } from "./proofs/proof-columns.js";
+export { proofOrder } from "./proofs/proof-sort.js";
 export { proofEventsChannel, proofWritesChannel, type ProofEvent, type ProofChange } from "./events/proof-event.js";
 export { encodeEventCursor, decodeEventCursor } from "./events/event-cursor.js";
 export { readEventLogBounds, sequenceProofEvents } from "./events/sequence-proof-events.js";
@@ -18,3 +20,4 @@ export type { ChainWatcherStats } from "./chain/chain-backoff.js";
 export { claimProofsForChainCheck } from "./chain/claim-proofs-for-chain-check.js";
 export { requestSatoshiProof } from "./ingestion/request-satoshi-proof.js";
 export { finalizeSatoshiProof } from "./ingestion/satoshi-proof-transitions.js";
+export { SeededRandom } from "./seed/seeded-random.js";

@@ -39,6 +39,8 @@ export interface StartAopdOptions {
   logger?: Logger;
   /** Where `/metrics` is served. @default on aopd's port */
   metricsExposure?: MetricsExposure;
+  /** Queries compiled by graphql-jit (see server-kit's `compiledExecutionGateway`). @default GRAPHQL_COMPILED_EXECUTION !== "false" */
+  compiledExecution?: boolean;
 }
 
 export interface RunningAopd {
@@ -109,6 +111,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       schema,
       metrics,
       ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
+      ...(options.compiledExecution !== undefined ? { compiledExecution: options.compiledExecution } : {}),
       port: config.port,
       host: config.host,
       production: config.production,

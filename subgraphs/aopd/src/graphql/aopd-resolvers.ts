@@ -10,6 +10,9 @@ import { configurationOf } from "./configuration-of.js";
 import { readProofEventPage, type ProofEventPageInput } from "../events/read-proof-event-page.js";
 import type { AopdContext } from "./aopd-context.js";
 import { proofCursorField, rememberListOrder } from "./proof-cursor-field.js";
+import { proofColumnsFor } from "../proofs/proof-columns.js";
+import { selectedFieldNames } from "./selected-field-names.js";
+import type { GraphQLResolveInfo } from "graphql";
 
 interface PageArgs {
   offset: number;
@@ -36,10 +39,12 @@ function exactIdFilter(id: string) {
   return byIdPattern(id);
 }
 
-async function page(context: AopdContext, args: PageArgs): Promise<Proof[]> {
-  const rows = await findProofPage(context.db, args, context.limits);
+/** A page of proofs, reading only the columns the operation's selection needs (see `proofColumnsFor`). */
+async function page(context: AopdContext, args: PageArgs, info: GraphQLResolveInfo): Promise<Proof[]> {
+  const terms = proofOrder(args.sortOrder);
+  const rows = await findProofPage(context.db, args, context.limits, proofColumnsFor(selectedFieldNames(info), terms));
   const proofs = rows.map(toProof);
-  rememberListOrder(proofs, proofOrder(args.sortOrder));
+  rememberListOrder(proofs, terms);
   return proofs;
 }
 
@@ -77,16 +82,16 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
   },
   Aopd: {
     configuration: (_parent, _args, context: AopdContext) => configurationOf(context.config),
-    proof: async (_parent, { id }: { id: string }, context: AopdContext) => {
-      const [proof] = await page(context, { offset: 0, limit: 1, filter: byIdPattern(id) });
+    proof: async (_parent, { id }: { id: string }, context: AopdContext, info) => {
+      const [proof] = await page(context, { offset: 0, limit: 1, filter: byIdPattern(id) }, info);
       if (!proof) throw new NotFoundError("The proof", id);
       return proof;
     },
     proofForAddress: (_parent, { address }: { address: string }, context: AopdContext) => latest(context, byAddressPattern(address)),
     proofForXpub: (_parent, { xpub }: { xpub: string }, context: AopdContext) => latest(context, byXpubPattern(xpub)),
-    proofs: (_parent, args: PageArgs, context: AopdContext) => page(context, args),
-    proofsForCustomer: (_parent, args: { customerId: string; offset: number; limit: number }, context: AopdContext) =>
-      page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }),
+    proofs: (_parent, args: PageArgs, context: AopdContext, info) => page(context, args, info),
+    proofsForCustomer: (_parent, args: { customerId: string; offset: number; limit: number }, context: AopdContext, info) =>
+      page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }, info),
     proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
     proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),

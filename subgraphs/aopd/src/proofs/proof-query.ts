@@ -6,6 +6,7 @@ import { proofFilterSpec } from "./proof-filter-spec.js";
 import { afterCursorPredicate } from "./after-cursor-predicate.js";
 import { decodeProofCursor } from "./proof-cursor.js";
 import { proofOrder, type ProofSortInput } from "./proof-sort.js";
+import type { ProofColumn } from "./proof-columns.js";
 
 export interface ProofPageInput {
   offset: number;
@@ -24,23 +25,43 @@ export interface ProofQueryLimits extends FilterLimits {
 export const defaultProofQueryLimits: ProofQueryLimits = { ...defaultFilterLimits, maxResultRows: undefined };
 
 /**
- * The filtered, ordered selection of proofs, before offset and limit; shared by the page, the count
- * and the export. With a cursor, only the proofs after it in this order.
+ * The filtered, ordered proofs, before the columns, offset and limit are chosen. With a cursor,
+ * only the proofs after it in this order.
  */
-export function selectProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits, after?: string | null) {
+export function filteredProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits, after?: string | null) {
   const terms = proofOrder(sortOrder);
   const cursor = after === null || after === undefined ? undefined : decodeProofCursor(after, terms);
   let query = db.selectFrom("aopd_proof").where((eb) => compileFilter(eb, proofFilterSpec, filter, "filter", limits));
   if (cursor) query = query.where((eb) => afterCursorPredicate(eb, terms, cursor));
   for (const term of terms) query = query.orderBy(term.column, term.direction);
-  return query.selectAll();
+  return query;
+}
+
+/** Every column of the filtered, ordered proofs; shared by the page, the count and the export. */
+export function selectProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits, after?: string | null) {
+  return filteredProofs(db, filter, sortOrder, limits, after).selectAll();
+}
+
+/**
+ * A page's selection: only `columns` when given (see `proofColumnsFor`), else every column. The
+ * rows are typed as whole rows: a column left out is undefined, and only fields that read it do
+ * (none of them is asked for, or the column would be in `columns`).
+ */
+export function selectProofPage(
+  db: Kysely<AopdDatabase>,
+  input: Pick<ProofPageInput, "filter" | "sortOrder" | "after">,
+  limits: FilterLimits,
+  columns: readonly ProofColumn[] | undefined,
+): SelectQueryBuilder<AopdDatabase, "aopd_proof", ProofRow> {
+  const filtered = filteredProofs(db, input.filter, input.sortOrder, limits, input.after);
+  return (columns ? filtered.select(columns) : filtered.selectAll()) as SelectQueryBuilder<AopdDatabase, "aopd_proof", ProofRow>;
 }
 
 /**
  * One page of proofs in one query. With an operator-set maximum, one row more than allowed is
  * asked for, so a result that would exceed it is refused with an error instead of cut short.
  */
-export async function findProofPage(db: Kysely<AopdDatabase>, input: ProofPageInput, limits: ProofQueryLimits): Promise<ProofRow[]> {
+export async function findProofPage(db: Kysely<AopdDatabase>, input: ProofPageInput, limits: ProofQueryLimits, columns?: readonly ProofColumn[]): Promise<ProofRow[]> {
   if (!Number.isInteger(input.offset) || input.offset < 0) throw new UserInputError("offset", "must be 0 or more.");
   if (!Number.isInteger(input.limit) || input.limit < 0) throw new UserInputError("limit", "must be 0 or more.");
   if (input.limit === 0) {
@@ -50,7 +71,7 @@ export async function findProofPage(db: Kysely<AopdDatabase>, input: ProofPageIn
   }
   const max = limits.maxResultRows;
   const effectiveLimit = max === undefined ? input.limit : Math.min(input.limit, max + 1);
-  const rows = await withPage(selectProofs(db, input.filter, input.sortOrder, limits, input.after), input.offset, effectiveLimit).execute();
+  const rows = await withPage(selectProofPage(db, input, limits, columns), input.offset, effectiveLimit).execute();
   if (max !== undefined && rows.length > max) {
     throw new LimitExceededError(
       "maxResultRows",
