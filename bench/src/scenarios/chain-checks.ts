@@ -47,7 +47,7 @@ export const chainChecksScenario: BenchmarkScenario = {
       const claimTimes: number[] = [];
       for (let i = 0; i < 20; i++) {
         const claimStarted = performance.now();
-        await claimProofsForChainCheck(database.db, [ether], 100, 3_600);
+        await claimProofsForChainCheck(database.db, "SUBMITTED", [ether], 100, 3_600);
         claimTimes.push(performance.now() - claimStarted);
       }
       await sql`UPDATE aopd_proof SET chain_checked_at = NULL WHERE status = 'SUBMITTED'`.execute(database.db);

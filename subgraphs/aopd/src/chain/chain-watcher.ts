@@ -7,7 +7,6 @@ import { changeProofStatus } from "../ingestion/change-proof-status.js";
 import { submissionOf } from "../ingestion/satoshi-proof-transitions.js";
 import { ChainBackoff, type ChainWatcherStats } from "./chain-backoff.js";
 import { ChainConnectionError } from "./chain-connection-error.js";
-import { claimPendingProofsForDepositWatch } from "./claim-pending-proofs-for-deposit-watch.js";
 import { claimProofsForChainCheck } from "./claim-proofs-for-chain-check.js";
 import { assetsCheckedBy, type ChainChecksConfig, type ChainConnection } from "./chain-checks-config.js";
 import { judgeSatoshiTransaction, type SatoshiRequest, type SatoshiVerdict } from "./judge-satoshi-transaction.js";
@@ -59,12 +58,12 @@ export class ChainWatcher {
     let asked = 0;
     let full = false;
     try {
-      const submitted = await claimProofsForChainCheck(this.db, network.assets, this.chain.batchSize, this.chain.recheckSeconds);
+      const submitted = await claimProofsForChainCheck(this.db, "SUBMITTED", network.assets, this.chain.batchSize, this.chain.recheckSeconds);
       asked += submitted.length;
       await this.#inParallel(submitted, (proof) => this.#check(network, proof));
       full = submitted.length === this.chain.batchSize;
       if (this.chain.watchPending) {
-        const pending = await claimPendingProofsForDepositWatch(this.db, network.assets, this.chain.batchSize, this.chain.recheckSeconds);
+        const pending = await claimProofsForChainCheck(this.db, "PENDING", network.assets, this.chain.batchSize, this.chain.recheckSeconds);
         asked += pending.length;
         await this.#inParallel(pending, (proof) => this.#watchDeposit(network, proof));
         full ||= pending.length === this.chain.batchSize;
