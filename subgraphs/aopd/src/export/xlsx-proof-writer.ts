@@ -72,22 +72,8 @@ export class XlsxProofWriter {
 
   /** Appends proofs in order; resolves once the zip has taken them and more may follow. */
   async add(proofs: readonly Proof[]): Promise<void> {
-    let xml = "";
-    for (const proof of proofs) {
-      if (!this.#sheetOpen || this.#sheetRows === this.#rowsPerSheet) {
-        await this.#write(xml);
-        xml = "";
-        await this.#nextSheet();
-      }
-      this.#sheetRows += 1;
-      this.#rows += 1;
-      xml += proofRowXml(this.#sheetRows + 1, proof, this.#assetName);
-      if (xml.length > flushCharacters) {
-        await this.#write(xml);
-        xml = "";
-      }
-    }
-    await this.#write(xml);
+    // The sheet's first row is the header: a proof's row number is one past its place in the sheet.
+    await this.#append(proofs, (proof) => proofRowXml(this.#sheetRows + 1, proof, this.#assetName));
   }
 
   /**
@@ -95,6 +81,10 @@ export class XlsxProofWriter {
    * (see `selectProofRowXml`); resolves once the zip has taken them and more may follow.
    */
   async addRowXml(rows: readonly { xml: string }[]): Promise<void> {
+    await this.#append(rows, (row) => row.xml);
+  }
+
+  async #append<Row>(rows: readonly Row[], rowXml: (row: Row) => string): Promise<void> {
     let xml = "";
     for (const row of rows) {
       if (!this.#sheetOpen || this.#sheetRows === this.#rowsPerSheet) {
@@ -104,7 +94,7 @@ export class XlsxProofWriter {
       }
       this.#sheetRows += 1;
       this.#rows += 1;
-      xml += row.xml;
+      xml += rowXml(row);
       if (xml.length > flushCharacters) {
         await this.#write(xml);
         xml = "";
