@@ -40,7 +40,12 @@ export const proofQueryCases: ProofQueryCase[] = [
   { name: "cursor at 100,000", offset: 0, limit: 50, cursorAt: 100_000, ordering: "index" },
 ];
 
-/** The filter as the resolvers receive it: the DateTime scalar has turned strings into Dates. */
+const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/**
+ * The filter as the resolvers receive it: the DateTime scalar has turned strings into Dates. Only
+ * ISO date-times are dates: an asset code such as "DTI20J63Z4N3" is a string.
+ */
 export function parsedFilter(filter: unknown): unknown {
-  return JSON.parse(JSON.stringify(filter ?? null), (key, value) => (["gte", "lt", "gt", "lte", "eq"].includes(key) && typeof value === "string" && /T/.test(value) ? new Date(value) : value));
+  return JSON.parse(JSON.stringify(filter ?? null), (_key, value) => (typeof value === "string" && isoDateTime.test(value) ? new Date(value) : value));
 }

@@ -7,6 +7,7 @@ import pg from "pg";
 import type { AopdDatabase } from "./database-schema.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { tracedDialect } from "./traced-dialect.js";
+import { proofDatabaseTypes } from "./timestamptz-parser.js";
 
 export interface DatabaseOptions {
   /** A PostgreSQL connection string; when absent, embedded PGlite is used. */
@@ -38,7 +39,7 @@ export interface Database {
  */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.maxConnections ?? 10, types: proofDatabaseTypes });
     // An idle connection the server drops is reported as an 'error' event of the pool, which would
     // end the process if nobody listened. The pool has already discarded that connection and opens
     // a new one for the next query, so losing one is survivable: note it and carry on.

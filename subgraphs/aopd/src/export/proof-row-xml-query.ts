@@ -4,7 +4,7 @@ import type { AopdDatabase } from "../database/database-schema.js";
 import { selectProofs } from "../proofs/proof-query.js";
 import { proofOrder } from "../proofs/proof-sort.js";
 import { cellText, maxCellCharacters, truncationMarker, unwritableCharacterSubstitute } from "./cell-text.js";
-import { proofExportColumns } from "./proof-export-columns.js";
+import { proofExportSources } from "./proof-export-sources.js";
 import { inlineStringXml } from "./proof-worksheet-xml.js";
 import { cellStyle } from "./xlsx-package-parts.js";
 
@@ -35,43 +35,6 @@ import { cellStyle } from "./xlsx-package-parts.js";
  * The row numbers come from `row_number()` over the export's order, so that the sheets split
  * where the writer splits them: every `rowsPerSheet` proofs.
  */
-
-/**
- * How each column's value is read from the proof row `p`, and how much writing it needs:
- * - `text`: free text (customers' ids, addresses, comments, signatures...), which may hold
- *   anything, so it goes through the rules above;
- * - `plain`: text that holds none of the characters the rules change and never starts or ends
- *   with white space, by its type or a CHECK of the table (uuid, numbers, the kinds, statuses,
- *   formats, assessments, media types, lowercase hex): written as it is;
- * - `name`: the asset's name, a finished `<is>` element from the parameter (see `assetNamesJson`);
- * - `date`: a `timestamptz`.
- */
-const columnSources: Record<string, { kind: "text" | "plain" | "name" | "date"; sql: string }> = {
-  ID: { kind: "plain", sql: "p.id::text" },
-  Kind: { kind: "plain", sql: "p.kind" },
-  "Created (UTC)": { kind: "date", sql: "p.created_at" },
-  "Updated (UTC)": { kind: "date", sql: "p.updated_at" },
-  "Customer ID": { kind: "text", sql: "p.customer_id" },
-  "Asset (DTI)": { kind: "text", sql: "p.asset" },
-  "Asset name": { kind: "name", sql: "(names.j ->> p.asset)" },
-  Address: { kind: "text", sql: "p.address" },
-  "Address format": { kind: "plain", sql: "CASE WHEN p.kind = 'signature' THEN p.format END" },
-  Status: { kind: "plain", sql: "p.status" },
-  Comment: { kind: "text", sql: "p.comment" },
-  Xpub: { kind: "text", sql: "CASE WHEN p.kind = 'signature' THEN p.xpub END" },
-  Message: { kind: "text", sql: "CASE WHEN p.kind = 'signature' THEN p.message END" },
-  Signature: { kind: "text", sql: "CASE WHEN p.kind = 'signature' THEN p.signature END" },
-  "Amount (lowest denomination)": { kind: "plain", sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount::text END" },
-  "Sender address": { kind: "text", sql: "CASE WHEN p.kind = 'satoshi' THEN p.address END" },
-  "Deposit address": { kind: "text", sql: "CASE WHEN p.kind = 'satoshi' THEN p.deposit_address END" },
-  "Transaction ID": { kind: "text", sql: "CASE WHEN p.kind = 'satoshi' THEN p.tx_id END" },
-  "Due (UTC)": { kind: "date", sql: "p.due_at" },
-  Assessment: { kind: "plain", sql: "CASE WHEN p.kind IN ('satoshi', 'media') THEN p.assessment END" },
-  "Media type": { kind: "plain", sql: "CASE WHEN p.kind = 'media' THEN p.media_content_type END" },
-  "Media size (bytes)": { kind: "plain", sql: "CASE WHEN p.kind = 'media' THEN p.media_byte_size::text END" },
-  "Media SHA-256": { kind: "plain", sql: "CASE WHEN p.kind = 'media' THEN p.media_sha256 END" },
-  "Media uploaded (UTC)": { kind: "date", sql: "CASE WHEN p.kind = 'media' THEN p.media_uploaded_at END" },
-};
 
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
@@ -136,11 +99,7 @@ const dateCellSql = (reference: string, v: string) =>
 
 const cellSql = { text: textCellSql, plain: plainCellSql, name: nameCellSql, date: dateCellSql };
 
-const columns = proofExportColumns.map((column, index) => {
-  const source = columnSources[column.header];
-  if (source === undefined || (source.kind === "date") !== (column.type === "date")) throw new Error(`The export column ${column.header} has no SQL source of its type.`);
-  return { ...source, name: `c${index}`, letter: String.fromCharCode(65 + index) };
-});
+const columns = proofExportSources.map((source, index) => ({ ...source, sql: source.kind === "name" ? `(names.j ->> ${source.sql})` : source.sql, name: `c${index}` }));
 
 const rowXmlSql = `'<row r="' || q.r || '">' || concat(${columns.map((column) => cellSql[column.kind](column.letter, `q.${column.name}`)).join(", ")}) || '</row>'`;
 

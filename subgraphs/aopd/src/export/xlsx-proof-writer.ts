@@ -36,8 +36,9 @@ export interface XlsxProofWriterOptions {
  * resolves only once the zip has taken the batch, and the zip takes it only as fast as `output`
  * drains.
  *
- * Rows come either as proofs (`add`, which writes their XML here) or as finished row XML
- * (`addRowXml`, from `selectProofRowXml`, where PostgreSQL wrote it with the same rules).
+ * Rows come as proofs (`add`, which writes their XML here) or as finished row XML: text from
+ * `selectProofRowXml` (`addRowXml`, where PostgreSQL wrote it with the same rules) or bytes from
+ * `CopyRowXmlTranscoder` (`addRowXmlBytes`).
  *
  * The package parts that list the sheets are written last, once the number of sheets is known;
  * readers find parts through the zip's central directory, in any order.
@@ -84,6 +85,18 @@ export class XlsxProofWriter {
     await this.#append(rows, (row) => row.xml);
   }
 
+  /**
+   * Appends row XML as bytes (from `CopyRowXmlTranscoder`): `rowsEnded` rows end within `xml`, and
+   * its last row may go on in the next call. The caller hands on its bytes right after every
+   * `rowsPerSheet`-th row, so that bytes arriving when the sheet is full start the next sheet.
+   */
+  async addRowXmlBytes(xml: Buffer, rowsEnded: number): Promise<void> {
+    if (!this.#sheetOpen || this.#sheetRows === this.#rowsPerSheet) await this.#nextSheet();
+    this.#sheetRows += rowsEnded;
+    this.#rows += rowsEnded;
+    await this.#writeBytes(xml);
+  }
+
   async #append<Row>(rows: readonly Row[], rowXml: (row: Row) => string): Promise<void> {
     let xml = "";
     for (const row of rows) {
@@ -126,8 +139,11 @@ export class XlsxProofWriter {
    * wait is the backpressure that keeps rows from piling up in memory.
    */
   async #write(xml: string): Promise<void> {
-    if (xml === "") return;
-    if (!this.#zip.write(Buffer.from(xml, "utf8"))) await this.#zip.drained();
+    if (xml !== "") await this.#writeBytes(Buffer.from(xml, "utf8"));
+  }
+
+  async #writeBytes(xml: Buffer): Promise<void> {
+    if (!this.#zip.write(xml)) await this.#zip.drained();
   }
 
   async #nextSheet(): Promise<void> {

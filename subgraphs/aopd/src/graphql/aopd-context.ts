@@ -3,6 +3,7 @@ import type { BaseContext } from "@apollo/server";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { Kysely } from "kysely";
+import type pg from "pg";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";
 import type { XpubDerivationSearch } from "../ingestion/xpub-derivation-search.js";
@@ -13,6 +14,8 @@ import type { ExportSlots } from "../export/export-slots.js";
 /** What every resolver of the subgraph gets: the services, built once, and the caller of this request. */
 export interface AopdServices {
   db: Kysely<AopdDatabase>;
+  /** The connection pool on a PostgreSQL server (none on PGlite): exports read their rows through COPY on it. */
+  pool?: pg.Pool;
   config: AopdConfig;
   portal: PortalResources;
   limits: ProofQueryLimits;

@@ -1,11 +1,15 @@
 import { defaultFilterLimits } from "@compliance-graph/filter";
 import fc from "fast-check";
 import { sql } from "kysely";
+import { to as copyTo } from "pg-copy-streams";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofRow } from "../../src/database/database-schema.js";
 import type { Database } from "../../src/database/open-database.js";
 import { proofRowXml } from "../../src/export/proof-worksheet-xml.js";
 import { selectProofRowXml } from "../../src/export/proof-row-xml-query.js";
+import { CopyRowXmlTranscoder } from "../../src/export/copy-row-xml-transcoder.js";
+import { proofExportSources } from "../../src/export/proof-export-sources.js";
+import { proofRowsCopySql } from "../../src/export/proof-rows-copy-sql.js";
 import { findProofPage } from "../../src/proofs/proof-query.js";
 import { toProof } from "../../src/proofs/proof.js";
 import { seedProofs } from "../../src/seed/seed-proofs.js";
@@ -54,7 +58,7 @@ const proofTexts = fc.record({
   due: fc.option(instant),
 });
 
-describe.each(databaseDrivers)("selectProofRowXml on %s", (driver) => {
+describe.each(databaseDrivers)("selectProofRowXml and the COPY transcoder on %s", (driver) => {
   let database: Database;
   let ids: string[];
 
@@ -80,10 +84,50 @@ describe.each(databaseDrivers)("selectProofRowXml on %s", (driver) => {
     });
   }
 
+  /**
+   * The rows as `CopyRowXmlTranscoder` writes them from COPY's output (PostgreSQL server only),
+   * fed in pieces of `pieceBytes` so that rows and characters break across pieces, and the row
+   * counts after which it handed its output on.
+   */
+  async function throughCopy(rowsPerSheet: number, pieceBytes: number): Promise<{ xml: string; handedOnAfter: number[] }> {
+    const client = await database.pool!.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SET LOCAL DateStyle = 'ISO'");
+      const copied: Buffer[] = [];
+      for await (const chunk of client.query(copyTo(proofRowsCopySql(database.db, undefined, defaultFilterLimits)))) copied.push(chunk as Buffer);
+      await client.query("COMMIT");
+      const pieces: Buffer[] = [];
+      const handedOnAfter: number[] = [];
+      let rows = 0;
+      const sink = {
+        addRowXmlBytes: async (xml: Buffer, rowsEnded: number) => {
+          pieces.push(xml);
+          rows += rowsEnded;
+          handedOnAfter.push(rows);
+        },
+      };
+      const transcoder = new CopyRowXmlTranscoder({ sources: proofExportSources, sink, rowsPerSheet, assetNames });
+      const all = Buffer.concat(copied);
+      for (let start = 0; start < all.length; start += pieceBytes) await transcoder.write(all.subarray(start, start + pieceBytes));
+      await transcoder.end();
+      return { xml: Buffer.concat(pieces).toString("utf8"), handedOnAfter };
+    } finally {
+      client.release();
+    }
+  }
+
   it("writes every row as proofRowXml does, the awkward proofs among them, numbered per sheet", async () => {
     const { fromSql, fromJs } = await bothWays(5);
     expect(fromSql.length).toBe(ids.length);
     expect(fromSql).toEqual(fromJs);
+    if (driver !== "postgres") return;
+    for (const pieceBytes of [3, 65_536]) {
+      const { xml, handedOnAfter } = await throughCopy(5, pieceBytes);
+      expect(xml).toBe(fromJs.join(""));
+      // Every sheet ends where the output was handed on, so the sink can start the next sheet there.
+      for (let sheetEnd = 5; sheetEnd <= ids.length; sheetEnd += 5) expect(handedOnAfter).toContain(sheetEnd);
+    }
   });
 
   it("writes random text and instants as proofRowXml does", async () => {
@@ -108,6 +152,7 @@ describe.each(databaseDrivers)("selectProofRowXml on %s", (driver) => {
         });
         const { fromSql, fromJs } = await bothWays(1_048_575);
         expect(fromSql).toEqual(fromJs);
+        if (driver === "postgres") expect((await throughCopy(1_048_575, 1_000)).xml).toBe(fromJs.join(""));
       }),
       { numRuns: 12 },
     );
