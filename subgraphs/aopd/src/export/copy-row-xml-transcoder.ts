@@ -1,4 +1,3 @@
-import { parseTimestamptz } from "../database/timestamptz-parser.js";
 import { cellText, maxCellCharacters } from "./cell-text.js";
 import { inlineStringXml } from "./proof-worksheet-xml.js";
 import type { ProofExportSource } from "./proof-export-sources.js";
@@ -35,51 +34,49 @@ const ascii = (text: string) => Buffer.from(text, "latin1");
 
 /**
  * Turns the proofs as PostgreSQL's `COPY ... TO STDOUT` writes them (text format: a line per row,
- * tab-separated fields in the order of `sources`, `\N` for null) into worksheet row XML, byte for
- * byte what `proofRowXml` writes for the same proofs (the property test in
- * test/export/proof-row-xml-query.test.ts compares the two).
+ * tab-separated fields in the order of `sources`, `\N` for null, instants as whole milliseconds
+ * since 1970) into worksheet row XML, byte for byte what `proofRowXml` writes for the same proofs
+ * (the property test in test/export/proof-row-xml-query.test.ts compares the two).
  *
  * Why bytes: most cells hold text that needs no escaping, which is copied from COPY's bytes into the
  * output without becoming a JavaScript string at all; `pg`'s rows cost a string per column, the
- * row object and three dates per proof. Cells that need more (an escape, a cut, a control
- * character) are decoded and written by `cellText` and `inlineStringXml`, so both ways share one
- * set of rules. Dates must come as PostgreSQL writes a `timestamptz` in DateStyle ISO.
+ * row object and three dates per proof. One pass over a row finds its fields and whether each may
+ * be written as it is. Cells that need more (an escape, a cut, a control character) are decoded
+ * and written by `cellText` and `inlineStringXml`, so both ways share one set of rules.
  *
  * The row numbers start again at 2 after every `rowsPerSheet` rows, and the output is handed on
  * right after a sheet's last row, so that the sink can start the next sheet there.
  */
 export class CopyRowXmlTranscoder {
-  readonly #sources: readonly ProofExportSource[];
+  readonly #kinds: readonly ProofExportSource["kind"][];
   readonly #sink: RowXmlBytesSink;
   readonly #rowsPerSheet: number;
-  /** Per column: `<c r="X` and the rest of its opening (after the row number) for text, date and name cells. */
+  /** Per column: `<c r="X`, before the row number. */
   readonly #cellStarts: Buffer[];
-  readonly #textOpen = ascii('" t="inlineStr"><is><t>');
-  readonly #textOpenPreserved = ascii('" t="inlineStr"><is><t xml:space="preserve">');
-  readonly #textClose = ascii("</t></is></c>");
-  readonly #inlineOpen = ascii('" t="inlineStr">');
-  readonly #cellClose = ascii("</c>");
-  readonly #dateOpen = ascii(`" s="${cellStyle.date}"><v>`);
-  readonly #dateClose = ascii("</v></c>");
-  readonly #rowOpen = ascii('<row r="');
-  readonly #rowOpenEnd = ascii('">');
-  readonly #rowClose = ascii("</row>");
   /** The asset name cell's `<is>` element per asset code (latin1 key: codes are ASCII). */
   readonly #assetNameXml: Map<string, Buffer>;
+  /** The most bytes a row's markup adds to its fields' bytes (every cell present, the longest row number). */
+  readonly #rowMarkupBytes: number;
 
   #output = Buffer.allocUnsafe(pieceBytes);
   #length = 0;
   #rowsEndedInOutput = 0;
   #rows = 0;
+  /** The current row number's digits. */
+  readonly #rowNumber = Buffer.alloc(16);
+  #rowNumberLength = 0;
   /** The start of a line that the last chunk ended inside. */
   #carry: Buffer | undefined;
 
   constructor(options: { sources: readonly ProofExportSource[]; sink: RowXmlBytesSink; rowsPerSheet: number; assetNames: ReadonlyMap<string, string> }) {
-    this.#sources = options.sources;
+    this.#kinds = options.sources.map((source) => source.kind);
     this.#sink = options.sink;
     this.#rowsPerSheet = options.rowsPerSheet;
     this.#cellStarts = options.sources.map((source) => ascii(`<c r="${source.letter}`));
     this.#assetNameXml = new Map([...options.assetNames].filter(([, name]) => name !== "").map(([code, name]) => [code, Buffer.from(inlineStringXml(cellText(name)), "utf8")]));
+    const longestName = Math.max(0, ...[...this.#assetNameXml.values()].map((xml) => xml.length));
+    const perCell = Math.max(textOpenPreserved.length + textClose.length, dateOpen.length + 24 + dateClose.length, inlineOpen.length + longestName + cellClose.length);
+    this.#rowMarkupBytes = rowOpen.length + 16 + rowOpenEnd.length + rowClose.length + options.sources.length * (this.#cellStarts[0]!.length + 16 + perCell);
   }
 
   /** Rows transcoded so far. */
@@ -120,78 +117,113 @@ export class CopyRowXmlTranscoder {
   }
 
   #row(bytes: Buffer, start: number, end: number): void {
-    const rowNumber = ascii(String((this.#rows % this.#rowsPerSheet) + 2));
-    this.#append(this.#rowOpen);
-    this.#append(rowNumber);
-    this.#append(this.#rowOpenEnd);
+    // Room for the whole row unless a cell takes the general way (which makes its own room).
+    this.#reserve(end - start + this.#rowMarkupBytes);
+    this.#rowNumberLength = this.#rowNumber.write(String((this.#rows % this.#rowsPerSheet) + 2), "latin1");
+    this.#append(rowOpen);
+    this.#appendRange(this.#rowNumber, 0, this.#rowNumberLength);
+    this.#append(rowOpenEnd);
+    const kinds = this.#kinds;
     let fieldStart = start;
-    for (let column = 0; column < this.#sources.length; column += 1) {
-      let fieldEnd = bytes.indexOf(tab, fieldStart);
-      if (fieldEnd < 0 || fieldEnd > end) fieldEnd = end;
-      if (column === this.#sources.length - 1 && fieldEnd !== end) throw new Error("COPY's row has more fields than the export has columns.");
+    for (let column = 0; column < kinds.length; column += 1) {
+      if (fieldStart > end) throw new Error("COPY's row has fewer fields than the export has columns.");
+      // One pass finds the field's end and whether any byte needs the general way.
+      let fieldEnd = fieldStart;
+      let general = 0;
+      while (fieldEnd < end) {
+        const byte = bytes[fieldEnd] as number;
+        if (byte === tab) break;
+        general |= needsGeneralWay[byte] as number;
+        fieldEnd += 1;
+      }
       const isNull = fieldEnd - fieldStart === 2 && bytes[fieldStart] === backslash && bytes[fieldStart + 1] === 0x4e;
-      if (fieldEnd > fieldStart && !isNull) this.#cell(column, rowNumber, bytes, fieldStart, fieldEnd);
+      if (fieldEnd > fieldStart && !isNull) this.#cell(column, bytes, fieldStart, fieldEnd, general === 1);
       fieldStart = fieldEnd + 1;
-      if (fieldEnd === end && column < this.#sources.length - 1) throw new Error("COPY's row has fewer fields than the export has columns.");
     }
-    this.#append(this.#rowClose);
+    if (fieldStart !== end + 1) throw new Error("COPY's row has more fields than the export has columns.");
+    this.#append(rowClose);
     this.#rows += 1;
     this.#rowsEndedInOutput += 1;
   }
 
-  #cell(column: number, rowNumber: Buffer, bytes: Buffer, start: number, end: number): void {
-    const source = this.#sources[column] as ProofExportSource;
-    if (source.kind === "name") {
+  #cell(column: number, bytes: Buffer, start: number, end: number, general: boolean): void {
+    const kind = this.#kinds[column];
+    if (kind === "name") {
       const name = this.#assetNameXml.get(bytes.toString("latin1", start, end));
       if (name === undefined) return;
-      this.#cellStart(column, rowNumber, this.#inlineOpen);
+      this.#cellStart(column, inlineOpen);
       this.#append(name);
-      this.#append(this.#cellClose);
-    } else if (source.kind === "date") {
-      const instant = parseTimestamptz(bytes.toString("latin1", start, end));
-      if (!(instant instanceof Date)) throw new Error(`The export cannot write the instant ${String(instant)}.`);
-      this.#cellStart(column, rowNumber, this.#dateOpen);
-      this.#append(ascii(String(instant.getTime() / 86_400_000 + 25_569)));
-      this.#append(this.#dateClose);
-    } else if (this.#isWritableAsItIs(bytes, start, end)) {
-      this.#cellStart(column, rowNumber, bytes[start] === space || bytes[end - 1] === space ? this.#textOpenPreserved : this.#textOpen);
+      this.#append(cellClose);
+    } else if (kind === "date") {
+      this.#cellStart(column, dateOpen);
+      this.#appendText(String(readInteger(bytes, start, end) / 86_400_000 + 25_569));
+      this.#append(dateClose);
+    } else if (!general && end - start <= maxCellCharacters) {
+      this.#cellStart(column, bytes[start] === space || bytes[end - 1] === space ? textOpenPreserved : textOpen);
       this.#appendRange(bytes, start, end);
-      this.#append(this.#textClose);
+      this.#append(textClose);
     } else {
-      this.#cellStart(column, rowNumber, this.#inlineOpen);
-      this.#append(Buffer.from(inlineStringXml(cellText(decodeCopyText(bytes, start, end))), "utf8"));
-      this.#append(this.#cellClose);
+      const xml = Buffer.from(inlineStringXml(cellText(decodeCopyText(bytes, start, end))), "utf8");
+      this.#reserve(xml.length + this.#rowMarkupBytes);
+      this.#cellStart(column, inlineOpen);
+      this.#append(xml);
+      this.#append(cellClose);
     }
   }
 
-  #isWritableAsItIs(bytes: Buffer, start: number, end: number): boolean {
-    if (end - start > maxCellCharacters) return false;
-    for (let index = start; index < end; index += 1) if (needsGeneralWay[bytes[index] as number] === 1) return false;
-    return true;
+  #cellStart(column: number, rest: Buffer): void {
+    this.#append(this.#cellStarts[column] as Buffer);
+    this.#appendRange(this.#rowNumber, 0, this.#rowNumberLength);
+    this.#append(rest);
   }
 
-  #cellStart(column: number, rowNumber: Buffer, rest: Buffer): void {
-    this.#append(this.#cellStarts[column] as Buffer);
-    this.#append(rowNumber);
-    this.#append(rest);
+  /** Makes room for `bytes` more: the output grows for a row larger than what is left (a long text with many `&`). */
+  #reserve(bytes: number): void {
+    if (this.#length + bytes <= this.#output.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.#output.length * 2, this.#length + bytes));
+    this.#output.copy(grown, 0, 0, this.#length);
+    this.#output = grown;
   }
 
   #append(piece: Buffer): void {
     this.#appendRange(piece, 0, piece.length);
   }
 
+  /** Copies bytes into the output, which has room (see `#reserve`): short runs byte by byte, which is cheaper than a native copy. */
   #appendRange(bytes: Buffer, start: number, end: number): void {
-    const length = end - start;
-    if (this.#length + length > this.#output.length) {
-      // A cell larger than what is left (a long text with many `&`): the output grows for it.
-      const grown = Buffer.allocUnsafe(Math.max(this.#output.length * 2, this.#length + length));
-      this.#output.copy(grown, 0, 0, this.#length);
-      this.#output = grown;
-    }
-    if (length < 32) for (let index = 0; index < length; index += 1) this.#output[this.#length + index] = bytes[start + index] as number;
-    else bytes.copy(this.#output, this.#length, start, end);
-    this.#length += length;
+    const output = this.#output;
+    let at = this.#length;
+    if (end - start > 48) at += bytes.copy(output, at, start, end);
+    else for (let index = start; index < end; index += 1) output[at++] = bytes[index] as number;
+    this.#length = at;
   }
+
+  /** ASCII text (a number) into the output. */
+  #appendText(text: string): void {
+    const output = this.#output;
+    let at = this.#length;
+    for (let index = 0; index < text.length; index += 1) output[at++] = text.charCodeAt(index);
+    this.#length = at;
+  }
+}
+
+const textOpen = ascii('" t="inlineStr"><is><t>');
+const textOpenPreserved = ascii('" t="inlineStr"><is><t xml:space="preserve">');
+const textClose = ascii("</t></is></c>");
+const inlineOpen = ascii('" t="inlineStr">');
+const cellClose = ascii("</c>");
+const dateOpen = ascii(`" s="${cellStyle.date}"><v>`);
+const dateClose = ascii("</v></c>");
+const rowOpen = ascii('<row r="');
+const rowOpenEnd = ascii('">');
+const rowClose = ascii("</row>");
+
+/** A decimal integer, possibly negative, as COPY writes a `bigint`. */
+function readInteger(bytes: Buffer, start: number, end: number): number {
+  const negative = bytes[start] === 0x2d;
+  let value = 0;
+  for (let index = negative ? start + 1 : start; index < end; index += 1) value = value * 10 + ((bytes[index] as number) - 48);
+  return negative ? -value : value;
 }
 
 /** A field of COPY's text format as the text it stands for. */

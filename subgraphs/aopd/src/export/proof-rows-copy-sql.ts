@@ -11,12 +11,18 @@ const orderSql = proofOrder(undefined)
   .join(", ");
 
 /**
+ * An instant as whole milliseconds since 1970, as `pg` reads it into a Date (the fraction below a
+ * millisecond dropped): the transcoder reads an integer instead of parsing a date.
+ */
+const epochMillisecondsSql = (value: string) => `floor(extract(epoch FROM ${value}) * 1000)::bigint`;
+
+/**
  * The `COPY ... TO STDOUT` of an export: the raw value of each column of `proofExportSources`, per
- * proof matching `filter`, in the export's order. COPY takes no parameters, so the filter's
+ * proof matching `filter`, in the export's order (instants as milliseconds since 1970). COPY takes no parameters, so the filter's
  * values are written in as literals (`inlineQueryParameters`).
  */
 export function proofRowsCopySql(db: Kysely<AopdDatabase>, filter: unknown, limits: FilterLimits): string {
   const proofs = selectProofs(db, filter, undefined, limits).compile();
-  const values = proofExportSources.map((source) => source.sql).join(", ");
+  const values = proofExportSources.map((source) => (source.kind === "date" ? epochMillisecondsSql(source.sql) : source.sql)).join(", ");
   return `COPY (SELECT ${values} FROM (${inlineQueryParameters(proofs.sql, proofs.parameters)}) AS p ORDER BY ${orderSql}) TO STDOUT`;
 }

@@ -17,6 +17,13 @@ export interface StreamingZipWriterOptions {
 const deflateChunkBytes = 64 * 1024;
 
 /**
+ * What deflate's input may hold before `write` says to wait: several of the writers' pieces, so
+ * that the JavaScript thread writes the next piece while the thread pool compresses this one.
+ * With the default 16 KiB every piece was a wait, and the two took turns instead of overlapping.
+ */
+const deflateInputBytes = 512 * 1024;
+
+/**
  * A ZIP writer for one case: entries written one after the other, the large ones streamed with
  * sizes unknown in advance, straight into `output`. It replaces archiver for the export because
  * every row passes through it: CRC-32 is zlib's native one (archiver's is JavaScript, about a
@@ -74,7 +81,12 @@ export class StreamingZipWriter {
     this.#assertNoOpenEntry();
     const record: ZipEntryRecord = { name, crc32: 0, compressedSize: 0, size: 0, offset: this.#offset, streamed: true };
     this.#write(localHeader(record));
-    const deflate = createDeflateRaw({ level: this.#level, chunkSize: deflateChunkBytes });
+    const deflate = createDeflateRaw({
+      level: this.#level,
+      chunkSize: deflateChunkBytes,
+      // Stream options, which zlib's streams take with their own (Node's types list only the latter).
+      ...({ writableHighWaterMark: deflateInputBytes } as object),
+    });
     deflate.on("data", (chunk: Buffer) => {
       record.compressedSize += chunk.length;
       this.#offset += chunk.length;

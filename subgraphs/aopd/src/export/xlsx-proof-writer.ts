@@ -36,8 +36,7 @@ export interface XlsxProofWriterOptions {
  * resolves only once the zip has taken the batch, and the zip takes it only as fast as `output`
  * drains.
  *
- * Rows come as proofs (`add`, which writes their XML here) or as finished row XML: text from
- * `selectProofRowXml` (`addRowXml`, where PostgreSQL wrote it with the same rules) or bytes from
+ * Rows come as proofs (`add`, which writes their XML here) or as finished row XML from
  * `CopyRowXmlTranscoder` (`addRowXmlBytes`).
  *
  * The package parts that list the sheets are written last, once the number of sheets is known;
@@ -66,23 +65,30 @@ export class XlsxProofWriter {
     return this.#rows;
   }
 
-  /** Proofs per sheet: `selectProofRowXml` numbers the rows with the same figure. */
+  /** Proofs per sheet: `CopyRowXmlTranscoder` numbers the rows with the same figure. */
   get rowsPerSheet(): number {
     return this.#rowsPerSheet;
   }
 
   /** Appends proofs in order; resolves once the zip has taken them and more may follow. */
   async add(proofs: readonly Proof[]): Promise<void> {
-    // The sheet's first row is the header: a proof's row number is one past its place in the sheet.
-    await this.#append(proofs, (proof) => proofRowXml(this.#sheetRows + 1, proof, this.#assetName));
-  }
-
-  /**
-   * Appends rows whose `<row>` XML is already written, numbered for this writer's `rowsPerSheet`
-   * (see `selectProofRowXml`); resolves once the zip has taken them and more may follow.
-   */
-  async addRowXml(rows: readonly { xml: string }[]): Promise<void> {
-    await this.#append(rows, (row) => row.xml);
+    let xml = "";
+    for (const proof of proofs) {
+      if (!this.#sheetOpen || this.#sheetRows === this.#rowsPerSheet) {
+        await this.#write(xml);
+        xml = "";
+        await this.#nextSheet();
+      }
+      this.#sheetRows += 1;
+      this.#rows += 1;
+      // The sheet's first row is the header: a proof's row number is one past its place in the sheet.
+      xml += proofRowXml(this.#sheetRows + 1, proof, this.#assetName);
+      if (xml.length > flushCharacters) {
+        await this.#write(xml);
+        xml = "";
+      }
+    }
+    await this.#write(xml);
   }
 
   /**
@@ -95,25 +101,6 @@ export class XlsxProofWriter {
     this.#sheetRows += rowsEnded;
     this.#rows += rowsEnded;
     await this.#writeBytes(xml);
-  }
-
-  async #append<Row>(rows: readonly Row[], rowXml: (row: Row) => string): Promise<void> {
-    let xml = "";
-    for (const row of rows) {
-      if (!this.#sheetOpen || this.#sheetRows === this.#rowsPerSheet) {
-        await this.#write(xml);
-        xml = "";
-        await this.#nextSheet();
-      }
-      this.#sheetRows += 1;
-      this.#rows += 1;
-      xml += rowXml(row);
-      if (xml.length > flushCharacters) {
-        await this.#write(xml);
-        xml = "";
-      }
-    }
-    await this.#write(xml);
   }
 
   /** Writes the last parts and ends the file; resolves once `output` has everything. */

@@ -42,9 +42,10 @@ function exactIdFilter(id: string) {
 /** A page of proofs, reading only the columns the operation's selection needs (see `proofColumnsFor`). */
 async function page(context: AopdContext, args: PageArgs, info: GraphQLResolveInfo): Promise<Proof[]> {
   const terms = proofOrder(args.sortOrder);
-  const rows = await findProofPage(context.db, args, context.limits, proofColumnsFor(selectedFieldNames(info), terms));
+  const fields = selectedFieldNames(info);
+  const rows = await findProofPage(context.db, args, context.limits, proofColumnsFor(fields, terms));
   const proofs = rows.map(toProof);
-  rememberListOrder(proofs, terms);
+  if (fields.has("cursor")) rememberListOrder(proofs, terms);
   return proofs;
 }
 

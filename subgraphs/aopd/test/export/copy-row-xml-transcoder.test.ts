@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofRow } from "../../src/database/database-schema.js";
 import type { Database } from "../../src/database/open-database.js";
 import { proofRowXml } from "../../src/export/proof-worksheet-xml.js";
-import { selectProofRowXml } from "../../src/export/proof-row-xml-query.js";
 import { CopyRowXmlTranscoder } from "../../src/export/copy-row-xml-transcoder.js";
 import { proofExportSources } from "../../src/export/proof-export-sources.js";
 import { proofRowsCopySql } from "../../src/export/proof-rows-copy-sql.js";
 import { findProofPage } from "../../src/proofs/proof-query.js";
 import { toProof } from "../../src/proofs/proof.js";
 import { seedProofs } from "../../src/seed/seed-proofs.js";
-import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
+import { openTestDatabase } from "../support/test-database.js";
 import { awkwardProofRows } from "./awkward-proof-rows.js";
 
 const assetNames = new Map([
@@ -58,12 +57,12 @@ const proofTexts = fc.record({
   due: fc.option(instant),
 });
 
-describe.each(databaseDrivers)("selectProofRowXml and the COPY transcoder on %s", (driver) => {
+describe("CopyRowXmlTranscoder on PostgreSQL's COPY", () => {
   let database: Database;
   let ids: string[];
 
   beforeAll(async () => {
-    database = await openTestDatabase(driver, "xlsxrowxml");
+    database = await openTestDatabase("postgres", "xlsxcopy");
     await seedProofs(database, { count: 12, seed: 7 });
     await database.db.insertInto("aopd_proof").values(awkwardProofRows()).execute();
     ids = (await database.db.selectFrom("aopd_proof").select("id").execute()).map((row) => row.id);
@@ -72,16 +71,11 @@ describe.each(databaseDrivers)("selectProofRowXml and the COPY transcoder on %s"
     await database?.close();
   });
 
-  /** The rows as PostgreSQL writes them and as `proofRowXml` writes them from the same proofs. */
-  async function bothWays(rowsPerSheet: number): Promise<{ fromSql: string[]; fromJs: string[] }> {
-    return database.db.transaction().execute(async (trx) => {
-      await sql`SET LOCAL extra_float_digits = 1`.execute(trx);
-      const query = selectProofRowXml(trx, undefined, defaultFilterLimits, { rowsPerSheet, assetNames });
-      const fromSql = (await query.execute(trx)).rows.map((row) => row.xml);
-      const rows: ProofRow[] = await findProofPage(trx, { offset: 0, limit: 1_000 }, { ...defaultFilterLimits, maxResultRows: undefined });
-      const fromJs = rows.map((row, index) => proofRowXml((index % rowsPerSheet) + 2, toProof(row), assetName));
-      return { fromSql, fromJs };
-    });
+  /** The rows as `proofRowXml` writes them, numbered per sheet of `rowsPerSheet`. */
+  async function throughJs(rowsPerSheet: number): Promise<string> {
+    const rows: ProofRow[] = await findProofPage(database.db, { offset: 0, limit: 1_000 }, { ...defaultFilterLimits, maxResultRows: undefined });
+    expect(rows.length).toBe(ids.length);
+    return rows.map((row, index) => proofRowXml((index % rowsPerSheet) + 2, toProof(row), assetName)).join("");
   }
 
   /**
@@ -92,11 +86,8 @@ describe.each(databaseDrivers)("selectProofRowXml and the COPY transcoder on %s"
   async function throughCopy(rowsPerSheet: number, pieceBytes: number): Promise<{ xml: string; handedOnAfter: number[] }> {
     const client = await database.pool!.connect();
     try {
-      await client.query("BEGIN");
-      await client.query("SET LOCAL DateStyle = 'ISO'");
       const copied: Buffer[] = [];
       for await (const chunk of client.query(copyTo(proofRowsCopySql(database.db, undefined, defaultFilterLimits)))) copied.push(chunk as Buffer);
-      await client.query("COMMIT");
       const pieces: Buffer[] = [];
       const handedOnAfter: number[] = [];
       let rows = 0;
@@ -117,14 +108,11 @@ describe.each(databaseDrivers)("selectProofRowXml and the COPY transcoder on %s"
     }
   }
 
-  it("writes every row as proofRowXml does, the awkward proofs among them, numbered per sheet", async () => {
-    const { fromSql, fromJs } = await bothWays(5);
-    expect(fromSql.length).toBe(ids.length);
-    expect(fromSql).toEqual(fromJs);
-    if (driver !== "postgres") return;
+  it("writes every row as proofRowXml does, the awkward proofs among them, numbered per sheet, however COPY's output is cut", async () => {
+    const fromJs = await throughJs(5);
     for (const pieceBytes of [3, 65_536]) {
       const { xml, handedOnAfter } = await throughCopy(5, pieceBytes);
-      expect(xml).toBe(fromJs.join(""));
+      expect(xml).toBe(fromJs);
       // Every sheet ends where the output was handed on, so the sink can start the next sheet there.
       for (let sheetEnd = 5; sheetEnd <= ids.length; sheetEnd += 5) expect(handedOnAfter).toContain(sheetEnd);
     }
@@ -150,9 +138,7 @@ describe.each(databaseDrivers)("selectProofRowXml and the COPY transcoder on %s"
               WHERE id = ${ids[index]}`.execute(trx);
           }
         });
-        const { fromSql, fromJs } = await bothWays(1_048_575);
-        expect(fromSql).toEqual(fromJs);
-        if (driver === "postgres") expect((await throughCopy(1_048_575, 1_000)).xml).toBe(fromJs.join(""));
+        expect((await throughCopy(1_048_575, 1_000)).xml).toBe(await throughJs(1_048_575));
       }),
       { numRuns: 12 },
     );
