@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from "@apollo/server";
-import { execute, getVariableValues, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { execute, getVariableValues, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>["gateway"];
@@ -12,6 +12,31 @@ export interface CompiledExecutionOptions {
    */
   interpretedRuns?: number;
 }
+
+/** An operation Apollo Server has parsed, validated and run compiled: what the compiled lane may answer again. */
+export interface SeenOperation {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  compiled: CompiledQuery;
+}
+
+export interface CompiledExecution {
+  /** For Apollo Server's `gateway` option. */
+  gateway: GatewayInterface;
+  /** The operation of this query text and operation name, once Apollo Server has run it compiled. */
+  seen(query: string, operationName: string | undefined): SeenOperation | undefined;
+  /**
+   * Makes the next execution with this context value answer `result` instead of running again: the
+   * compiled lane hands Apollo Server a result with errors to format, mask and count, as Apollo
+   * would have had them itself.
+   */
+  answerNextWith(context: object, result: ExecutionResult): void;
+  /** Runs a seen operation as Apollo Server's executor would; undefined when its variables do not coerce (graphql-js answers those, with its messages). */
+  run(seen: SeenOperation, context: unknown, variables: Record<string, unknown> | undefined): Promise<ExecutionResult | undefined>;
+}
+
+/** Most operations remembered for the compiled lane; past it the oldest is forgotten. */
+const maxSeenOperations = 1_000;
 
 interface DocumentPlan {
   runs: number;
@@ -38,9 +63,12 @@ interface DocumentPlan {
  * graphql-jit's errors are rebuilt as graphql-js `GraphQLError`s with the same message, path,
  * locations, original error and extensions, which is what the masking in `formatError` reads.
  */
-export function compiledExecutionGateway(schema: GraphQLSchema, options: CompiledExecutionOptions = {}): GatewayInterface {
+export function compiledExecution(schema: GraphQLSchema, options: CompiledExecutionOptions = {}): CompiledExecution {
   const interpretedRuns = options.interpretedRuns ?? 1;
   const plans = new WeakMap<DocumentNode, DocumentPlan>();
+  const seenOperations = new Map<string, SeenOperation>();
+  const answers = new WeakMap<object, ExecutionResult>();
+  const seenKey = (query: string, operationName: string | null | undefined) => `${operationName ?? ""}\n${query}`;
 
   const interpret = (document: DocumentNode, operationName: string | null, variables: Record<string, unknown> | undefined, context: unknown) =>
     execute({ schema, document, operationName, variableValues: variables, contextValue: context }) as Promise<ExecutionResult> | ExecutionResult;
@@ -62,30 +90,49 @@ export function compiledExecutionGateway(schema: GraphQLSchema, options: Compile
   };
 
   const executor: GatewayExecutor = async (requestContext) => {
-    const { document, operation, operationName, request, context } = requestContext;
+    const { document, operation, operationName, request, context, source } = requestContext;
+    const answer = answers.get(context);
+    if (answer) {
+      answers.delete(context);
+      return answer;
+    }
     const variables = request.variables;
     if (operation.operation !== "query") return interpret(document, operationName, variables, context);
     const compiled = compiledFor(document, operationName);
     if (!compiled) return interpret(document, operationName, variables, context);
-    // graphql-jit coerces variables itself, with messages of its own: a request whose variables
-    // graphql-js would refuse is answered by graphql-js.
-    if (operation.variableDefinitions && operation.variableDefinitions.length > 0) {
-      const coerced = getVariableValues(schema, operation.variableDefinitions, variables ?? {});
-      if (coerced.errors) return interpret(document, operationName, variables, context);
+    const key = seenKey(source, request.operationName);
+    if (!seenOperations.has(key)) {
+      if (seenOperations.size >= maxSeenOperations) seenOperations.delete(seenOperations.keys().next().value as string);
+      seenOperations.set(key, { document, operation, compiled });
     }
-    const result = await compiled.query(undefined, context, variables);
+    return (await runCompiled({ document, operation, compiled }, context, variables)) ?? interpret(document, operationName, variables, context);
+  };
+
+  /**
+   * Runs a compiled operation; undefined when its variables do not coerce: graphql-jit coerces
+   * them itself, with messages of its own, so graphql-js answers such a request.
+   */
+  const runCompiled = async (seen: SeenOperation, context: unknown, variables: Record<string, unknown> | undefined): Promise<ExecutionResult | undefined> => {
+    const definitions = seen.operation.variableDefinitions;
+    if (definitions && definitions.length > 0 && getVariableValues(schema, definitions, variables ?? {}).errors) return undefined;
+    const result = await seen.compiled.query(undefined, context, variables);
     if (!result.errors || result.errors.length === 0) return { data: result.data };
     // As graphql-js builds it: errors first.
     return { errors: result.errors.map(asGraphQLJsError), data: result.data };
   };
 
   return {
-    onSchemaLoadOrUpdate: (callback) => {
-      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
-      return () => {};
+    gateway: {
+      onSchemaLoadOrUpdate: (callback) => {
+        callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+        return () => {};
+      },
+      load: async () => ({ executor }),
+      stop: async () => {},
     },
-    load: async () => ({ executor }),
-    stop: async () => {},
+    seen: (query, operationName) => seenOperations.get(seenKey(query, operationName)),
+    run: runCompiled,
+    answerNextWith: (context, result) => answers.set(context, result),
   };
 }
 

@@ -7,7 +7,6 @@
  * one refuses the whole request with HTTP 400 and `BAD_USER_INPUT` naming the field path
  * (`filter.is.any.createdAt.gt`, or from the variable: `f.is.any.createdAt.gt`).
  */
-import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
 import {
   GraphQLError,
   isInputObjectType,
@@ -24,6 +23,7 @@ import {
   type ValueNode,
 } from "graphql";
 import { UserInputError } from "@compliance-graph/errors";
+import { operationCheckPlugin } from "./operation-check.js";
 
 /** Checks one value of a scalar; throws an error whose message says what is allowed. */
 export type ScalarCheck = (value: unknown) => unknown;
@@ -32,7 +32,7 @@ const noNulByte: ScalarCheck = (value) => {
   if (typeof value === "string" && value.includes("\u0000")) throw new Error("must not contain a NUL character (U+0000).");
 };
 
-export function inputValuesPlugin<TContext extends BaseContext>(options: { scalars?: Record<string, ScalarCheck> } = {}): ApolloServerPlugin<TContext> {
+export function inputValuesPlugin(options: { scalars?: Record<string, ScalarCheck> } = {}) {
   const checks: Record<string, ScalarCheck> = { String: noNulByte, ID: noNulByte, ...options.scalars };
   const checkScalar = (name: string, value: unknown, path: string) => {
     const check = checks[name];
@@ -85,31 +85,23 @@ export function inputValuesPlugin<TContext extends BaseContext>(options: { scala
   // variables. A document that failed is checked again, and fails again, on every request.
   const literalsPassed = new WeakSet<DocumentNode>();
 
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, document, operation, request }) {
-          if (!operation) return;
-          const variables = request.variables ?? {};
-          for (const definition of operation.variableDefinitions ?? []) {
-            const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
-            const name = definition.variable.name.value;
-            if (type) checkValue(variables[name], type, name);
-          }
-          if (literalsPassed.has(document)) return;
-          const typeInfo = new TypeInfo(schema);
-          visit(
-            document,
-            visitWithTypeInfo(typeInfo, {
-              Argument(node) {
-                const argument = typeInfo.getArgument();
-                if (argument) checkLiteral(node.value, argument.type, node.name.value);
-              },
-            }),
-          );
-          literalsPassed.add(document);
+  return operationCheckPlugin(({ schema, document, operation, variables }) => {
+    for (const definition of operation.variableDefinitions ?? []) {
+      const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+      const name = definition.variable.name.value;
+      if (type) checkValue(variables[name], type, name);
+    }
+    if (literalsPassed.has(document)) return;
+    const typeInfo = new TypeInfo(schema);
+    visit(
+      document,
+      visitWithTypeInfo(typeInfo, {
+        Argument(node) {
+          const argument = typeInfo.getArgument();
+          if (argument) checkLiteral(node.value, argument.type, node.name.value);
         },
-      };
-    },
-  };
+      }),
+    );
+    literalsPassed.add(document);
+  });
 }

@@ -8,7 +8,7 @@
  * it (nested lists multiply); every other field (a count, a scalar) costs 1. An operation above `maxCost` is refused with LIMIT_EXCEEDED naming
  * the limit and the computed cost.
  */
-import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
+import { operationCheckPlugin } from "./operation-check.js";
 import {
   getNamedType,
   getNullableType,
@@ -85,25 +85,18 @@ export function operationCost(
 }
 
 /** Refuses, before execution, an operation whose cost is above `limits.maxCost` (HTTP 400). */
-export function costLimitPlugin<TContext extends BaseContext>(limits: CostLimits): ApolloServerPlugin<TContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, document, operation, request }) {
-          if (!operation) return;
-          const fragments = new Map<string, FragmentDefinitionNode>();
-          for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-          const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
-          const cost = operationCost(schema, fragments, operation, coerced.coerced ?? {}, limits);
-          if (cost <= limits.maxCost) return;
-          const refused = new LimitExceededError(
-            "maxCost",
-            limits.maxCost,
-            `The operation can ask for ${cost} rows (every list field's limit, nested lists multiplied, across all aliases); at most ${limits.maxCost} are allowed. Ask for smaller pages or fewer aliases.`,
-          );
-          throw new GraphQLError(refused.message, { originalError: refused, extensions: { ...refused.extensions, cost, http: { status: 400 } } });
-        },
-      };
-    },
-  };
+export function costLimitPlugin(limits: CostLimits) {
+  return operationCheckPlugin(({ schema, document, operation, variables }) => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+    const cost = operationCost(schema, fragments, operation, coerced.coerced ?? {}, limits);
+    if (cost <= limits.maxCost) return;
+    const refused = new LimitExceededError(
+      "maxCost",
+      limits.maxCost,
+      `The operation can ask for ${cost} rows (every list field's limit, nested lists multiplied, across all aliases); at most ${limits.maxCost} are allowed. Ask for smaller pages or fewer aliases.`,
+    );
+    throw new GraphQLError(refused.message, { originalError: refused, extensions: { ...refused.extensions, cost, http: { status: 400 } } });
+  });
 }
