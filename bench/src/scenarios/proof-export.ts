@@ -264,9 +264,9 @@ export const proofExportScenario: BenchmarkScenario = {
       ]);
     }
     const table: BenchmarkTable = {
-      title: "XLSX export of proofs: streamed proofsAsXlsx vs exceljs in-memory Workbook",
+      title: "XLSX export of proofs: streamed proofsAsXlsx vs exceljs's streaming and in-memory writers",
       method:
-        "PostgreSQL server on loopback, databases seeded with the demo proofs, every proof exported (no filter). Each run is a fresh process. Streamed: `exportProofsAsXlsx` as the resolver calls it (count, cursor, streaming writer), after a warm-up export of a month of proofs, then base64. In-memory: all rows selected at once and written with `new ExcelJS.Workbook()` and `writeBuffer` (no shared strings), same cells, then base64. Over HTTP: the aopd subgraph in its own process, same warm-up, `proofsAsXlsx` timed until the bench has read the whole JSON response. Peak RSS growth is the process's VmHWM during the run less its RSS just before (Linux /proc).",
+        "PostgreSQL server on loopback, databases seeded with the demo proofs, every proof exported (no filter). Each run is a fresh process. Streamed: `exportProofsAsXlsx` as the resolver calls it (count, then the rows through COPY, streaming writer), after a warm-up export of a month of proofs, then base64. exceljs streaming: `ExcelJS.stream.xlsx.WorkbookWriter` (no shared strings) on the same rows read through a cursor 2,000 at a time, each row committed as it is added, then base64. In-memory: all rows selected at once and written with `new ExcelJS.Workbook()` and `writeBuffer` (no shared strings), same cells, then base64. Over HTTP: the aopd subgraph in its own process, same warm-up, `proofsAsXlsx` timed until the bench has read the whole JSON response. Peak RSS growth is the process's VmHWM during the run less its RSS just before (Linux /proc).",
       columns: ["proofs", "variant", "seconds", "rows/s", "peak RSS growth (MB)", "file (MiB)", "base64 length", "CPU µs/row (streamed)", "PostgreSQL CPU µs/row (streamed)", "load average"],
       rows,
       notes: ["Aim (streamed): at least 100,000 rows/s and under 150 MB peak RSS growth for 100,000 proofs; 1,000,000 proofs without running out of memory."],
