@@ -36,7 +36,7 @@ const ascii = (text: string) => Buffer.from(text, "latin1");
  * Turns the proofs as PostgreSQL's `COPY ... TO STDOUT` writes them (text format: a line per row,
  * tab-separated fields in the order of `sources`, `\N` for null, instants as whole milliseconds
  * since 1970) into worksheet row XML, byte for byte what `proofRowXml` writes for the same proofs
- * (the property test in test/export/proof-row-xml-query.test.ts compares the two).
+ * (the property test in test/export/copy-row-xml-transcoder.test.ts compares the two).
  *
  * Why bytes: most cells hold text that needs no escaping, which is copied from COPY's bytes into the
  * output without becoming a JavaScript string at all; `pg`'s rows cost a string per column, the

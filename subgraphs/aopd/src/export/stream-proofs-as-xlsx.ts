@@ -80,8 +80,9 @@ async function streamThroughCursor(db: Kysely<AopdDatabase>, options: ProofExpor
  * The rows as the raw values of `COPY ... TO STDOUT`, written into XML by `CopyRowXmlTranscoder`,
  * on one connection of the pool. PostgreSQL sends each row for about 5 µs of its CPU, and this
  * process copies most of the bytes straight into the XML, without a string or an object per value
- * (half the CPU per row of `pg`'s rows through `add`). The socket's flow control is the backpressure: while the zip waits for the output,
- * nothing is read, and the server waits too.
+ * (about 18 µs of CPU per row, against 26 for `pg`'s rows through `add`). The socket's flow
+ * control is the backpressure: while the zip waits for the output, nothing is read, and the
+ * server waits too.
  */
 async function streamThroughCopy(pool: pg.Pool, db: Kysely<AopdDatabase>, options: ProofExportOptions, open: (matching: number) => Writable): Promise<number> {
   const client = await pool.connect();
