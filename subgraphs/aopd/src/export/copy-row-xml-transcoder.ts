@@ -55,8 +55,6 @@ export class CopyRowXmlTranscoder {
   readonly #cellStarts: Buffer[];
   /** The asset name cell's `<is>` element per asset code (latin1 key: codes are ASCII). */
   readonly #assetNameXml: Map<string, Buffer>;
-  /** The most bytes a row's markup adds to its fields' bytes (every cell present, the longest row number). */
-  readonly #rowMarkupBytes: number;
 
   #output = Buffer.allocUnsafe(pieceBytes);
   #length = 0;
@@ -65,8 +63,8 @@ export class CopyRowXmlTranscoder {
   /** The current row number's digits. */
   readonly #rowNumber = Buffer.alloc(16);
   #rowNumberLength = 0;
-  /** The start of a line that the last chunk ended inside. */
-  #carry: Buffer | undefined;
+  /** The pieces of a row that the chunks so far ended inside. */
+  #carry: Buffer[] = [];
 
   constructor(options: { sources: readonly ProofExportSource[]; sink: RowXmlBytesSink; rowsPerSheet: number; assetNames: ReadonlyMap<string, string> }) {
     this.#kinds = options.sources.map((source) => source.kind);
@@ -74,9 +72,6 @@ export class CopyRowXmlTranscoder {
     this.#rowsPerSheet = options.rowsPerSheet;
     this.#cellStarts = options.sources.map((source) => ascii(`<c r="${source.letter}`));
     this.#assetNameXml = new Map([...options.assetNames].filter(([, name]) => name !== "").map(([code, name]) => [code, Buffer.from(inlineStringXml(cellText(name)), "utf8")]));
-    const longestName = Math.max(0, ...[...this.#assetNameXml.values()].map((xml) => xml.length));
-    const perCell = Math.max(textOpenPreserved.length + textClose.length, dateOpen.length + 24 + dateClose.length, inlineOpen.length + longestName + cellClose.length);
-    this.#rowMarkupBytes = rowOpen.length + 16 + rowOpenEnd.length + rowClose.length + options.sources.length * (this.#cellStarts[0]!.length + 16 + perCell);
   }
 
   /** Rows transcoded so far. */
@@ -86,22 +81,38 @@ export class CopyRowXmlTranscoder {
 
   /** Takes the next bytes of COPY's output; resolves once the sink has taken what they completed. */
   async write(chunk: Buffer): Promise<void> {
-    const bytes = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
-    this.#carry = undefined;
     let start = 0;
-    for (;;) {
-      const end = bytes.indexOf(lineFeed, start);
-      if (end < 0) break;
-      this.#row(bytes, start, end);
+    if (this.#carry.length > 0) {
+      // The pieces of a row are joined once its end arrives, so a row in many small pieces costs
+      // one copy, not one per piece.
+      const end = chunk.indexOf(lineFeed);
+      if (end < 0) {
+        this.#carry.push(Buffer.from(chunk));
+        return;
+      }
+      const row = Buffer.concat([...this.#carry, chunk.subarray(0, end)]);
+      this.#carry = [];
       start = end + 1;
-      if (this.#rows % this.#rowsPerSheet === 0 || this.#length >= pieceBytes) await this.#handOn();
+      await this.#completed(row, 0, row.length);
     }
-    if (start < bytes.length) this.#carry = Buffer.from(bytes.subarray(start));
+    for (;;) {
+      const end = chunk.indexOf(lineFeed, start);
+      if (end < 0) break;
+      await this.#completed(chunk, start, end);
+      start = end + 1;
+    }
+    if (start < chunk.length) this.#carry.push(Buffer.from(chunk.subarray(start)));
+  }
+
+  /** Writes one row, then hands the output on at the end of a sheet or once a piece is full. */
+  async #completed(bytes: Buffer, start: number, end: number): Promise<void> {
+    this.#row(bytes, start, end);
+    if (this.#rows % this.#rowsPerSheet === 0 || this.#length >= pieceBytes) await this.#handOn();
   }
 
   /** Hands on what is left; fails when COPY's output ended inside a row. */
   async end(): Promise<void> {
-    if (this.#carry) throw new Error("COPY's output ended inside a row.");
+    if (this.#carry.length > 0) throw new Error("COPY's output ended inside a row.");
     await this.#handOn();
   }
 
@@ -117,8 +128,6 @@ export class CopyRowXmlTranscoder {
   }
 
   #row(bytes: Buffer, start: number, end: number): void {
-    // Room for the whole row unless a cell takes the general way (which makes its own room).
-    this.#reserve(end - start + this.#rowMarkupBytes);
     this.#rowNumberLength = this.#rowNumber.write(String((this.#rows % this.#rowsPerSheet) + 2), "latin1");
     this.#append(rowOpen);
     this.#appendRange(this.#rowNumber, 0, this.#rowNumberLength);
@@ -164,7 +173,6 @@ export class CopyRowXmlTranscoder {
       this.#append(textClose);
     } else {
       const xml = Buffer.from(inlineStringXml(cellText(decodeCopyText(bytes, start, end))), "utf8");
-      this.#reserve(xml.length + this.#rowMarkupBytes);
       this.#cellStart(column, inlineOpen);
       this.#append(xml);
       this.#append(cellClose);
@@ -189,8 +197,9 @@ export class CopyRowXmlTranscoder {
     this.#appendRange(piece, 0, piece.length);
   }
 
-  /** Copies bytes into the output, which has room (see `#reserve`): short runs byte by byte, which is cheaper than a native copy. */
+  /** Copies bytes into the output: short runs byte by byte, which is cheaper than a native copy. */
   #appendRange(bytes: Buffer, start: number, end: number): void {
+    this.#reserve(end - start);
     const output = this.#output;
     let at = this.#length;
     if (end - start > 48) at += bytes.copy(output, at, start, end);
@@ -200,6 +209,7 @@ export class CopyRowXmlTranscoder {
 
   /** ASCII text (a number) into the output. */
   #appendText(text: string): void {
+    this.#reserve(text.length);
     const output = this.#output;
     let at = this.#length;
     for (let index = 0; index < text.length; index += 1) output[at++] = text.charCodeAt(index);

@@ -118,9 +118,16 @@ describe("CopyRowXmlTranscoder on PostgreSQL's COPY", () => {
     }
   });
 
+  it("writes a cut text that escaping makes longer than its whole row, and the cells after it", async () => {
+    // 40,000 characters, each written as a five- or six-byte reference: the cell's XML outgrows
+    // the row's bytes in COPY, and long texts that are copied as they are still follow it.
+    const long = "a".repeat(30_000);
+    await database.db.updateTable("aopd_proof").set({ comment: "&\r".repeat(20_000), xpub: long, message: long, signature: long }).where("id", "=", "00000000-0000-4000-8000-000000000001").execute();
+    expect((await throughCopy(5, 65_536)).xml).toBe(await throughJs(5));
+  });
+
   it("writes random text and instants as proofRowXml does", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(proofTexts, { minLength: ids.length, maxLength: ids.length }), async (texts) => {
+    const sameAsProofRowXml = fc.asyncProperty(fc.array(proofTexts, { minLength: ids.length, maxLength: ids.length }), async (texts) => {
         await database.db.transaction().execute(async (trx) => {
           for (const [index, text] of texts.entries()) {
             // The kind's CHECKs decide which columns it may hold: the others keep their value.
@@ -139,8 +146,9 @@ describe("CopyRowXmlTranscoder on PostgreSQL's COPY", () => {
           }
         });
         expect((await throughCopy(1_048_575, 1_000)).xml).toBe(await throughJs(1_048_575));
-      }),
-      { numRuns: 12 },
-    );
+      });
+    // A seed that once found cells dropped past a long escaped one (the output did not grow for them).
+    await fc.assert(sameAsProofRowXml, { numRuns: 1, seed: 1279453532 });
+    await fc.assert(sameAsProofRowXml, { numRuns: 12 });
   }, 300_000);
 });
