@@ -1,6 +1,6 @@
 import { cellText, maxCellCharacters } from "./cell-text.js";
 import { inlineStringXml } from "./proof-worksheet-xml.js";
-import type { ProofExportSource } from "./proof-export-sources.js";
+import { proofExportColumnLetters, proofExportColumns, type ProofExportColumn } from "./proof-export-columns.js";
 import { cellStyle } from "./xlsx-package-parts.js";
 
 /** Where the transcoder's output goes: bytes of rows, of which `rowsEnded` ended (the last may go on in the next call). */
@@ -34,7 +34,7 @@ const ascii = (text: string) => Buffer.from(text, "latin1");
 
 /**
  * Turns the proofs as PostgreSQL's `COPY ... TO STDOUT` writes them (text format: a line per row,
- * tab-separated fields in the order of `sources`, `\N` for null, instants as whole milliseconds
+ * tab-separated fields in the order of `proofExportColumns`, each its `sql`, `\N` for null, instants as whole milliseconds
  * since 1970) into worksheet row XML, byte for byte what `proofRowXml` writes for the same proofs
  * (the property test in test/export/copy-row-xml-transcoder.test.ts compares the two).
  *
@@ -48,11 +48,11 @@ const ascii = (text: string) => Buffer.from(text, "latin1");
  * right after a sheet's last row, so that the sink can start the next sheet there.
  */
 export class CopyRowXmlTranscoder {
-  readonly #kinds: readonly ProofExportSource["kind"][];
+  readonly #types: readonly ProofExportColumn["type"][] = proofExportColumns.map((column) => column.type);
   readonly #sink: RowXmlBytesSink;
   readonly #rowsPerSheet: number;
   /** Per column: `<c r="X`, before the row number. */
-  readonly #cellStarts: Buffer[];
+  readonly #cellStarts = proofExportColumnLetters.map((letter) => ascii(`<c r="${letter}`));
   /** The asset name cell's `<is>` element per asset code (latin1 key: codes are ASCII). */
   readonly #assetNameXml: Map<string, Buffer>;
 
@@ -66,11 +66,9 @@ export class CopyRowXmlTranscoder {
   /** The pieces of a row that the chunks so far ended inside. */
   #carry: Buffer[] = [];
 
-  constructor(options: { sources: readonly ProofExportSource[]; sink: RowXmlBytesSink; rowsPerSheet: number; assetNames: ReadonlyMap<string, string> }) {
-    this.#kinds = options.sources.map((source) => source.kind);
+  constructor(options: { sink: RowXmlBytesSink; rowsPerSheet: number; assetNames: ReadonlyMap<string, string> }) {
     this.#sink = options.sink;
     this.#rowsPerSheet = options.rowsPerSheet;
-    this.#cellStarts = options.sources.map((source) => ascii(`<c r="${source.letter}`));
     this.#assetNameXml = new Map([...options.assetNames].filter(([, name]) => name !== "").map(([code, name]) => [code, Buffer.from(inlineStringXml(cellText(name)), "utf8")]));
   }
 
@@ -132,9 +130,9 @@ export class CopyRowXmlTranscoder {
     this.#append(rowOpen);
     this.#appendRange(this.#rowNumber, 0, this.#rowNumberLength);
     this.#append(rowOpenEnd);
-    const kinds = this.#kinds;
+    const types = this.#types;
     let fieldStart = start;
-    for (let column = 0; column < kinds.length; column += 1) {
+    for (let column = 0; column < types.length; column += 1) {
       if (fieldStart > end) throw new Error("COPY's row has fewer fields than the export has columns.");
       // One pass finds the field's end and whether any byte needs the general way.
       let fieldEnd = fieldStart;
@@ -156,14 +154,14 @@ export class CopyRowXmlTranscoder {
   }
 
   #cell(column: number, bytes: Buffer, start: number, end: number, general: boolean): void {
-    const kind = this.#kinds[column];
-    if (kind === "name") {
+    const type = this.#types[column];
+    if (type === "asset name") {
       const name = this.#assetNameXml.get(bytes.toString("latin1", start, end));
       if (name === undefined) return;
       this.#cellStart(column, inlineOpen);
       this.#append(name);
       this.#append(cellClose);
-    } else if (kind === "date") {
+    } else if (type === "date") {
       this.#cellStart(column, dateOpen);
       this.#appendText(String(readInteger(bytes, start, end) / 86_400_000 + 25_569));
       this.#append(dateClose);
@@ -238,7 +236,8 @@ function readInteger(bytes: Buffer, start: number, end: number): number {
 
 /** A field of COPY's text format as the text it stands for. */
 function decodeCopyText(bytes: Buffer, start: number, end: number): string {
-  if (bytes.indexOf(backslash, start) < 0 || bytes.indexOf(backslash, start) >= end) return bytes.toString("utf8", start, end);
+  const firstEscape = bytes.indexOf(backslash, start);
+  if (firstEscape < 0 || firstEscape >= end) return bytes.toString("utf8", start, end);
   const parts: string[] = [];
   let from = start;
   for (let index = start; index < end; index += 1) {

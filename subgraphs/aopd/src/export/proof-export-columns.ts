@@ -7,9 +7,14 @@ export interface ProofExportColumn {
   header: string;
   /** Column width in characters, wide enough for the usual value. */
   width: number;
-  /** `date` cells carry an Excel date number in UTC shown with {@link exportDateFormat}; `text` cells are strings. */
-  type: "text" | "date";
+  /**
+   * `date` cells carry an Excel date number in UTC shown with {@link exportDateFormat}; `text` cells
+   * are strings; an `asset name` cell is the text of the asset code its `sql` reads.
+   */
+  type: "text" | "date" | "asset name";
   value(proof: Proof, assetName: (code: string) => string | undefined): ExportCellValue;
+  /** The same value in SQL over the proof row `p`, for the export through COPY: null where `value` gives null. */
+  sql: string;
 }
 
 /**
@@ -32,28 +37,31 @@ const kindOf = { AopdSignatureProof: "signature", AopdSatoshiProof: "satoshi", A
  * the 15 significant digits of an Excel number. See docs/xlsx-export.md.
  */
 export const proofExportColumns: readonly ProofExportColumn[] = [
-  { header: "ID", width: 38, type: "text", value: (p) => p.id },
-  { header: "Kind", width: 10, type: "text", value: (p) => kindOf[p.__typename] },
-  { header: "Created (UTC)", width: 24, type: "date", value: (p) => p.createdAt },
-  { header: "Updated (UTC)", width: 24, type: "date", value: (p) => p.updatedAt },
-  { header: "Customer ID", width: 20, type: "text", value: (p) => p.customerId },
-  { header: "Asset (DTI)", width: 14, type: "text", value: (p) => p.asset },
-  { header: "Asset name", width: 20, type: "text", value: (p, assetName) => assetName(p.asset) ?? null },
-  { header: "Address", width: 44, type: "text", value: (p) => p.address },
-  { header: "Address format", width: 14, type: "text", value: (p) => signature(p)?.format ?? null },
-  { header: "Status", width: 11, type: "text", value: (p) => p.status },
-  { header: "Comment", width: 30, type: "text", value: (p) => p.comment },
-  { header: "Xpub", width: 40, type: "text", value: (p) => signature(p)?.xpub ?? null },
-  { header: "Message", width: 40, type: "text", value: (p) => signature(p)?.message ?? null },
-  { header: "Signature", width: 40, type: "text", value: (p) => signature(p)?.signature ?? null },
-  { header: "Amount (lowest denomination)", width: 22, type: "text", value: (p) => satoshi(p)?.amount ?? null },
-  { header: "Sender address", width: 44, type: "text", value: (p) => satoshi(p)?.senderAddress ?? null },
-  { header: "Deposit address", width: 44, type: "text", value: (p) => satoshi(p)?.depositAddress ?? null },
-  { header: "Transaction ID", width: 66, type: "text", value: (p) => satoshi(p)?.txId ?? null },
-  { header: "Due (UTC)", width: 24, type: "date", value: (p) => p.dueAt },
-  { header: "Assessment", width: 11, type: "text", value: (p) => satoshi(p)?.assessment ?? media(p)?.assessment ?? null },
-  { header: "Media type", width: 12, type: "text", value: (p) => media(p)?.contentType ?? null },
-  { header: "Media size (bytes)", width: 14, type: "text", value: (p) => (media(p)?.byteSize ?? null)?.toString() ?? null },
-  { header: "Media SHA-256", width: 66, type: "text", value: (p) => media(p)?.sha256 ?? null },
-  { header: "Media uploaded (UTC)", width: 24, type: "date", value: (p) => media(p)?.uploadedAt ?? null },
+  { header: "ID", width: 38, type: "text", value: (p) => p.id, sql: "p.id::text" },
+  { header: "Kind", width: 10, type: "text", value: (p) => kindOf[p.__typename], sql: "p.kind" },
+  { header: "Created (UTC)", width: 24, type: "date", value: (p) => p.createdAt, sql: "p.created_at" },
+  { header: "Updated (UTC)", width: 24, type: "date", value: (p) => p.updatedAt, sql: "p.updated_at" },
+  { header: "Customer ID", width: 20, type: "text", value: (p) => p.customerId, sql: "p.customer_id" },
+  { header: "Asset (DTI)", width: 14, type: "text", value: (p) => p.asset, sql: "p.asset" },
+  { header: "Asset name", width: 20, type: "asset name", value: (p, assetName) => assetName(p.asset) ?? null, sql: "p.asset" },
+  { header: "Address", width: 44, type: "text", value: (p) => p.address, sql: "p.address" },
+  { header: "Address format", width: 14, type: "text", value: (p) => signature(p)?.format ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.format END" },
+  { header: "Status", width: 11, type: "text", value: (p) => p.status, sql: "p.status" },
+  { header: "Comment", width: 30, type: "text", value: (p) => p.comment, sql: "p.comment" },
+  { header: "Xpub", width: 40, type: "text", value: (p) => signature(p)?.xpub ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.xpub END" },
+  { header: "Message", width: 40, type: "text", value: (p) => signature(p)?.message ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.message END" },
+  { header: "Signature", width: 40, type: "text", value: (p) => signature(p)?.signature ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.signature END" },
+  { header: "Amount (lowest denomination)", width: 22, type: "text", value: (p) => satoshi(p)?.amount ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount::text END" },
+  { header: "Sender address", width: 44, type: "text", value: (p) => satoshi(p)?.senderAddress ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.address END" },
+  { header: "Deposit address", width: 44, type: "text", value: (p) => satoshi(p)?.depositAddress ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.deposit_address END" },
+  { header: "Transaction ID", width: 66, type: "text", value: (p) => satoshi(p)?.txId ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.tx_id END" },
+  { header: "Due (UTC)", width: 24, type: "date", value: (p) => p.dueAt, sql: "p.due_at" },
+  { header: "Assessment", width: 11, type: "text", value: (p) => satoshi(p)?.assessment ?? media(p)?.assessment ?? null, sql: "CASE WHEN p.kind IN ('satoshi', 'media') THEN p.assessment END" },
+  { header: "Media type", width: 12, type: "text", value: (p) => media(p)?.contentType ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_content_type END" },
+  { header: "Media size (bytes)", width: 14, type: "text", value: (p) => (media(p)?.byteSize ?? null)?.toString() ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_byte_size::text END" },
+  { header: "Media SHA-256", width: 66, type: "text", value: (p) => media(p)?.sha256 ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_sha256 END" },
+  { header: "Media uploaded (UTC)", width: 24, type: "date", value: (p) => media(p)?.uploadedAt ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_uploaded_at END" },
 ];
+
+/** Each column's letter in the worksheet, in order. */
+export const proofExportColumnLetters: readonly string[] = proofExportColumns.map((_, index) => String.fromCharCode(65 + index));

@@ -1,6 +1,6 @@
 import type { Proof } from "../proofs/proof.js";
 import { cellText } from "./cell-text.js";
-import { proofExportColumns } from "./proof-export-columns.js";
+import { proofExportColumnLetters as columnLetters, proofExportColumns } from "./proof-export-columns.js";
 import { worksheetText } from "./worksheet-text.js";
 import { cellStyle } from "./xlsx-package-parts.js";
 
@@ -12,8 +12,6 @@ import { cellStyle } from "./xlsx-package-parts.js";
  * starts with (`=`, `+`, `-`, `@`), so no spreadsheet evaluates it (see
  * test/export/xlsx-formula-injection). There is no `<f>` element anywhere.
  */
-
-const columnLetters = proofExportColumns.map((_, index) => String.fromCharCode(65 + index));
 
 /** Excel's date number of the Unix epoch, 1970-01-01 (in Excel's 1900 date system). */
 const unixEpochSerial = 25_569;

@@ -9,7 +9,6 @@ import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { CopyRowXmlTranscoder } from "./copy-row-xml-transcoder.js";
 import { fetchInChunks } from "./fetch-in-chunks.js";
-import { proofExportSources } from "./proof-export-sources.js";
 import { proofRowsCopySql } from "./proof-rows-copy-sql.js";
 import { XlsxProofWriter } from "./xlsx-proof-writer.js";
 
@@ -94,7 +93,7 @@ async function streamThroughCopy(pool: pg.Pool, db: Kysely<AopdDatabase>, option
     const { rows } = await client.query<{ count: string }>(counted.sql, [...counted.parameters]);
     const matching = checkedMatching(Number(rows[0]?.count), options);
     writer = new XlsxProofWriter({ output: open(matching), rowsPerSheet: options.rowsPerSheet });
-    const transcoder = new CopyRowXmlTranscoder({ sources: proofExportSources, sink: writer, rowsPerSheet: writer.rowsPerSheet, assetNames: options.assetNames });
+    const transcoder = new CopyRowXmlTranscoder({ sink: writer, rowsPerSheet: writer.rowsPerSheet, assetNames: options.assetNames });
     try {
       for await (const chunk of client.query(copyTo(proofRowsCopySql(db, options.filter, options.limits)))) await transcoder.write(chunk as Buffer);
       await transcoder.end();

@@ -7,7 +7,6 @@ import type { ProofRow } from "../../src/database/database-schema.js";
 import type { Database } from "../../src/database/open-database.js";
 import { proofRowXml } from "../../src/export/proof-worksheet-xml.js";
 import { CopyRowXmlTranscoder } from "../../src/export/copy-row-xml-transcoder.js";
-import { proofExportSources } from "../../src/export/proof-export-sources.js";
 import { proofRowsCopySql } from "../../src/export/proof-rows-copy-sql.js";
 import { findProofPage } from "../../src/proofs/proof-query.js";
 import { toProof } from "../../src/proofs/proof.js";
@@ -98,7 +97,7 @@ describe("CopyRowXmlTranscoder on PostgreSQL's COPY", () => {
           handedOnAfter.push(rows);
         },
       };
-      const transcoder = new CopyRowXmlTranscoder({ sources: proofExportSources, sink, rowsPerSheet, assetNames });
+      const transcoder = new CopyRowXmlTranscoder({ sink, rowsPerSheet, assetNames });
       const all = Buffer.concat(copied);
       for (let start = 0; start < all.length; start += pieceBytes) await transcoder.write(all.subarray(start, start + pieceBytes));
       await transcoder.end();
