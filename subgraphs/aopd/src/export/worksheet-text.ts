@@ -1,6 +1,6 @@
 /** A plain character-class scan, cheaper than the pattern below for the usual text that needs nothing. */
 const needsEscape = /[&<>\r_]/;
-const escapable = /[&<>\r]|_(?=x[0-9A-Fa-f]{4}_)/g;
+const escapable = /[&<>\r]|_(?=[xX][0-9A-Fa-f]{4}_)/g;
 
 const replacements: Record<string, string> = {
   "&": "&amp;",
@@ -9,10 +9,10 @@ const replacements: Record<string, string> = {
   // A raw CR would reach the reader as LF (XML normalises line ends); a character reference is
   // exempt from that and, unlike OOXML's `_x000D_`, every XML parser decodes it.
   "\r": "&#13;",
-  // Excel decodes `_xHHHH_` in cell text into the character HHHH, so text that holds such a form
-  // itself has its underscore escaped (ECMA-376 22.4.2.4). LibreOffice does not decode escapes
-  // and shows `_x005F_` before it: the one case where readers differ, and the form that Excel,
-  // SheetJS, exceljs and openpyxl read as written. See docs/xlsx-export.md.
+  // Excel decodes `_xHHHH_` in cell text into the character HHHH (SheetJS also `_XHHHH_`), so
+  // text that holds such a form itself has its underscore escaped (ECMA-376 22.4.2.4). Excel,
+  // SheetJS, exceljs and LibreOffice (checked by test/export/xlsx-libreoffice) then show the text
+  // as written. See docs/xlsx-export.md.
   _: "_x005F_",
 };
 

@@ -15,6 +15,11 @@ describe("worksheetText", () => {
     expect(worksheetText("_x0041_ and _x41_ and _xZZZZ_")).toBe("_x005F_x0041_ and _x41_ and _xZZZZ_");
     expect(worksheetText("_x0041_x0042_")).toBe("_x005F_x0041_x005F_x0042_");
   });
+
+  // ECMA-376 writes the escape with a lowercase x, but SheetJS also decodes `_X00E9_` into é.
+  it("escapes the underscore of a literal escape with an uppercase X too", () => {
+    expect(worksheetText("_X00e9_ and _X00E9_")).toBe("_x005F_X00e9_ and _x005F_X00E9_");
+  });
 });
 
 describe("text in the written worksheet", () => {
@@ -32,7 +37,7 @@ describe("text in the written worksheet", () => {
     expect(read).toEqual(["line one\r\nline two\rthree", "bell\ufffd nul\ufffd end", "_x0041_ stays, _x0041_x0042_ too", "  padded\t", "<b>&amp;</b>"]);
   });
 
-  // LibreOffice shows OOXML's `_xHHHH_` escapes literally; the file carries none but `_x005F_`.
+  // Readers decode OOXML's `_xHHHH_` escapes differently (LibreOffice 7.4 only those of control characters and of `_`); the file carries none but `_x005F_`.
   it("writes no OOXML escape other than the escaped underscore of literal escapes", async () => {
     const [xml] = worksheetXml(await writeWorkbook([proofs]));
     expect(xml).toContain("line one&#13;\nline two&#13;three");
