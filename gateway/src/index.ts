@@ -1,4 +1,5 @@
 export { startGateway, internalJwksPath, type GatewayOptions, type RunningGateway } from "./start-gateway.js";
+export { createSubgraphFetcher, type SubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
 export { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
 export { composeSupergraph, composeSubgraphs, CompositionError } from "./composition/compose-supergraph.js";
 export { readSupergraphConfig, type SupergraphConfig, type SubgraphConfig } from "./composition/supergraph-config.js";
