@@ -55,7 +55,7 @@ function parseFlatSpreadsheet(xml: string): LibreOfficeSheet[] {
   let inParagraph = false;
   const parser = new SaxesParser();
   parser.on("opentag", (tag) => {
-    const attribute = (name: string) => (tag.attributes[name] as string | undefined) ?? undefined;
+    const attribute = (name: string) => tag.attributes[name] as string | undefined;
     switch (tag.name) {
       case "table:table":
         sheets.push({ name: attribute("table:name") ?? "", rows: [] });
@@ -98,7 +98,7 @@ function parseFlatSpreadsheet(xml: string): LibreOfficeSheet[] {
     } else if (tag.name === "table:table-row" && row) {
       while (row.length > 0 && row[row.length - 1] === null) row.pop();
       const sheet = sheets[sheets.length - 1] as LibreOfficeSheet;
-      // The empty rows below the data come as one row repeated about a million times: they are not kept.
+      // Empty rows are not kept: below the data they come as one row repeated about a million times.
       if (row.length > 0) for (let index = 0; index < rowRepeats; index += 1) sheet.rows.push(row);
       row = undefined;
     }
