@@ -30,8 +30,8 @@ const mayBeUnwritable = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\uf
  * Characters XML cannot carry become {@link unwritableCharacterSubstitute}. OOXML's own escape for
  * them (`_xHHHH_`) is decoded by some readers and shown literally by others (LibreOffice has done
  * both), and the character itself is invisible where it is decoded; a visible substitute reads the
- * same everywhere, and these characters do not occur in addresses, ids or signatures. Carriage returns are kept: the worksheet writes
- * them as character references (see `worksheetText`).
+ * same everywhere, and these characters do not occur in addresses, ids or signatures. Carriage
+ * returns are kept: the worksheet writes them as character references (see `worksheetText`).
  */
 export function cellText(value: string): string {
   const cut = cutCellText(value);
