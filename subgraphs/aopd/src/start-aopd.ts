@@ -83,7 +83,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const metrics = new AopdMetrics(database, () => hub.subscriberCount);
     const services: AopdServices = {
       db: database.db,
-      ...(database.pool ? { pool: database.pool } : {}),
+      pool: database.pool,
       config,
       portal: await loadPortalResources(config),
       limits: { ...defaultProofQueryLimits, maxResultRows: config.maxResultRows },

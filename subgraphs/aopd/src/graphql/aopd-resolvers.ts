@@ -61,7 +61,7 @@ async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, m
       maxRows,
       assetNames: context.config.assets.names,
       emptyError,
-      ...(context.pool ? { pool: context.pool } : {}),
+      pool: context.pool,
     });
   } finally {
     release();
