@@ -1,6 +1,7 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from "@apollo/server";
-import { execute, getVariableValues, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { execute, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { resolvedOperation, type ResolvedOperation } from "./operation-check.js";
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>["gateway"];
 type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface["load"]>>["executor"]>;
@@ -31,8 +32,11 @@ export interface CompiledExecution {
    * would have had them itself.
    */
   answerNextWith(context: object, result: ExecutionResult): void;
-  /** Runs a seen operation as Apollo Server's executor would; undefined when its variables do not coerce (graphql-js answers those, with its messages). */
-  run(seen: SeenOperation, context: unknown, variables: Record<string, unknown> | undefined): Promise<ExecutionResult | undefined>;
+  /**
+   * Runs a seen operation as Apollo Server's executor would, with the request's variables as the
+   * checks saw them; undefined when they do not coerce (graphql-js answers those, with its messages).
+   */
+  run(seen: SeenOperation, context: unknown, resolved: ResolvedOperation): Promise<ExecutionResult | undefined>;
 }
 
 /** Most operations remembered for the compiled lane; past it the oldest is forgotten. */
@@ -105,17 +109,16 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       if (seenOperations.size >= maxSeenOperations) seenOperations.delete(seenOperations.keys().next().value as string);
       seenOperations.set(key, { document, operation, compiled });
     }
-    return (await runCompiled({ document, operation, compiled }, context, variables)) ?? interpret(document, operationName, variables, context);
+    return (await runCompiled({ document, operation, compiled }, context, resolvedOperation(schema, document, operation, variables ?? {}))) ?? interpret(document, operationName, variables, context);
   };
 
   /**
    * Runs a compiled operation; undefined when its variables do not coerce: graphql-jit coerces
    * them itself, with messages of its own, so graphql-js answers such a request.
    */
-  const runCompiled = async (seen: SeenOperation, context: unknown, variables: Record<string, unknown> | undefined): Promise<ExecutionResult | undefined> => {
-    const definitions = seen.operation.variableDefinitions;
-    if (definitions && definitions.length > 0 && getVariableValues(schema, definitions, variables ?? {}).errors) return undefined;
-    const result = await seen.compiled.query(undefined, context, variables);
+  const runCompiled = async (seen: SeenOperation, context: unknown, resolved: ResolvedOperation): Promise<ExecutionResult | undefined> => {
+    if (resolved.coercedVariables().errors) return undefined;
+    const result = await seen.compiled.query(undefined, context, resolved.variables);
     if (!result.errors || result.errors.length === 0) return { data: result.data };
     // As graphql-js builds it: errors first.
     return { errors: result.errors.map(asGraphQLJsError), data: result.data };

@@ -1,12 +1,29 @@
 import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
-import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from "graphql";
+import { getVariableValues, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 
-/** An operation once parsed, validated and chosen, with the request's variables (not yet coerced). */
+/** The request's variables coerced to the operation's types, or why they do not coerce (graphql-js's `getVariableValues`). */
+export type CoercedVariables = ReturnType<typeof getVariableValues>;
+
+/** An operation once parsed, validated and chosen, with the request's variables. */
 export interface ResolvedOperation {
   schema: GraphQLSchema;
   document: DocumentNode;
   operation: OperationDefinitionNode;
+  /** As the request sent them, not yet coerced. */
   variables: Record<string, unknown>;
+  /** The variables coerced, computed on the first call only: the checks and the compiled run share it. */
+  coercedVariables(): CoercedVariables;
+}
+
+export function resolvedOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): ResolvedOperation {
+  let coerced: CoercedVariables | undefined;
+  return {
+    schema,
+    document,
+    operation,
+    variables,
+    coercedVariables: () => (coerced ??= getVariableValues(schema, operation.variableDefinitions ?? [], variables)),
+  };
 }
 
 /** A check of an operation before it runs: throws the `GraphQLError` to answer instead. */
@@ -23,7 +40,7 @@ export function operationCheckPlugin<TContext extends BaseContext>(check: Operat
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operation, request }) {
-          if (operation) check({ schema, document, operation, variables: request.variables ?? {} });
+          if (operation) check(resolvedOperation(schema, document, operation, request.variables ?? {}));
         },
       };
     },

@@ -24,7 +24,6 @@ import {
   isObjectType,
   isInterfaceType,
   type GraphQLNamedType,
-  getVariableValues,
 } from "graphql";
 import { LimitExceededError } from "@compliance-graph/errors";
 
@@ -86,11 +85,11 @@ export function operationCost(
 
 /** Refuses, before execution, an operation whose cost is above `limits.maxCost` (HTTP 400). */
 export function costLimitPlugin(limits: CostLimits) {
-  return operationCheckPlugin(({ schema, document, operation, variables }) => {
+  return operationCheckPlugin((resolved) => {
+    const { schema, document, operation } = resolved;
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
-    const cost = operationCost(schema, fragments, operation, coerced.coerced ?? {}, limits);
+    const cost = operationCost(schema, fragments, operation, resolved.coercedVariables().coerced ?? {}, limits);
     if (cost <= limits.maxCost) return;
     const refused = new LimitExceededError(
       "maxCost",

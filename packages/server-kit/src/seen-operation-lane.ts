@@ -3,7 +3,7 @@ import type { GraphQLSchema } from "graphql";
 import type { CompiledExecution } from "./compiled-execution-gateway.js";
 import { recordGraphQLOperation } from "./metrics/graphql-metrics-plugin.js";
 import type { ServiceMetrics } from "./metrics/service-metrics.js";
-import type { OperationCheck } from "./operation-check.js";
+import { resolvedOperation, type OperationCheck } from "./operation-check.js";
 
 export interface SeenOperationLaneOptions {
   schema: GraphQLSchema;
@@ -48,15 +48,16 @@ export function seenOperationLane<TContext extends object>(options: SeenOperatio
     if (!isLaneRequest(request, body)) return throughApollo(createContext);
     const seen = execution.seen(body.query, body.operationName ?? undefined);
     if (!seen) return throughApollo(createContext);
-    const variables = body.variables ?? {};
+    // One resolved operation for the checks and the run, so the variables are coerced once.
+    const resolved = resolvedOperation(schema, seen.document, seen.operation, body.variables ?? {});
     try {
-      for (const check of checks) check({ schema, document: seen.document, operation: seen.operation, variables });
+      for (const check of checks) check(resolved);
     } catch {
       return throughApollo(createContext);
     }
     const context = await createContext();
     const sameContext = async () => context;
-    const result = await execution.run(seen, context, variables);
+    const result = await execution.run(seen, context, resolved);
     if (!result) return throughApollo(sameContext);
     if (result.errors) {
       execution.answerNextWith(context, result);
