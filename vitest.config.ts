@@ -10,7 +10,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }] },
   test: {
     include: ["packages/*/test/**/*.test.ts", "subgraphs/*/test/**/*.test.ts", "gateway/test/**/*.test.ts", "test/**/*.test.ts"],
-    globalSetup: ["./test/support/global-setup.ts"],
+    globalSetup: ["./packages/test-kit/src/test-database-global-setup.ts"],
     // Database suites create their own databases; two workers match the two cores CI has.
     maxWorkers: 2,
     testTimeout: 30_000,

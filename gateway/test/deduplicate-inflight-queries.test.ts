@@ -7,7 +7,8 @@ import { createSubgraphFetcher, type SubgraphFetcher } from "../src/identity-pro
  * The subgraph client shares one call among identical queries in flight. Threat: one caller
  * receiving a response computed for another caller's identity or roles, or a mutation running
  * once where it was asked for twice. Each case is sent as the gateway sends it (the body starting
- * with the operation text) to a real server that answers slowly enough for requests to overlap.
+ * with the operation text) to a real server. The calls of one case are made in the same tick, so
+ * they overlap however fast the server answers: no delay is needed.
  */
 describe("in-flight deduplication of subgraph queries", () => {
   let server: Server;
@@ -21,10 +22,8 @@ describe("in-flight deduplication of subgraph queries", () => {
       request.on("data", (chunk: Buffer) => (body += chunk.toString()));
       request.on("end", () => {
         calls.push({ authorization: request.headers.authorization, body });
-        setTimeout(() => {
-          response.writeHead(200, { "content-type": "application/json" });
-          response.end(JSON.stringify({ data: { caller: request.headers.authorization ?? null, call: calls.length } }));
-        }, 50);
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ data: { caller: request.headers.authorization ?? null, call: calls.length } }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -4,20 +4,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../bench/src/support/start-process.js";
+import { freePort, pollUntil } from "@compliance-graph/test-kit";
 import { fetchToken } from "../support/start-stack.js";
 
 /** The provider in its own process, as a developer or a compose file runs it; resolves once it answers. */
 async function startProvider(env: Record<string, string>, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "gateway/src/dev-identity-provider/main.ts"], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env }, stdio: "ignore" });
   const discovery = `http://127.0.0.1:${port}/auth/realms/dev/.well-known/openid-configuration`;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
+  const answering = async () => {
     if (child.exitCode !== null) throw new Error(`the provider exited with ${child.exitCode}`);
-    if (await fetch(discovery).then((response) => response.ok, () => false)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    return fetch(discovery).then((response) => response.ok, () => false);
+  };
+  try {
+    await pollUntil("the provider answering", answering, (ok) => ok, { intervalMs: 100 });
+    return child;
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
   }
-  child.kill("SIGKILL");
-  throw new Error("the provider did not start");
 }
 
 const stop = (child: ChildProcess) => new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devRealmFile, readDevRealm } from "@compliance-graph/gateway";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 
 /** The password grant (Keycloak: direct access grants) with the form Keycloak takes. */

@@ -5,7 +5,7 @@ import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeSupergraph } from "@compliance-graph/gateway";
 import { allRoles, createInternalTokenMinter } from "@compliance-graph/identity";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { postGraphQL, startStack, type Stack } from "../support/start-stack.js";
 
 /**

@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readWorkbook } from "../../subgraphs/aopd/test/export/read-workbook.js";
-import { padded, pngImage } from "../../subgraphs/aopd/test/support/media-samples.js";
+import { createTestDatabase, padded, pngImage, readWorkbook } from "@compliance-graph/test-kit";
 import { launchBrowser, openPage } from "../portal/support/browser.js";
-import { createTestDatabase } from "../support/postgres-server.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { awaitLive } from "../subscriptions/support/await-live.js";
 import { openProofWriter } from "../subscriptions/support/proof-writer.js";

@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../bench/src/support/start-process.js";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase, freePort, pollUntil } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { awaitLive } from "../subscriptions/support/await-live.js";
 import { proofWriterOn } from "../subscriptions/support/proof-writer.js";
@@ -48,15 +47,7 @@ describe("metrics scraped by a real Prometheus", () => {
   };
   const valueOf = async (promql: string) => Number((await query(promql))[0]?.value[1] ?? Number.NaN);
   /** Waits until Prometheus has scraped values that satisfy `check` (it scrapes every second). */
-  const eventually = async (promql: string, check: (value: number) => boolean) => {
-    let value = Number.NaN;
-    for (let attempt = 0; attempt < 60; attempt += 1) {
-      value = await valueOf(promql);
-      if (check(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new Error(`${promql} stayed at ${value}`);
-  };
+  const eventually = (promql: string, check: (value: number) => boolean) => pollUntil(promql, () => valueOf(promql), check, { timeoutMs: 30_000, intervalMs: 500 });
 
   beforeAll(async () => {
     await promisify(execFile)(prometheusBinary, ["--version"]).catch(() => {
@@ -78,11 +69,7 @@ describe("metrics scraped by a real Prometheus", () => {
     });
     await writeFile(join(folder, "prometheus.yml"), `global:\n  scrape_interval: 1s\nscrape_configs:\n${scrapeConfigs.join("\n")}\n`);
     prometheus = spawn(prometheusBinary, [`--config.file=${join(folder, "prometheus.yml")}`, `--storage.tsdb.path=${join(folder, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
-    for (let attempt = 0; attempt < 60; attempt += 1) {
-      const up = await fetch(`${prometheusUrl}/-/ready`).then((response) => response.ok, () => false);
-      if (up) break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await pollUntil("Prometheus ready", () => fetch(`${prometheusUrl}/-/ready`).then((response) => response.ok, () => false), (up) => up, { intervalMs: 500 });
   }, 60_000);
   afterAll(async () => {
     prometheus?.kill("SIGTERM");

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTracing, type Tracing } from "@compliance-graph/server-kit";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase, pollUntil } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 
 interface ReceivedSpan {
@@ -71,11 +71,17 @@ describe("traces across the federation, exported with OTLP", () => {
     expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
 
     const inTrace = () => receiver.spans.filter((span) => span.traceId === traceId);
-    // Spans arrive in batches (every second); wait for the last hop's, then for stragglers.
-    const complete = () => inTrace().filter((span) => span.name === "POST /graphql").length === 3 && inTrace().some((span) => span.name === "db.query");
-    for (let attempt = 0; attempt < 50 && !complete(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 200));
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    const spans = inTrace();
+    // Spans arrive in batches (every second), children before their parents. The trace is whole
+    // once all three server spans are in and every span's parent is too.
+    const whole = (spans: ReceivedSpan[]) => {
+      const ids = new Set(spans.map((span) => span.spanId));
+      return (
+        spans.filter((span) => span.name === "POST /graphql").length === 3 &&
+        spans.some((span) => span.name === "db.query") &&
+        spans.every((span) => span.parentSpanId === clientSpanId || ids.has(span.parentSpanId!))
+      );
+    };
+    const spans = await pollUntil("the whole trace", async () => inTrace(), whole, { timeoutMs: 20_000 });
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     const ancestors = (span: ReceivedSpan) => {
       const chain: ReceivedSpan[] = [];

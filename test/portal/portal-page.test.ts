@@ -7,11 +7,7 @@ import { HDKey } from "@scure/bip32";
 import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "../../subgraphs/aopd/test/ownership/bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "../../subgraphs/aopd/test/ownership/ethereum-test-wallet.js";
-import { signSolanaMessage, solanaAddressOf } from "../../subgraphs/aopd/test/ownership/solana-test-wallet.js";
-import { signTronMessage, tronAddressOf } from "../../subgraphs/aopd/test/ownership/tron-test-wallet.js";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase, ethereumAddressOf, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { launchBrowser, openPage } from "./support/browser.js";
 

@@ -1,7 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startProcess, type BenchProcess } from "../../bench/src/support/start-process.js";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { type BenchProcess, createTestDatabase, freePort, startProcess } from "@compliance-graph/test-kit";
 
 /**
  * aopd as it runs in production (its own process, on a PostgreSQL server) when the server drops

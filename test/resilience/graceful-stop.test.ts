@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
 import WebSocket from "ws";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../../bench/src/support/start-process.js";
+import { freePort, pollUntil } from "@compliance-graph/test-kit";
 
 interface Deployable {
   child: ChildProcess;
@@ -33,15 +33,17 @@ async function startDeployable(entry: string, env: Record<string, string>, port:
   const base = `http://127.0.0.1:${port}`;
   const logged = (message: string) =>
     messages.includes(message) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ message, resolve }));
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
+  const live = async () => {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    const ready = await fetch(`${base}/health/live`).then((answer) => answer.ok, () => false);
-    if (ready) return { child, base, logged, exited };
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    return fetch(`${base}/health/live`).then((answer) => answer.ok, () => false);
+  };
+  try {
+    await pollUntil(`${entry} live`, live, (ok) => ok, { timeoutMs: 90_000, intervalMs: 100 });
+    return { child, base, logged, exited };
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
   }
-  child.kill("SIGKILL");
-  throw new Error(`${entry} did not start`);
 }
 
 /** A POST whose body is sent in two halves: in flight until `finish` is called. */

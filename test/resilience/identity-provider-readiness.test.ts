@@ -1,7 +1,7 @@
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
 import { createLogger } from "@compliance-graph/server-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../bench/src/support/start-process.js";
+import { freePort } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 
 /**

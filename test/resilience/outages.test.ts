@@ -3,8 +3,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../bench/src/support/start-process.js";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase, freePort } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 
 /** Log lines written by a logger, for counting what an outage logs. */

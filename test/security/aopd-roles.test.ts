@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInternalTokenMinter } from "@compliance-graph/identity";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { postGraphQL, startStack, type Stack } from "../support/start-stack.js";
 
 /**

@@ -1,9 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
-import { awaitLive } from "./support/await-live.js";
+import { awaitLive, proofIdOf } from "./support/await-live.js";
+import { conditionWaiters } from "./support/condition-waiters.js";
 import { openProofWriter, type ProofWriter } from "./support/proof-writer.js";
 import { closeOf, modernClient, subscribeModern, wsUrl } from "./support/subscription-clients.js";
 
@@ -63,24 +64,39 @@ describe("subscription limits and lifecycle", () => {
   });
 
   it("closes the socket of a client that stops reading once its unread results pass the buffered limit (4413)", async () => {
-    const { socket, closed } = await open("graphql-transport-ws");
-    const received: string[] = [];
-    socket.on("message", (data) => received.push(String(data)));
-    socket.send(JSON.stringify({ type: "connection_init", payload: { bearer_token: token } }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    socket.send(JSON.stringify({ type: "subscribe", id: "slow", payload: { query: byCustomer("c-slow") } }));
-    for (let attempt = 0; attempt < 50 && received.length < 2; attempt += 1) {
-      await writer.create({ customerId: "c-slow" });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // A second subscriber that keeps reading tells when the gateway has handed out every event.
+    const watcherClient = modernClient(wsUrl(stack.gateway.url), token);
+    try {
+      const watcher = subscribeModern(watcherClient, byCustomer("c-slow"));
+      await awaitLive(writer, watcher, { customerId: "c-slow" });
+      const { socket, closed } = await open("graphql-transport-ws");
+      const received: string[] = [];
+      const waiters = conditionWaiters(() => received, () => `received ${received.length} messages`);
+      socket.on("message", (data) => {
+        received.push(String(data));
+        waiters.changed();
+      });
+      socket.send(JSON.stringify({ type: "connection_init", payload: { bearer_token: token } }));
+      await waiters.until((messages) => messages.length >= 1, 10_000);
+      socket.send(JSON.stringify({ type: "subscribe", id: "slow", payload: { query: byCustomer("c-slow") } }));
+      for (let attempt = 0; received.length < 2; attempt += 1) {
+        if (attempt === 50) throw new Error("The slow subscription never went live.");
+        const before = received.length;
+        await writer.create({ customerId: "c-slow" });
+        await waiters.until((messages) => messages.length > before, 300).catch(() => undefined);
+      }
+      // The client stops reading; the kernel's buffers fill, then the gateway's queue for it.
+      (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+      const message = "m".repeat(200_000);
+      let last = "";
+      for (let i = 0; i < 80; i += 1) last = (await writer.create({ customerId: "c-slow", message })).id;
+      await watcher.until((state) => state.results.some((result) => proofIdOf(result) === last), 30_000);
+      (socket as unknown as { _socket: { resume(): void } })._socket.resume();
+      expect(await closed).toEqual({ code: 4413, reason: "Slow consumer" });
+      expect(received.length).toBeLessThan(80);
+    } finally {
+      await watcherClient.dispose();
     }
-    // The client stops reading; the kernel's buffers fill, then the gateway's queue for it.
-    (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
-    const message = "m".repeat(200_000);
-    for (let i = 0; i < 80; i += 1) await writer.create({ customerId: "c-slow", message });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    (socket as unknown as { _socket: { resume(): void } })._socket.resume();
-    expect(await closed).toEqual({ code: 4413, reason: "Slow consumer" });
-    expect(received.length).toBeLessThan(80);
   });
 
   it("completes running subscriptions with an error naming the reload when the supergraph changes, and serves new ones", async () => {

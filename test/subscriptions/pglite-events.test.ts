@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
 import { createLogger } from "@compliance-graph/server-kit";
+import { resultsBeforeEndMarker } from "./support/await-end-marker.js";
 import { awaitLive } from "./support/await-live.js";
 import { proofWriterOn, type ProofWriter } from "./support/proof-writer.js";
 import { modernClient, subscribeModern } from "./support/subscription-clients.js";
@@ -27,9 +28,8 @@ describe("proof events on PGlite", () => {
       await writer.create({ customerId: "other" });
       const second = await writer.create({ customerId: "PG-B" });
       await writer.changeStatus(first.id, "EXPIRED");
-      await received.until((state) => state.results.length >= skip + 3);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(received.results.slice(skip).map((result) => result.data?.aopdProofs)).toEqual([
+      const results = await resultsBeforeEndMarker(received, () => writer.create({ customerId: "pg-end-marker" }), skip);
+      expect(results.map((result) => result.data?.aopdProofs)).toEqual([
         { id: first.id, customerId: "pg-a", status: expect.stringMatching(/PENDING|EXPIRED/) },
         { id: second.id, customerId: "PG-B", status: "PENDING" },
         { id: first.id, customerId: "pg-a", status: "EXPIRED" },

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "graphql-ws";
 import type { SubscriptionClient } from "subscriptions-transport-ws";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
+import { resultsBeforeEndMarker } from "./support/await-end-marker.js";
 import { awaitLive } from "./support/await-live.js";
 import { addressWithTransfers, expectedTransfers, openProofWriter, type ProofWriter } from "./support/proof-writer.js";
 import { legacyClient, modernClient, subscribeLegacy, subscribeModern, wsUrl } from "./support/subscription-clients.js";
@@ -82,9 +83,8 @@ describe("proof subscriptions through the gateway", () => {
     await writer.changeStatus(wanted.id, "EXPIRED");
     const verified = await writer.create({ customerId: "c-wanted" });
     await writer.changeStatus(verified.id, "VERIFIED");
-    await received.until((state) => state.results.length >= skip + 3);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(received.results.slice(skip).map((result) => result.data?.aopdProofs)).toEqual([
+    const results = await resultsBeforeEndMarker(received, () => writer.create({ customerId: "c-wanted", comment: "end marker" }), skip);
+    expect(results.map((result) => result.data?.aopdProofs)).toEqual([
       { id: wanted.id, status: "PENDING", customerId: "c-wanted" },
       { id: verified.id, status: expect.stringMatching(/PENDING|VERIFIED/), customerId: "c-wanted" },
       { id: verified.id, status: "VERIFIED", customerId: "c-wanted" },
@@ -99,9 +99,8 @@ describe("proof subscriptions through the gateway", () => {
       if (i % 10 === 0) await writer.createRolledBack({ customerId: "c-burst" });
       ids.push((await writer.create({ customerId: "c-burst" })).id);
     }
-    await received.until((state) => state.results.length >= skip + ids.length);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(received.results.slice(skip).map((result) => (result.data?.aopdProofs as { id: string }).id)).toEqual(ids);
+    const results = await resultsBeforeEndMarker(received, () => writer.create({ customerId: "c-burst", comment: "end marker" }), skip);
+    expect(results.map((result) => (result.data?.aopdProofs as { id: string }).id)).toEqual(ids);
   });
 
   it("serves the legacy subprotocol (subscriptions-transport-ws) with the same results", async () => {

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
 import { createInternalTokenVerifier } from "@compliance-graph/identity";
 import { createLogger } from "@compliance-graph/server-kit";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
+import { resultsBeforeEndMarker } from "./support/await-end-marker.js";
 import { awaitLive } from "./support/await-live.js";
 import { proofWriterOn, type ProofWriter } from "./support/proof-writer.js";
 import { modernClient, subscribeModern, wsUrl } from "./support/subscription-clients.js";
@@ -67,11 +68,10 @@ describe("proof events across aopd replicas on one database", () => {
       expect(rows.length).toBeGreaterThanOrEqual(2);
       const written: string[] = [];
       for (let index = 0; index < 10; index += 1) written.push((await throughB.create({ customerId: "c-interrupted" })).id);
-      await received.until((state) => state.results.length >= skip + written.length);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const results = await resultsBeforeEndMarker(received, () => throughB.create({ customerId: "c-interrupted", comment: "end marker" }), skip);
       expect(received.error).toBeUndefined();
       expect(received.completed).toBe(false);
-      expect(received.results.slice(skip).map((result) => (result.data?.aopdProofs as { id: string }).id)).toEqual(written);
+      expect(results.map((result) => (result.data?.aopdProofs as { id: string }).id)).toEqual(written);
     } finally {
       await client.dispose();
     }

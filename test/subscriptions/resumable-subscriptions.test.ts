@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, pruneProofEvents } from "@compliance-graph/aopd";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { addressWithTransfers, expectedTransfers, openProofWriter, type ProofWriter } from "./support/proof-writer.js";
+import { countBeforeEndMarker } from "./support/await-end-marker.js";
 import { resumingSubscriber, type ResumingSubscriber } from "./support/resuming-subscriber.js";
 import { wsUrl } from "./support/subscription-clients.js";
 
 const byCustomer = (customerId: string) => ({ is: { any: { customerId: { eq: customerId } } } });
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Spaces the writes of a steady stream; not a wait for anything.
+const paceWrites = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 /**
- * Writes probe proofs for `customerId` until a subscriber sees one: from then on it is live.
- * Returns the probes it must have received (those written before it subscribed are not sent).
+ * Writes probe proofs for `customerId` until a subscriber sees one: from then on it is live, and
+ * every later probe arrives too, in order. Waits for those and returns the probes it received
+ * (those written before it subscribed are not sent).
  */
 async function untilLive(writer: ProofWriter, subscriber: ResumingSubscriber, customerId: string): Promise<string[]> {
   const probes: string[] = [];
@@ -19,13 +22,21 @@ async function untilLive(writer: ProofWriter, subscriber: ResumingSubscriber, cu
     probes.push((await writer.create({ customerId, comment: "probe" })).id);
     try {
       await subscriber.until((state) => state.events.length > 0, 300);
-      await pause(200);
-      return probes.slice(probes.indexOf(subscriber.events[0]!.id));
     } catch {
-      // Not subscribed yet.
+      continue; // Not subscribed yet.
     }
+    const received = probes.slice(probes.indexOf(subscriber.events[0]!.id));
+    await subscriber.until((state) => state.events.length >= received.length);
+    return received;
   }
   throw new Error("The subscription never went live.");
+}
+
+/** `countBeforeEndMarker` for a resuming subscriber: the ids of the events before the marker. */
+async function idsBeforeEndMarker(writer: ProofWriter, subscriber: ResumingSubscriber, customerId: string): Promise<string[]> {
+  const ids = () => subscriber.events.map((event) => event.id);
+  const count = await countBeforeEndMarker(() => writer.create({ customerId, comment: "end marker" }), ids, (predicate) => subscriber.until(() => predicate()));
+  return ids().slice(0, count);
 }
 
 describe("subscriptions that resume where they stopped", () => {
@@ -72,13 +83,14 @@ describe("subscriptions that resume where they stopped", () => {
     await back.until((state) => state.events.length === 4);
     const live = await writer.create({ customerId: "c-away", address: addressWithTransfers() });
     await back.until((state) => state.events.length === 5);
-    await pause(300);
-    expect(back.events.map((event) => `${event.id}:${event.status}`)).toEqual([
+    const beforeMarker = await idsBeforeEndMarker(writer, back, "c-away");
+    expect(beforeMarker).toHaveLength(5);
+    expect(back.events.slice(0, 5).map((event) => `${event.id}:${event.status}`)).toEqual([
       ...missed.map((id) => `${id}:PENDING`),
       `${missed[0]}:VERIFIED`,
       `${live.id}:PENDING`,
     ]);
-    for (const event of back.events) {
+    for (const event of back.events.slice(0, 5)) {
       expect(event.travelRuleTransfers).toEqual(expectedTransfers(event.address as string));
     }
     expect(back.resumptions).toBe(0);
@@ -91,23 +103,26 @@ describe("subscriptions that resume where they stopped", () => {
     const stream = (async () => {
       while (writing) {
         written.push((await writer.create({ customerId: "c-stream" })).id);
-        await pause(15);
+        await paceWrites();
       }
     })();
-    await pause(300);
+    // Each step waits until events written after the previous one have arrived: the stream flows.
+    const flowing = async () => {
+      const count = written.length;
+      await subscriber.until((state) => state.events.length > count);
+    };
+    await flowing();
     await stack.restartAopd();
-    await pause(500);
+    await flowing();
     const endingsAfterAopd = [...subscriber.endings];
     await stack.restartGateway();
-    await pause(500);
+    await flowing();
     writing = false;
     await stream;
-    await subscriber.until((state) => state.events.length >= written.length);
-    await pause(300);
     // The gateway continued its aopd stream by itself; only its own restart reached the client.
+    expect(await idsBeforeEndMarker(writer, subscriber, "c-stream")).toEqual(written);
     expect(endingsAfterAopd).toEqual([]);
     expect(subscriber.resumptions).toBe(1);
-    expect(subscriber.events.map((event) => event.id)).toEqual(written);
   });
 
   it("replays a backlog (faster than the gateway may hold events) and joins the live stream without a gap or a duplicate while writes continue", async () => {
@@ -123,17 +138,16 @@ describe("subscriptions that resume where they stopped", () => {
     const stream = (async () => {
       while (writing) {
         during.push((await writer.create({ customerId: "c-seam" })).id);
-        await pause(5);
+        await paceWrites();
       }
     })();
     const resumed = subscribe(byCustomer("c-seam"), from);
-    await pause(1_000);
+    // Past the backlog and into events written while it replayed: the seam has been crossed.
+    const backlogMatches = backlog.filter((_, index) => index % 3 === 0);
+    await resumed.until((state) => state.events.length > backlogMatches.length + 5);
     writing = false;
     await stream;
-    const expected = [...backlog.filter((_, index) => index % 3 === 0), ...during];
-    await resumed.until((state) => state.events.length >= expected.length);
-    await pause(300);
-    expect(resumed.events.map((event) => event.id)).toEqual(expected);
+    expect(await idsBeforeEndMarker(writer, resumed, "c-seam")).toEqual([...backlogMatches, ...during]);
     expect(resumed.endings).toEqual([]);
   });
 

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDevSigningKey } from "@compliance-graph/gateway";
 import { createInternalTokenMinter } from "@compliance-graph/identity";
 import { decodeClaims, signToken } from "../support/craft-token.js";
-import { createTestDatabase } from "../support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
+import { conditionWaiters } from "./support/condition-waiters.js";
 import { closeOf, legacyClient, modernClient, subscribeLegacy, subscribeModern, wsUrl } from "./support/subscription-clients.js";
 
 const proofs = "subscription { aopdProofs { id } }";
@@ -130,11 +131,16 @@ describe("subscription attacks", () => {
     async function initAopd(payload: unknown) {
       const socket = aopdSocket();
       const messages: unknown[] = [];
-      socket.on("message", (data) => messages.push(JSON.parse(String(data))));
+      const waiters = conditionWaiters(() => messages, () => `received ${JSON.stringify(messages)}`);
+      socket.on("message", (data) => {
+        messages.push(JSON.parse(String(data)));
+        waiters.changed();
+      });
       const closed = closeOf(socket);
       await new Promise((resolve) => socket.once("open", resolve));
       socket.send(JSON.stringify({ type: "connection_init", payload }));
-      return { socket, closed, messages };
+      const until = (count: number) => waiters.until((received) => received.length >= count, 10_000);
+      return { socket, closed, messages, until };
     }
 
     it("closes with 4401 without an internal token, with the caller's access token, or with a token minted for trpd", async () => {
@@ -150,14 +156,19 @@ describe("subscription attacks", () => {
     it("refuses a subscription to a genuine internal identity without proofs:read", async () => {
       const mint = await createInternalTokenMinter({ privateJwk: stack.internalKey.privateJwk });
       const token = await mint({ subject: "s", client: "c", roles: ["travel-rule:read"] }, "aopd");
-      const { socket, messages } = await initAopd({ authorization: `Bearer ${token}` });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { socket, messages, until } = await initAopd({ authorization: `Bearer ${token}` });
+      await until(1);
       socket.send(JSON.stringify({ type: "subscribe", id: "1", payload: { query: proofs } }));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(2);
+      // The end marker: a second subscription's refusal; anything more for the first comes before it.
+      socket.send(JSON.stringify({ type: "subscribe", id: "2", payload: { query: proofs } }));
+      await until(3);
       socket.close();
+      const refusal = { message: 'Subscription.aopdProofs requires the role "proofs:read".', extensions: { code: "FORBIDDEN", requiredRole: "proofs:read" } };
       expect(messages).toEqual([
         { type: "connection_ack" },
-        { type: "error", id: "1", payload: [{ message: 'Subscription.aopdProofs requires the role "proofs:read".', extensions: { code: "FORBIDDEN", requiredRole: "proofs:read" } }] },
+        { type: "error", id: "1", payload: [refusal] },
+        { type: "error", id: "2", payload: [refusal] },
       ]);
     });
   });

@@ -1,10 +1,9 @@
 import { HDKey } from "@scure/bip32";
 import { openDatabase, migrateToLatest, seedProofs } from "@compliance-graph/aopd";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "../../../subgraphs/aopd/test/ownership/bitcoin-test-wallet.js";
+import { freePort, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, startProcess, testSecretKey } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";
-import { freePort, startProcess } from "../support/start-process.js";
 
 const key = testSecretKey("flood");
 const address = p2wpkhAddress(publicKeyOf(key));

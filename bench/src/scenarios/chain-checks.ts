@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { aopdConfigFromEnv, ChainWatcher, claimProofsForChainCheck, finalizeSatoshiProof, migrateToLatest, openDatabase, requestSatoshiProof } from "@compliance-graph/aopd";
 import { createLogger } from "@compliance-graph/server-kit";
 import { sql } from "kysely";
-import { anvilAccounts, startLocalAnvil } from "../../../subgraphs/aopd/test/support/local-anvil.js";
+import { anvilAccounts, startLocalAnvil } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 

@@ -13,7 +13,7 @@ import { samplePeakRss } from "../support/peak-rss.js";
 import { runAutocannon, runVariedAutocannon, type LoadResult } from "../support/run-autocannon.js";
 import { buildVariedWorkload, type CursorAt } from "../support/varied-gateway-workload.js";
 import type { VariedLoadPlan } from "../support/varied-load-process.js";
-import { freePort, startProcess, type BenchProcess } from "../support/start-process.js";
+import { type BenchProcess, freePort, startProcess } from "@compliance-graph/test-kit";
 import { packageVersion } from "../support/package-version.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
-import { freePort, startProcess } from "../support/start-process.js";
+import { freePort, startProcess } from "@compliance-graph/test-kit";
 
 function memoryKb(pid: number, field: "VmRSS" | "VmHWM"): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));

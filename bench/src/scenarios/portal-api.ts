@@ -1,5 +1,5 @@
 import { startAopd } from "@compliance-graph/aopd";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "../../../subgraphs/aopd/test/ownership/bitcoin-test-wallet.js";
+import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";

@@ -11,7 +11,7 @@ import { defaultFilterLimits } from "@compliance-graph/filter";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
 import { startBenchStack } from "../support/start-bench-stack.js";
-import { freePort, startProcess } from "../support/start-process.js";
+import { freePort, startProcess } from "@compliance-graph/test-kit";
 
 /**
  * `proofsAsXlsx` against exceljs's in-memory `Workbook` on the same rows. Each run is a fresh

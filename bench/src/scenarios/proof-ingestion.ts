@@ -2,20 +2,7 @@ import { base58, base64 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import { startAopd } from "@compliance-graph/aopd";
 import { findXpubDerivation, verifyOwnershipSignature } from "@compliance-graph/aopd/ownership";
-import {
-  p2pkhAddress,
-  p2trAddress,
-  p2wpkhAddress,
-  publicKeyOf,
-  signBip322PublicKeyHash,
-  signBip322Taproot,
-  signLegacy,
-  taprootKeyPair,
-  testSecretKey,
-} from "../../../subgraphs/aopd/test/ownership/bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "../../../subgraphs/aopd/test/ownership/ethereum-test-wallet.js";
-import { signSolanaMessage, solanaAddressOf } from "../../../subgraphs/aopd/test/ownership/solana-test-wallet.js";
-import { signTronMessage, tronAddressOf } from "../../../subgraphs/aopd/test/ownership/tron-test-wallet.js";
+import { ethereumAddressOf, p2pkhAddress, p2trAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signBip322Taproot, signLegacy, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, taprootKeyPair, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";

@@ -8,8 +8,7 @@ import { createInternalTokenMinter, generateInternalSigningKey } from "@complian
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
 import { measureLatencyPair, ms, percentile } from "../support/latency.js";
-import { parsedFilter, proofQueryCases } from "../support/proof-query-cases.js";
-import { freePort, startProcess } from "../support/start-process.js";
+import { freePort, parsedFilter, proofQueryCases, startProcess } from "@compliance-graph/test-kit";
 
 const pageFields = ["__typename", "id", "createdAt", "address", "customerId", "asset", "comment", "status"];
 const pageQuery = `query($offset: Int!, $limit: Int!, $filter: AopdProofFilterInput, $sortOrder: [AopdProofSortInput!], $after: String) {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
-import { freePort, startProcess, type BenchProcess } from "./start-process.js";
+import { type BenchProcess, freePort, startProcess } from "@compliance-graph/test-kit";
 
 const supergraphPath = fileURLToPath(new URL("../../../supergraph.graphql", import.meta.url));
 

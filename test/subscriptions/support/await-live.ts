@@ -1,14 +1,15 @@
 import type { ProofWriter } from "./proof-writer.js";
 import type { Received } from "./subscription-clients.js";
 
-const idOf = (result: Received["results"][number] | undefined) => (result?.data?.aopdProofs as { id?: string } | undefined)?.id;
+/** The proof id of an `aopdProofs` result, when the selection has one. */
+export const proofIdOf = (result: Received["results"][number] | undefined) => (result?.data?.aopdProofs as { id?: string } | undefined)?.id;
 
 /**
  * Neither subprotocol acknowledges a subscription, so a test cannot tell when the subgraph has
  * registered it. It writes probe proofs (that match the subscription's filter) until one arrives;
  * from then on every committed change must arrive. Events arrive in log order, so every probe
  * written after the first one received arrives too (and none before it): the function waits for
- * those, then returns how many results the probes produced.
+ * those, then returns how many results the probes produced. The selection must include `id`.
  */
 export async function awaitLive(writer: ProofWriter, received: Received, fields: { customerId: string }): Promise<number> {
   const probes: string[] = [];
@@ -21,12 +22,8 @@ export async function awaitLive(writer: ProofWriter, received: Received, fields:
     } catch {
       continue; // Not registered yet: probe again.
     }
-    const first = probes.indexOf(idOf(received.results[before]) ?? "");
-    if (first < 0) {
-      // A selection without `id`: let probes in flight settle.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      return received.results.length;
-    }
+    const first = probes.indexOf(proofIdOf(received.results[before]) ?? "");
+    if (first < 0) throw new Error(`The first result is not one of the probes (the selection needs \`id\`): ${JSON.stringify(received.results[before])}`);
     await received.until((state) => state.results.length >= before + probes.length - first, 10_000);
     return received.results.length;
   }

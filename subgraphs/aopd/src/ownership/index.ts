@@ -40,3 +40,8 @@ export {
   type OwnershipSignatureScheme,
   type OwnershipVerification,
 } from "./verify-ownership-signature.js";
+// The pieces a signing wallet shares with the verifier (the test kit's wallets build signatures from them).
+export { p2wpkhScriptCode, segwitV0Sighash, taprootKeyPathSighash } from "./bip322-sighash.js";
+export { bip322ToSpend } from "./bip322-virtual-transactions.js";
+export { bitcoinMessageHash } from "./bitcoin-message-hash.js";
+export { encodeCompactSize } from "./compact-size.js";

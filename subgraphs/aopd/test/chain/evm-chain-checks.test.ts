@@ -7,7 +7,7 @@ import { ChainWatcher } from "../../src/chain/chain-watcher.js";
 import type { Database } from "../../src/database/open-database.js";
 import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
 import { finalizeSatoshiProof } from "../../src/ingestion/satoshi-proof-transitions.js";
-import { anvilAccounts, startLocalAnvil, type LocalAnvil } from "../support/local-anvil.js";
+import { anvilAccounts, type LocalAnvil, startLocalAnvil } from "@compliance-graph/test-kit";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
 
 const ether = "DTIX9J9K872S";

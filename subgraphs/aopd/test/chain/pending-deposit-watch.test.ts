@@ -6,7 +6,7 @@ import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";
 import { ChainWatcher } from "../../src/chain/chain-watcher.js";
 import type { Database } from "../../src/database/open-database.js";
 import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
-import { anvilAccounts, startLocalAnvil, type LocalAnvil } from "../support/local-anvil.js";
+import { anvilAccounts, type LocalAnvil, startLocalAnvil } from "@compliance-graph/test-kit";
 import { blockbookFixtures, startBlockbookStandIn, type BlockbookStandIn } from "../support/blockbook-stand-in.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
 

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../../bench/src/support/start-process.js";
-import { createTestDatabase } from "../../../../test/support/postgres-server.js";
-import { anvilAccounts, startLocalAnvil, type LocalAnvil } from "../support/local-anvil.js";
+import { anvilAccounts, createTestDatabase, freePort, type LocalAnvil, pollUntil, startLocalAnvil } from "@compliance-graph/test-kit";
 import { blockbookFixtures, startBlockbookStandIn, type BlockbookStandIn } from "../support/blockbook-stand-in.js";
 
 const entry = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
@@ -24,16 +22,8 @@ function promtoolCheck(exposition: string): Promise<{ code: number | null; outpu
   });
 }
 
-/** Polls `read` until `done` holds: the watcher runs on its own schedule, so the test waits for the state it expects. */
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 300 && !done(value); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
-  }
-  if (!done(value)) throw new Error(`${what} never happened; last seen: ${JSON.stringify(value)}`);
-  return value;
-}
+// The watcher runs on its own schedule, so the test polls for the state it expects.
+const until = pollUntil;
 
 /**
  * aopd as production starts it: its entry point (`src/main.ts`) in a process of its own,

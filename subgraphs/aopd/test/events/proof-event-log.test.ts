@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultFilterLimits } from "@compliance-graph/filter";
+import { pollUntil } from "@compliance-graph/test-kit";
 import { openDatabase, type Database } from "../../src/database/open-database.js";
 import { decodeEventCursor, encodeEventCursor } from "../../src/events/event-cursor.js";
 import { pruneProofEvents } from "../../src/events/prune-proof-events.js";
@@ -120,8 +121,9 @@ describe("the proof event log on two replicas of one PostgreSQL database", () =>
     await insertProof(replicaA.db, "prune");
     await sequenceProofEvents(replicaA.db);
     const before = await readEventLogBounds(replicaA.db);
-    // The clock of the database is what counts: everything numbered so far is older than 0 s.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The clock of the database is what counts: once it has moved on, everything numbered so far is older than 0 s.
+    const numberedAt = (await sql<{ now: Date }>`SELECT now() AS now`.execute(replicaA.db)).rows[0]!.now.getTime();
+    await pollUntil("the database clock moving on", async () => (await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(replicaA.db)).rows[0]!.now.getTime(), (now) => now > numberedAt, { intervalMs: 1 });
     const pruned = await pruneProofEvents(replicaA.db, 0, 7);
     const after = await readEventLogBounds(replicaA.db);
     expect(pruned).toBe(Number(before.sequencedThrough) - Number(before.prunedThrough));

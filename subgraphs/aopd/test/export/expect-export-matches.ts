@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { excelNumberToIso, type ReadCell, type ReadSheet } from "./read-workbook.js";
+import { excelNumberToIso, type ReadCell, type ReadSheet } from "@compliance-graph/test-kit";
 
 /** A proof as `proofs` returns it over GraphQL with every field of every kind asked for. */
 export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string };

@@ -9,7 +9,7 @@ import { seedProofs } from "../../src/seed/seed-proofs.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
 import { expectExportMatches, type ProofJson } from "./expect-export-matches.js";
 import { loggedKysely } from "./logged-kysely.js";
-import { readWorkbook } from "./read-workbook.js";
+import { readWorkbook } from "@compliance-graph/test-kit";
 
 const assetNames = new Map([["DTI4H95J0R2X", "Bitcoin"]]);
 const options = { limits: defaultFilterLimits, maxRows: 1_000, assetNames };

@@ -2,9 +2,8 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
-import { createTestDatabase } from "../../../../test/support/postgres-server.js";
+import { createTestDatabase, readWorkbook } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
-import { readWorkbook } from "./read-workbook.js";
 
 /** aopd's side of the download (the whole path through the gateway: test/export/proof-download.test.ts). */
 describe("the proof download route of aopd", () => {

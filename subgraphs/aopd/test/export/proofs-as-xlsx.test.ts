@@ -4,7 +4,7 @@ import { databaseDrivers } from "../support/test-database.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { awkwardProofRows } from "./awkward-proof-rows.js";
 import { documentedHeaders, everyProofField, expectExportMatches, type ProofJson } from "./expect-export-matches.js";
-import { readWorkbook } from "./read-workbook.js";
+import { readWorkbook } from "@compliance-graph/test-kit";
 
 const exportQuery = `query($f: AopdProofFilterInput) { aopd { proofs(filter: $f) { ${everyProofField} } proofsAsXlsx(filter: $f) } }`;
 

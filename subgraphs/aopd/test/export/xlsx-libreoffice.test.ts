@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Proof } from "../../src/proofs/proof.js";
-import { excelNumberToIso, readWorkbook } from "./read-workbook.js";
+import { excelNumberToIso, readWorkbook } from "@compliance-graph/test-kit";
 import { readWorkbookInLibreOffice } from "./read-workbook-in-libreoffice.js";
 import { writeWorkbook } from "./write-workbook.js";
 

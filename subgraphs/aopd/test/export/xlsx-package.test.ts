@@ -2,7 +2,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it, vi } from "vitest";
 import type { Proof } from "../../src/proofs/proof.js";
 import { documentedHeaders } from "./expect-export-matches.js";
-import { readWorkbook } from "./read-workbook.js";
+import { readWorkbook } from "@compliance-graph/test-kit";
 import { writeWorkbook } from "./write-workbook.js";
 
 const at = new Date(Date.UTC(2025, 5, 30, 12, 34, 56, 789));

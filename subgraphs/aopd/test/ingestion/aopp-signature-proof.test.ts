@@ -1,8 +1,7 @@
 import { HDKey } from "@scure/bip32";
 import { base64 } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, testSecretKey } from "../ownership/bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "../ownership/ethereum-test-wallet.js";
+import { ethereumAddressOf, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 

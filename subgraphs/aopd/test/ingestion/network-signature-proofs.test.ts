@@ -1,10 +1,7 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { base58, base64 } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testSecretKey } from "../ownership/bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "../ownership/ethereum-test-wallet.js";
-import { signSolanaMessage, solanaAddressOf } from "../ownership/solana-test-wallet.js";
-import { signTronMessage, tronAddressOf } from "../ownership/tron-test-wallet.js";
+import { ethereumAddressOf, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 import { portalApi, postJson, requestSignatureProof } from "../support/portal-client.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";

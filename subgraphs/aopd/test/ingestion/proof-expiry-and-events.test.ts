@@ -5,6 +5,7 @@ import { selectProofEvents } from "../../src/events/select-proof-events.js";
 import { readEventLogBounds, sequenceProofEvents } from "../../src/events/sequence-proof-events.js";
 import { expirePendingProofs } from "../../src/ingestion/expire-pending-proofs.js";
 import { openTestDatabase } from "../support/test-database.js";
+import { pollUntil } from "@compliance-graph/test-kit";
 
 async function insertPending(database: Database, count: number, dueAt: Date): Promise<string[]> {
   const rows = await database.db
@@ -109,12 +110,8 @@ describe("the expiry job of a running subgraph", () => {
         .values({ kind: "signature", status: "PENDING", customer_id: "C", asset: "DTI4H95J0R2X", address: "a", message: "m", due_at: new Date(Date.now() + 500) })
         .returning("id")
         .execute();
-      let status = "PENDING";
-      for (let attempt = 0; attempt < 50 && status === "PENDING"; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        status = (await aopd.services.db.selectFrom("aopd_proof").select("status").where("id", "=", row!.id).executeTakeFirstOrThrow()).status;
-      }
-      expect(status).toBe("EXPIRED");
+      const readStatus = async () => (await aopd.services.db.selectFrom("aopd_proof").select("status").where("id", "=", row!.id).executeTakeFirstOrThrow()).status;
+      expect(await pollUntil("the expiry job's pass", readStatus, (status) => status !== "PENDING")).toBe("EXPIRED");
     } finally {
       await aopd.close();
     }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { MediaIntake, type MediaLimits } from "../../src/media/media-intake.js";
 import { PublicRouteError } from "../../src/public-api/public-route-error.js";
-import { jpegHeader, mp4Header, padded, pngImage, webmHeader, webpExtendedHeader, webpLosslessHeader } from "../support/media-samples.js";
+import { jpegHeader, mp4Header, padded, pngImage, webmHeader, webpExtendedHeader, webpLosslessHeader } from "@compliance-graph/test-kit";
 
 const limits: MediaLimits = { maxImageBytes: 10_000, maxVideoBytes: 50_000, maxImagePixels: 50_000_000 };
 

@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { portalApi } from "../support/portal-client.js";
-import { jpegHeader, mp4Header, padded, pngImage, webmHeader } from "../support/media-samples.js";
+import { jpegHeader, mp4Header, padded, pngImage, webmHeader } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 

@@ -2,7 +2,7 @@ import { request as httpRequest, type ClientRequest } from "node:http";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { portalApi } from "../support/portal-client.js";
-import { mp4Header, padded, pngImage } from "../support/media-samples.js";
+import { mp4Header, padded, pngImage } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 
 /** The bounds on uploads in flight: how many at once, and how long one may stall. */

@@ -10,21 +10,7 @@ import {
   verifyBitcoinMessage,
   verifyOwnershipSignature,
 } from "../../src/ownership/index.js";
-import {
-  bip322WitnessPublicKeyHash,
-  encodeWitness,
-  p2shP2wpkhAddress,
-  p2trAddress,
-  p2wpkhAddress,
-  publicKeyOf,
-  signBip322PublicKeyHash,
-  signBip322Taproot,
-  signLegacy,
-  taprootKeyPair,
-  testSecretKey,
-} from "./bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
-import { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
+import { bip322WitnessPublicKeyHash, encodeWitness, ethereumAddressOf, p2shP2wpkhAddress, p2trAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signBip322Taproot, signLegacy, signPersonalMessage, signTronMessage, taprootKeyPair, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 
 /**
  * Security regressions, each written as the attack it stops: someone without the victim's key

@@ -9,19 +9,7 @@ import {
 } from "../../src/ownership/bip322-virtual-transactions.js";
 import { parseBitcoinAddress, verifyBitcoinMessage } from "../../src/ownership/index.js";
 import { taprootOutputKey } from "../../src/ownership/taproot-output-key.js";
-import {
-  bip322WitnessPublicKeyHash,
-  encodeWitness,
-  p2shP2wpkhAddress,
-  p2trAddress,
-  p2wpkhAddress,
-  publicKeyOf,
-  secretFromWif,
-  signBip322PublicKeyHash,
-  signBip322Taproot,
-  taprootKeyPair,
-  testSecretKey,
-} from "./bitcoin-test-wallet.js";
+import { bip322WitnessPublicKeyHash, encodeWitness, p2shP2wpkhAddress, p2trAddress, p2wpkhAddress, publicKeyOf, secretFromWif, signBip322PublicKeyHash, signBip322Taproot, taprootKeyPair, testSecretKey } from "@compliance-graph/test-kit";
 
 /** The BIP-322 test key and its addresses (BIP text, "Test vectors", and bip-0322/basic-test-vectors.json). */
 const bip322Key = "L3VFeEujGtevx9w18HD1fhRbCH67Az2dpCymeRE1SoPK6XQtaN2k";

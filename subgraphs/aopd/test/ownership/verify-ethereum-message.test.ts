@@ -4,8 +4,7 @@ import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { ethereumMessageHash, toEip55Address, verifyEthereumMessage } from "../../src/ownership/index.js";
-import { testSecretKey } from "./bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
+import { ethereumAddressOf, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 
 /**
  * MetaMask eth-sig-util `personal-sign.test.ts` ("personalSign - kumavis fml manual test I"): the

@@ -3,14 +3,7 @@ import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { bitcoinMessageHash } from "../../src/ownership/bitcoin-message-hash.js";
 import { verifyBitcoinMessage } from "../../src/ownership/index.js";
-import {
-  p2pkhAddress,
-  p2shP2wpkhAddress,
-  p2wpkhAddress,
-  publicKeyOf,
-  signLegacy,
-  testSecretKey,
-} from "./bitcoin-test-wallet.js";
+import { p2pkhAddress, p2shP2wpkhAddress, p2wpkhAddress, publicKeyOf, signLegacy, testSecretKey } from "@compliance-graph/test-kit";
 
 /** bitcoinjs-message `test/fixtures.json`: key 1 (d = 1) and another key sign "vires is numeris". */
 const bitcoinjsMessage = {

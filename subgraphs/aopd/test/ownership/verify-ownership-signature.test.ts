@@ -6,17 +6,7 @@ import {
   verifyOwnershipSignature,
   type OwnershipSignatureInput,
 } from "../../src/ownership/index.js";
-import {
-  p2pkhAddress,
-  p2wpkhAddress,
-  publicKeyOf,
-  signBip322PublicKeyHash,
-  signLegacy,
-  testSecretKey,
-} from "./bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
-import { signSolanaMessage, solanaAddressOf } from "./solana-test-wallet.js";
-import { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
+import { ethereumAddressOf, p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 
 const message = "AOPP proof request 3f9c: I, customer 1207, control this address.";
 const secret = testSecretKey("entry point");

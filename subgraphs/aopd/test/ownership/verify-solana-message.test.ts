@@ -2,8 +2,7 @@ import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { base58, base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { parseSolanaAddress, verifySolanaMessage } from "../../src/ownership/index.js";
-import { testSecretKey } from "./bitcoin-test-wallet.js";
-import { signSolanaMessage, solanaAddressOf } from "./solana-test-wallet.js";
+import { signSolanaMessage, solanaAddressOf, testSecretKey } from "@compliance-graph/test-kit";
 
 /** RFC 8032 section 7.1, TEST 1 (empty message) and TEST 2 (the one byte 0x72, "r"). */
 const rfc8032 = [

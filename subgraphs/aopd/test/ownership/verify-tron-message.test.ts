@@ -2,8 +2,7 @@ import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { parseTronAddress, toTronAddress, verifyTronMessage } from "../../src/ownership/index.js";
-import { testSecretKey } from "./bitcoin-test-wallet.js";
-import { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
+import { signTronMessage, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 
 /**
  * mrtnetwork/blockchain_utils `test/signer/tron_test.dart`: the key 0x4398...8038 signs

@@ -1,7 +1,7 @@
 import { defaultFilterLimits } from "@compliance-graph/filter";
 import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parsedFilter, proofQueryCases } from "../../../../bench/src/support/proof-query-cases.js";
+import { parsedFilter, proofQueryCases } from "@compliance-graph/test-kit";
 import type { Database } from "../../src/database/open-database.js";
 import { encodeProofCursor } from "../../src/proofs/proof-cursor.js";
 import { findProofPage, selectProofs } from "../../src/proofs/proof-query.js";

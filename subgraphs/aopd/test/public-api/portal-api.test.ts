@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HDKey } from "@scure/bip32";
-import { p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, testSecretKey } from "../ownership/bitcoin-test-wallet.js";
-import { ethereumAddressOf, signPersonalMessage } from "../ownership/ethereum-test-wallet.js";
+import { ethereumAddressOf, p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import { etherAsset, portalApi, postJson, requestSatoshiProofFor, requestSignatureProof } from "../support/portal-client.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";

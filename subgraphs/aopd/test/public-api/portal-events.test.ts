@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { forwardPathPrefix } from "@compliance-graph/server-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "../ownership/bitcoin-test-wallet.js";
+import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import { portalApi, postJson, requestSatoshiProofFor, requestSignatureProof } from "../support/portal-client.js";
 import { readEventStream, type StreamEvent } from "../support/read-event-stream.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../../../test/support/postgres-server.js";
+import { createTestDatabase, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "../ownership/bitcoin-test-wallet.js";
 import { readEventStream } from "../support/read-event-stream.js";
 
 const key = testSecretKey("portal replicas");

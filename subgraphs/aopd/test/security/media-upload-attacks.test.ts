@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { portalApi } from "../support/portal-client.js";
-import { pngImage } from "../support/media-samples.js";
+import { pngImage } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 
 /**

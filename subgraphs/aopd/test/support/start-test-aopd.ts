@@ -1,6 +1,6 @@
 import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
 import type { AopdConfig } from "../../src/aopd-config.js";
-import { createTestDatabase } from "../../../../test/support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import type { DatabaseDriver } from "./test-database.js";
 
 export interface TestAopd extends RunningAopd {

@@ -1,4 +1,4 @@
-import { createTestDatabase } from "../../../../test/support/postgres-server.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
 import { migrateToLatest } from "../../src/database/migrate-to-latest.js";
 import { openDatabase, type Database } from "../../src/database/open-database.js";
 

@@ -1,6 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { ethereumMessageHash, toEip55Address } from "../../src/ownership/index.js";
+import { ethereumMessageHash, toEip55Address } from "@compliance-graph/aopd/ownership";
 
 /** The EIP-55 address of a key: the last 20 bytes of the Keccak-256 of its uncompressed public key. */
 export function ethereumAddressOf(secretKey: Uint8Array): string {

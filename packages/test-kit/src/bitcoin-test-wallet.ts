@@ -4,11 +4,15 @@ import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { concatBytes } from "@noble/hashes/utils.js";
 import { base64, bech32, bech32m, createBase58check } from "@scure/base";
-import { p2wpkhScriptCode, segwitV0Sighash, taprootKeyPathSighash } from "../../src/ownership/bip322-sighash.js";
-import { bip322ToSpend } from "../../src/ownership/bip322-virtual-transactions.js";
-import { bitcoinMessageHash } from "../../src/ownership/bitcoin-message-hash.js";
-import { encodeCompactSize } from "../../src/ownership/compact-size.js";
-import { parseBitcoinAddress } from "../../src/ownership/parse-bitcoin-address.js";
+import {
+  bip322ToSpend,
+  bitcoinMessageHash,
+  encodeCompactSize,
+  p2wpkhScriptCode,
+  parseBitcoinAddress,
+  segwitV0Sighash,
+  taprootKeyPathSighash,
+} from "@compliance-graph/aopd/ownership";
 
 /**
  * A signer for tests: derives the addresses of a key and signs the way wallets do, with the

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { pollUntil } from "./poll-until.js";
 
 /** anvil's first default accounts (from its default mnemonic), unlocked for `eth_sendTransaction`, 10,000 ETH each; lower case. */
 export const anvilAccounts = ["0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "0x70997970c51812dc3a010c7d01b50e20d17dc79c", "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"] as const;
@@ -62,14 +63,8 @@ export async function startLocalAnvil(): Promise<LocalAnvil> {
   type Receipt = { contractAddress: string; status: string };
   // anvil mines each transaction at once, but under load its receipt can lag the hash briefly:
   // a transaction counts as sent once it is in a block, as a test that mines next expects.
-  const minedReceipt = async (hash: string): Promise<Receipt> => {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const receipt = await rpc<Receipt | null>("eth_getTransactionReceipt", [hash]);
-      if (receipt) return receipt;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`the transaction ${hash} was never mined`);
-  };
+  const minedReceipt = async (hash: string): Promise<Receipt> =>
+    (await pollUntil(`the transaction ${hash} mined`, () => rpc<Receipt | null>("eth_getTransactionReceipt", [hash]), (receipt) => receipt !== null, { timeoutMs: 30_000, intervalMs: 100 }))!;
   const sendAndMine = async (tx: Parameters<LocalAnvil["send"]>[0]) => {
     const hash = await rpc<string>("eth_sendTransaction", [{ from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: hex(tx.value ?? 0n), ...(tx.data ? { data: tx.data } : {}) }]);
     return { hash, receipt: await minedReceipt(hash) };

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { pollUntil } from "./poll-until.js";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -32,19 +33,19 @@ export async function startProcess(entry: string, env: Record<string, string>, r
   });
   // Three minutes: on a shared machine under load, several servers compiling their TypeScript at
   // once have taken over a minute to answer.
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(readyUrl, readyInit)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`${entry} did not become ready`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  try {
+    await pollUntil(
+      `${entry} answering ${readyUrl}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
+        return fetch(readyUrl, readyInit).then((response) => response.ok, () => false);
+      },
+      (ready) => ready,
+      { timeoutMs: 180_000 },
+    );
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
   }
   return {
     child,

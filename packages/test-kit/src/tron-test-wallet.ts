@@ -1,6 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { toTronAddress, tronMessageHash } from "../../src/ownership/index.js";
+import { toTronAddress, tronMessageHash } from "@compliance-graph/aopd/ownership";
 
 /** The `T...` address of a key: 0x41 and the Keccak address Ethereum would derive, base58check. */
 export function tronAddressOf(secretKey: Uint8Array): string {
