@@ -2,7 +2,7 @@ import "./style.css";
 import { signWithBrowserWallet, browserWallet } from "./browser-wallet.js";
 import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { fetchProofView, PortalApiError, submitSignature, submitTransaction, uploadMedia, watchProof } from "./portal-api.js";
-import type { PublicProofView } from "./public-proof-view.js";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 import { redirectTarget } from "./redirect-target.js";
 import { renderPage } from "./render-page.js";
 import { applyTheme } from "./theme.js";

@@ -1,4 +1,4 @@
-import type { PublicProofView } from "./public-proof-view.js";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 import type { Translator } from "./translations.js";
 
 /** Everything one render of the page depends on. */

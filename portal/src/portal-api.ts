@@ -1,4 +1,4 @@
-import type { PublicProofView } from "./public-proof-view.js";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 
 /** A refusal of the portal API: its stable `code` is what the page translates. */
 export class PortalApiError extends Error {

@@ -1,6 +1,6 @@
 import { fieldId, h } from "./dom.js";
 import type { PageActions, PageState } from "./page-state.js";
-import type { PublicProofView } from "./public-proof-view.js";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 
 const megabytes = (bytes: number) => String(Math.floor(bytes / 1_000_000));
 

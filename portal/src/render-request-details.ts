@@ -1,6 +1,6 @@
 import { h } from "./dom.js";
 import type { PageState } from "./page-state.js";
-import type { PublicProofView } from "./public-proof-view.js";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 
 function dueTime(view: PublicProofView, language: string): string | undefined {
   if (!view.dueAt) return undefined;

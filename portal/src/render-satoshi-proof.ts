@@ -1,6 +1,6 @@
 import { fieldId, h } from "./dom.js";
 import type { PageActions, PageState } from "./page-state.js";
-import type { PublicProofView } from "./public-proof-view.js";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 import { qrCode } from "./qr-code.js";
 
 /** The test transaction: exact amount, deposit address, a payment QR code and the transaction id field. */

@@ -1,7 +1,7 @@
 import { browserWallet } from "./browser-wallet.js";
 import { fieldId, h } from "./dom.js";
 import type { PageActions, PageState } from "./page-state.js";
-import type { PublicProofView } from "./public-proof-view.js";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 import { qrCode } from "./qr-code.js";
 
 /** A labelled field whose value lives in `state.form`, so a re-render keeps what was typed. */

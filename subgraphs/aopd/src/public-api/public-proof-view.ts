@@ -1,32 +1,14 @@
 import type { DtiAsset } from "@compliance-graph/dti-assets";
+import type { PublicProofView } from "@compliance-graph/portal-contract";
 import type { AopdConfig } from "../aopd-config.js";
-import type { AddressFormat, ProofKind, ProofRow, ProofStatus } from "../database/database-schema.js";
+import type { ProofRow } from "../database/database-schema.js";
 import { aoppAssetOf, aoppFormatOf, buildAoppUri } from "../ingestion/aopp-uri.js";
 import { credentialUrls } from "../ingestion/credential-urls.js";
 
-/**
- * What the holder of a proof's one-time credential may see: what is asked of the customer and
- * where the proof stands. Built field by field from an allow-list, so a column added to the table
- * later is not published by accident; never the customer id, the comment, the credential's hash
- * or anything of another proof.
- */
-export interface PublicProofView {
-  id: string;
-  kind: ProofKind;
-  status: ProofStatus;
-  asset: { code: string; name: string; symbol: string | null; network: string | null; addressFamily: string | null; decimals: number | null };
-  createdAt: string;
-  updatedAt: string;
-  dueAt: string | null;
-  address: string | null;
-  signature: { format: AddressFormat | null; message: string; xpubRequired: boolean; aoppUri: string | null } | null;
-  satoshi: { amount: string; amountInUnits: string | null; depositAddress: string; paymentUri: string | null; txId: string | null } | null;
-  /** What the portal needs to take the file (the accepted types and sizes), and the file once uploaded. */
-  media: {
-    accepts: { contentTypes: string[]; maxImageBytes: number; maxVideoBytes: number };
-    uploaded: { contentType: string; byteSize: number; sha256: string; uploadedAt: string } | null;
-  } | null;
-}
+// What the holder of a proof's one-time credential may see is built field by field from an
+// allow-list (`toPublicProofView`), so a column added to the table later is not published by
+// accident; never the customer id, the comment, the credential's hash or anything of another proof.
+export type { PublicProofView };
 
 /** The columns a public view reads; `proofColumnsOfView` selects exactly these. */
 export type PublicProofSource = Pick<

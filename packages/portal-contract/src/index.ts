@@ -1,0 +1,1 @@
+export type { PublicAddressFormat, PublicProofKind, PublicProofStatus, PublicProofView } from "./public-proof-view.js";

@@ -1,0 +1,26 @@
+export type PublicProofKind = "signature" | "satoshi" | "media";
+export type PublicProofStatus = "PENDING" | "SUBMITTED" | "VERIFIED" | "FAILED" | "EXPIRED";
+export type PublicAddressFormat = "ANY" | "STANDARD" | "P2PKH" | "P2SH" | "P2WPKH" | "P2WSH" | "P2TR";
+
+/**
+ * The proof as `GET /portal/api/proof/<credential>` and the portal's event stream show it to the
+ * holder of its one-time credential: what is asked of the customer and where the proof stands.
+ * aopd builds it (public-api/public-proof-view.ts); the portal page renders it.
+ */
+export interface PublicProofView {
+  id: string;
+  kind: PublicProofKind;
+  status: PublicProofStatus;
+  asset: { code: string; name: string; symbol: string | null; network: string | null; addressFamily: string | null; decimals: number | null };
+  createdAt: string;
+  updatedAt: string;
+  dueAt: string | null;
+  address: string | null;
+  signature: { format: PublicAddressFormat | null; message: string; xpubRequired: boolean; aoppUri: string | null } | null;
+  satoshi: { amount: string; amountInUnits: string | null; depositAddress: string; paymentUri: string | null; txId: string | null } | null;
+  /** What the portal needs to take the file (the accepted types and sizes), and the file once uploaded. */
+  media: {
+    accepts: { contentTypes: string[]; maxImageBytes: number; maxVideoBytes: number };
+    uploaded: { contentType: string; byteSize: number; sha256: string; uploadedAt: string } | null;
+  } | null;
+}
