@@ -1,7 +1,8 @@
 import os from "node:os";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
-import { countProofsQuery, proofColumnsFor, proofOrder, selectProofPage, type AopdDatabase } from "@compliance-graph/aopd";
+import { type AopdDatabase } from "@compliance-graph/aopd";
+import { countProofsQuery, proofColumnsFor, proofOrder, selectProofPage } from "@compliance-graph/aopd/internals";
 import { defaultFilterLimits } from "@compliance-graph/filter";
 import { createSubgraphFetcher } from "@compliance-graph/gateway";
 import { createInternalTokenMinter, generateInternalSigningKey } from "@compliance-graph/identity";

@@ -1,4 +1,4 @@
-import { SeededRandom } from "@compliance-graph/aopd";
+import { SeededRandom } from "@compliance-graph/aopd/internals";
 
 /**
  * The varied workload of the gateway comparison: what a team of compliance officers does to one
