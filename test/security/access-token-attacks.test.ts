@@ -139,7 +139,7 @@ describe("access token attacks on the gateway", () => {
   });
 
   it("refuses a token of the provider that carries no access token marker at all", async () => {
-    const { typ: _typ, ...unmarked } = claims();
+    const { typ: _typ, ...unmarked } = claims() as ReturnType<typeof claims> & { typ?: unknown };
     await expectRefused(await signToken(providerKey, unmarked, { typ: "JWT" }));
   });
 
