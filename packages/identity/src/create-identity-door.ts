@@ -53,7 +53,7 @@ export interface IdentityDoor {
 }
 
 /** Whom the insecure development door serves every caller as. */
-export const developmentIdentity: Readonly<Identity> = Object.freeze({ subject: "development", client: "development", roles: [...allRoles] });
+const developmentIdentity: Readonly<Identity> = Object.freeze({ subject: "development", client: "development", roles: [...allRoles] });
 
 export function createIdentityDoor(options: IdentityDoorOptions): IdentityDoor {
   const { subgraph, verifier, logger } = options;

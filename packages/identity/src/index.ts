@@ -27,7 +27,6 @@ export {
 export { internalTokenVerifierFromEnv } from "./internal-token-verifier-from-env.js";
 export {
   createIdentityDoor,
-  developmentIdentity,
   type IdentityDoor,
   type IdentityDoorOptions,
   type RefuseUnauthenticated,
