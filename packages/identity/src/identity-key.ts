@@ -9,5 +9,8 @@ import type { Identity } from "./identity.js";
  * can see never share a socket, a subscription or a token.
  */
 export function identityKey(identity: Identity): string {
-  return JSON.stringify([identity.subject, identity.client, identity.username ?? null, [...identity.roles].sort()]);
+  // The gateway's identities come sorted (`identityFromClaims`); only others are copied and sorted.
+  const { roles } = identity;
+  const sorted = roles.every((role, index) => index === 0 || (roles[index - 1] as string) <= role) ? roles : [...roles].sort();
+  return JSON.stringify([identity.subject, identity.client, identity.username ?? null, sorted]);
 }
