@@ -1,5 +1,6 @@
 import type { JWK } from "jose";
 import { generateInternalSigningKey, parseRoleSources } from "@compliance-graph/identity";
+import { parseAccessTokenMarkers } from "./authentication/access-token-marker.js";
 import { metricsExposureFromEnv, type Logger } from "@compliance-graph/server-kit";
 import type { GatewayOptions } from "./start-gateway.js";
 import { subscriptionLimitsFromEnv } from "./subscriptions/subscription-limits.js";
@@ -41,6 +42,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
   const algorithms = list(env.OIDC_ALGORITHMS);
   const roleClients = list(env.OIDC_ROLE_CLIENTS);
   const roleSources = env.OIDC_ROLE_SOURCES ? parseRoleSources(env.OIDC_ROLE_SOURCES) : undefined;
+  const accessTokenMarkers = env.OIDC_ACCESS_TOKEN_MARKERS ? parseAccessTokenMarkers(env.OIDC_ACCESS_TOKEN_MARKERS) : undefined;
   const clockToleranceSeconds = integer(env, "OIDC_CLOCK_TOLERANCE_SECONDS");
   const ttlSeconds = integer(env, "INTERNAL_JWT_TTL_SECONDS");
   const maxLifetimeSeconds = integer(env, "OIDC_MAX_TOKEN_LIFETIME_SECONDS");
@@ -66,6 +68,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
       ...(algorithms ? { algorithms } : {}),
       ...(roleClients ? { roleClients } : {}),
       ...(roleSources ? { roleSources } : {}),
+      ...(accessTokenMarkers ? { accessTokenMarkers } : {}),
       ...(clockToleranceSeconds !== undefined ? { clockToleranceSeconds } : {}),
       ...(maxLifetimeSeconds !== undefined ? { maxLifetimeSeconds } : {}),
     },

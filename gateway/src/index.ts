@@ -10,6 +10,7 @@ export {
   type AccessTokenVerifier,
   type AccessTokenVerifierOptions,
 } from "./authentication/access-token-verifier.js";
+export { defaultAccessTokenMarkers, parseAccessTokenMarkers, type AccessTokenMarker } from "./authentication/access-token-marker.js";
 export { createDevIdentityProvider, generateDevSigningKey, type DevIdentityProvider, type DevIdentityProviderOptions } from "./dev-identity-provider/create-dev-identity-provider.js";
 export { startDevIdentityProvider, type RunningDevIdentityProvider } from "./dev-identity-provider/start-dev-identity-provider.js";
 export { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig, type DevUser } from "./dev-identity-provider/dev-identity-provider-config.js";

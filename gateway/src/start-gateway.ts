@@ -107,6 +107,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const limits = { ...defaultQueryLimits, ...options.limits };
   const metrics = new GatewayMetrics();
   const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"), metrics);
+  if (options.oidc.accessTokenMarkers?.length === 0) logger.warn("OIDC_ACCESS_TOKEN_MARKERS=none: any token of the issuer with the audience is taken as an access token, ID tokens too");
   const mint = await createInternalTokenMinter({
     privateJwk,
     ...(options.internalToken.issuer ? { issuer: options.internalToken.issuer } : {}),

@@ -16,7 +16,7 @@ describe("aopd when PostgreSQL drops its connections", () => {
     databaseUrl = await createTestDatabase("connloss");
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    aopd = await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", LOG_LEVEL: "silent" }, `${base}/health/ready`);
+    aopd = await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", LOG_LEVEL: "silent", INSECURE_DEVELOPMENT_IDENTITY: "true" }, `${base}/health/ready`);
   });
   afterAll(async () => {
     await aopd?.stop();

@@ -83,7 +83,7 @@ const query = JSON.stringify({ query: "{ aopd { proofsCount } }" });
 describe("a graceful stop on SIGTERM", { timeout: 120_000 }, () => {
   it("aopd finishes the request in flight, closes subscription sockets with 1001 and exits 0", async () => {
     const port = await freePort();
-    const aopd = await startDeployable("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), AOPD_DATA_DIR: "memory://", AOPD_EXPIRY_INTERVAL_SECONDS: "0" }, port);
+    const aopd = await startDeployable("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), AOPD_DATA_DIR: "memory://", AOPD_EXPIRY_INTERVAL_SECONDS: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" }, port);
     const { closed: socketClosed } = await openSocket(`ws://127.0.0.1:${port}/graphql`);
     const held = heldRequest(`${aopd.base}/graphql`, query);
     aopd.child.kill("SIGTERM");

@@ -65,7 +65,7 @@ describe("outages reach clients as SERVICE_UNAVAILABLE, named but without addres
       proxy = await startCuttableProxy(port);
       const direct = new URL(await createTestDatabase("outage"));
       direct.port = String(port);
-      aopd = await startAopd({ config: { port: 0, databaseUrl: direct.toString(), expiryIntervalSeconds: 0 }, logger: log.logger });
+      aopd = await startAopd({ config: { port: 0, databaseUrl: direct.toString(), expiryIntervalSeconds: 0 }, insecureDevelopmentIdentity: true, logger: log.logger });
     });
     afterAll(async () => {
       await aopd?.close();

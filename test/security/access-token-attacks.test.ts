@@ -132,6 +132,22 @@ describe("access token attacks on the gateway", () => {
     await expectRefused(await signToken(providerKey, { ...withoutIssuedAt, exp: now() + 86_400 * 2 }));
   });
 
+  it("refuses an ID token of the provider whose aud happens to match the API's audience", async () => {
+    // What Keycloak signs for a login: header typ "JWT", claim typ "ID", aud the client it was issued to.
+    const idToken = { ...claims(), typ: "ID", aud: stack.idp.audience, nonce: "n-0S6_WzA2Mj", auth_time: now() };
+    await expectRefused(await signToken(providerKey, idToken, { typ: "JWT" }));
+  });
+
+  it("refuses a token of the provider that carries no access token marker at all", async () => {
+    const { typ: _typ, ...unmarked } = claims() as ReturnType<typeof claims> & { typ?: unknown };
+    await expectRefused(await signToken(providerKey, unmarked, { typ: "JWT" }));
+  });
+
+  it("accepts a Keycloak access token, marked by its typ claim alone (control for the ID token)", async () => {
+    const { status } = await stack.query(query, await signToken(providerKey, { ...claims(), typ: "Bearer" }, { typ: "JWT" }));
+    expect(status).toBe(200);
+  });
+
   it("does not say why a token was refused", async () => {
     const expired = await stack.query(query, await signToken(providerKey, { ...claims(), exp: now() - 3600 }));
     const forged = await stack.query(query, "not-a-jwt");

@@ -12,8 +12,12 @@ describe("proof events on PGlite", () => {
   let writer: ProofWriter;
 
   beforeAll(async () => {
-    // No verifier: a development subgraph on its own, as `npm start` runs it behind the gateway.
-    aopd = await startAopd({ config: { port: 0, dataDir: "memory://", production: false, expiryIntervalSeconds: 0 }, logger: createLogger("aopd", "silent") });
+    // No verifier: a development subgraph on its own, every caller a developer with every role.
+    aopd = await startAopd({
+      config: { port: 0, dataDir: "memory://", production: false, expiryIntervalSeconds: 0 },
+      insecureDevelopmentIdentity: true,
+      logger: createLogger("aopd", "silent"),
+    });
     writer = proofWriterOn(aopd.services.db);
   });
   afterAll(() => aopd?.close());

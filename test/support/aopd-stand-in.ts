@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import { parse } from "graphql";
-import { enforceRequiredRoles, type Identity } from "@compliance-graph/identity";
+import { createIdentityDoor, enforceRequiredRoles, type InternalTokenVerifier } from "@compliance-graph/identity";
 import { createLogger, startSubgraphServer, type RunningSubgraphServer } from "@compliance-graph/server-kit";
-import type { IncomingHttpHeaders } from "node:http";
 
 export const aopdStandInSchemaFile = new URL("./fixtures/aopd-stand-in.graphql", import.meta.url).pathname;
 
@@ -16,7 +15,7 @@ export const standInProofs = [
  * A small aopd-shaped subgraph (the stand-in schema in fixtures/) on a free port, served with the
  * same server kit and identity verification as the real subgraphs.
  */
-export async function startAopdStandIn(authenticate: (headers: IncomingHttpHeaders) => Promise<Identity>): Promise<RunningSubgraphServer> {
+export async function startAopdStandIn(authenticate: InternalTokenVerifier): Promise<RunningSubgraphServer> {
   const byId = new Map(standInProofs.map((proof) => [proof.id, proof]));
   const schema = enforceRequiredRoles(
     buildSubgraphSchema({
@@ -34,14 +33,15 @@ export async function startAopdStandIn(authenticate: (headers: IncomingHttpHeade
       } as never,
     }),
   );
+  const logger = createLogger("aopd-stand-in", "silent");
   return startSubgraphServer({
     name: "aopd",
     schema,
     port: 0,
     production: false,
-    authenticate,
-    createContext: ({ identity, requestId, logger }) => ({ identity, requestId, logger }),
+    identity: createIdentityDoor({ subgraph: "aopd", verifier: authenticate, production: false, logger }),
+    createContext: ({ identity, requestId, logger: requestLogger }) => ({ identity, requestId, logger: requestLogger }),
     checkReady: async () => {},
-    logger: createLogger("aopd-stand-in", "silent"),
+    logger,
   });
 }

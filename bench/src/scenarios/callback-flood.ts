@@ -35,7 +35,7 @@ export const callbackFloodScenario: BenchmarkScenario = {
     // Rate limits off: the flood measures what one replica does with the searches it lets in.
     const aopd = await startProcess(
       "subgraphs/aopd/src/main.ts",
-      { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", AOPD_RATE_LIMIT_PER_CLIENT: "0", AOPD_RATE_LIMIT_PER_CREDENTIAL: "0", AOPD_CALLBACK_BASE_URL: `${base}/aopp/callback` },
+      { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", AOPD_RATE_LIMIT_PER_CLIENT: "0", AOPD_RATE_LIMIT_PER_CREDENTIAL: "0", AOPD_CALLBACK_BASE_URL: `${base}/aopp/callback`, INSECURE_DEVELOPMENT_IDENTITY: "true" },
       `${base}/health/ready`,
     );
     const graphql = async (query: string, variables?: unknown) => {

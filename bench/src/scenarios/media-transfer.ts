@@ -75,7 +75,7 @@ async function mediaTable(quick: boolean): Promise<BenchmarkTable> {
   const port = await freePort();
   const aopd = await startProcess(
     "subgraphs/aopd/src/main.ts",
-    { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", AOPD_RATE_LIMIT_PER_CLIENT: "0", AOPD_RATE_LIMIT_PER_CREDENTIAL: "0" },
+    { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", AOPD_RATE_LIMIT_PER_CLIENT: "0", AOPD_RATE_LIMIT_PER_CREDENTIAL: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" },
     `http://127.0.0.1:${port}/health/ready`,
   );
   const origin = `http://127.0.0.1:${port}`;

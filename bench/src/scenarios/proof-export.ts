@@ -61,7 +61,7 @@ function resetPeak(pid: number | "self"): void {
 async function httpRun(url: string): Promise<RunFigures> {
   const port = await freePort();
   // Expiry off: it would change the seeded proofs, and the other variants must see the same rows.
-  const subgraph = await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), DATABASE_URL: url, AOPD_MAX_EXPORT_ROWS: "2000000", AOPD_EXPIRY_INTERVAL_SECONDS: "0" }, `http://127.0.0.1:${port}/health/ready`);
+  const subgraph = await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), DATABASE_URL: url, AOPD_MAX_EXPORT_ROWS: "2000000", AOPD_EXPIRY_INTERVAL_SECONDS: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" }, `http://127.0.0.1:${port}/health/ready`);
   const post = async (filter: unknown) => {
     const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
       method: "POST",

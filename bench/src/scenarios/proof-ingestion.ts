@@ -56,7 +56,7 @@ function verificationTable(seconds: number): BenchmarkTable {
 async function roundTripTable(count: number): Promise<BenchmarkTable> {
   const databaseUrl = await freshBenchDatabase("aopd_bench_ingestion");
   // Rate limits off: one client posting hundreds of callbacks a second is the point here.
-  const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0 } });
+  const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
   aopd.services.config.callbackBaseUrl = new URL("/aopp/callback", aopd.url).toString();
   const address = p2wpkhAddress(publicKeyOf(key));
   const post = async (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

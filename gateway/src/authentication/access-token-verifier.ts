@@ -11,12 +11,15 @@
  * client) or issued in the future (a clock pushed ahead to mint tokens that outlive a key
  * rotation) is refused too: `iat` may lie at most the clock tolerance ahead, and `exp - iat` may
  * not exceed `maxLifetimeSeconds`. In production the issuer must be `https` (except loopback, for
- * tests), since discovery and keys fetched over plain HTTP can be replaced on the way.
+ * tests), since discovery and keys fetched over plain HTTP can be replaced on the way. A token of
+ * the issuer that is not an access token (an ID token whose `aud` matches) is refused too: it must
+ * carry one of the `accessTokenMarkers` (see access-token-marker.ts).
  */
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type RemoteJWKSet } from "jose";
 import { GatewayMetrics } from "../gateway-metrics.js";
 import { UnauthenticatedError } from "@compliance-graph/errors";
-import { ExpiringCache, identityFromClaims, keycloakRoleSources, type Identity, type RoleSource } from "@compliance-graph/identity";
+import { checkTokenTimes, ExpiringCache, identityFromClaims, keycloakRoleSources, type Identity, type RoleSource } from "@compliance-graph/identity";
+import { defaultAccessTokenMarkers, hasAccessTokenMarker, type AccessTokenMarker } from "./access-token-marker.js";
 import { discoverIssuer } from "./discover-issuer.js";
 
 export interface AccessTokenVerifierOptions {
@@ -50,6 +53,13 @@ export interface AccessTokenVerifierOptions {
   maxLifetimeSeconds?: number;
   /** Refuse an issuer that is not `https` (loopback excepted); the gateway sets it in production. @default false */
   requireHttpsIssuer?: boolean;
+  /**
+   * `OIDC_ACCESS_TOKEN_MARKERS`: what a token must carry to count as an access token, one of them
+   * suffices; empty checks nothing (`none`). @default header `typ` "at+jwt" or claim `typ` "Bearer"
+   */
+  accessTokenMarkers?: readonly AccessTokenMarker[];
+  /** The clock, for tests: token times and the cache of verified tokens. @default Date.now // epoch milliseconds */
+  now?: () => number;
 }
 
 /** True for an `https` URL, or an `http` one on a loopback host (127.0.0.0/8, ::1, localhost). */
@@ -82,10 +92,11 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
   if (options.requireHttpsIssuer && !isSecureIssuer(options.issuer)) {
     throw new Error(`OIDC_ISSUER must be an https URL in production (http only on loopback); got ${JSON.stringify(options.issuer)}.`);
   }
-  const clockTolerance = options.clockToleranceSeconds ?? 10;
-  const maxLifetimeSeconds = options.maxLifetimeSeconds ?? 86_400;
+  const times = { clockToleranceSeconds: options.clockToleranceSeconds ?? 10, maxLifetimeSeconds: options.maxLifetimeSeconds ?? 86_400 };
+  const markers = options.accessTokenMarkers ?? defaultAccessTokenMarkers;
+  const now = options.now ?? Date.now;
   const roleSources = options.roleSources ?? keycloakRoleSources(options.roleClients ?? [options.audience]);
-  const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000);
+  const cache = new ExpiringCache<Identity>(options.maxCachedTokens ?? 10_000, now);
   // Discovery is lazy and retried after a failure, so the gateway can start before its issuer.
   let keys: Promise<RemoteJWKSet> | undefined;
   const getKeys = () => {
@@ -132,17 +143,20 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
       const jwks = await getKeys();
       let payload;
       try {
-        ({ payload } = await jwtVerify(token, jwks, {
+        const at = now();
+        let protectedHeader;
+        ({ payload, protectedHeader } = await jwtVerify(token, jwks, {
           issuer: options.issuer,
           audience: options.audience,
           algorithms,
           requiredClaims: ["exp", "sub"],
-          clockTolerance,
+          clockTolerance: times.clockToleranceSeconds,
+          currentDate: new Date(at),
         }));
-        const now = Math.floor(Date.now() / 1000);
-        if (typeof payload.iat === "number" && payload.iat > now + clockTolerance) throw new Error("iat lies in the future");
-        const lifetime = (payload.exp ?? 0) - (typeof payload.iat === "number" ? payload.iat : now);
-        if (lifetime > maxLifetimeSeconds) throw new Error(`lifetime ${lifetime} s exceeds ${maxLifetimeSeconds} s`);
+        checkTokenTimes(payload, times, at);
+        if (!hasAccessTokenMarker(protectedHeader, payload, markers)) {
+          throw new Error(`not an access token (typ header ${JSON.stringify(protectedHeader.typ)}, typ claim ${JSON.stringify(payload.typ)})`);
+        }
       } catch (error) {
         if (error instanceof joseErrors.JWKSTimeout || (error instanceof Error && error.name === "TypeError")) {
           metrics?.tokenVerifications.inc({ outcome: "unavailable" });

@@ -1,10 +1,10 @@
 import type { GraphQLDataSource, ServiceMap } from "@apollo/gateway";
 import type { GraphQLFormattedError } from "graphql";
-import type { Identity } from "@compliance-graph/identity";
+import { identityKey, type Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import { SharedSubscription } from "./shared-subscription.js";
-import { identityKey, type SubgraphSocketPool } from "./subgraph-socket-pool.js";
+import type { SubgraphSocketPool } from "./subgraph-socket-pool.js";
 import { SubscriptionMember, type ConnectionBudget } from "./subscription-member.js";
 import type { PlannedSubscription, SubscriptionPlanner } from "./subscription-planner.js";
 

@@ -8,7 +8,7 @@
  */
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import type { Identity, InternalTokenMinter } from "@compliance-graph/identity";
+import { identityKey, type Identity, type InternalTokenMinter } from "@compliance-graph/identity";
 
 export interface SubgraphSocketPoolOptions {
   mint: InternalTokenMinter;
@@ -19,11 +19,6 @@ export interface SubgraphSocketPoolOptions {
 interface PooledClient {
   client: Client;
   users: number;
-}
-
-/** The identity's stable key: connections and shared subscriptions never cross identities. */
-export function identityKey(identity: Identity): string {
-  return JSON.stringify([identity.subject, identity.client, identity.username ?? null, [...identity.roles].sort()]);
 }
 
 export class SubgraphSocketPool {

@@ -1,7 +1,8 @@
 import { importJWK, SignJWT, type JWK } from "jose";
 import { ExpiringCache } from "./expiring-cache.js";
 import type { Identity } from "./identity.js";
-import { defaultInternalTokenIssuer, internalTokenAlgorithm, internalTokenType } from "./internal-token.js";
+import { identityKey } from "./identity-key.js";
+import { defaultInternalTokenIssuer, internalTokenAlgorithm, internalTokenType, type InternalTokenClaims } from "./internal-token.js";
 
 export interface InternalTokenMinterOptions {
   /** The gateway's private signing key as a JWK with a `kid` (ES256). */
@@ -25,8 +26,8 @@ export type InternalTokenMinter = (identity: Identity, audience: string) => Prom
 
 /**
  * Signs the internal identity token the gateway adds to each subgraph request. Tokens are cached
- * per identity and audience until shortly before they expire, so the hot path costs a map lookup,
- * not a signature.
+ * per identity (`identityKey`: the same roles in another order are the same caller) and audience
+ * until shortly before they expire, so the hot path costs a map lookup, not a signature.
  */
 export async function createInternalTokenMinter(options: InternalTokenMinterOptions): Promise<InternalTokenMinter> {
   const { kid } = options.privateJwk;
@@ -40,17 +41,16 @@ export async function createInternalTokenMinter(options: InternalTokenMinterOpti
   const cache = new ExpiringCache<Promise<string>>(options.maxCachedTokens ?? 10_000, now);
 
   return (identity, audience) => {
-    const cacheKey = JSON.stringify([audience, identity.subject, identity.client, identity.username ?? null, identity.roles]);
+    const cacheKey = `${audience}\n${identityKey(identity)}`;
     const cached = cache.get(cacheKey);
     if (cached) return cached;
     const issuedAt = Math.floor(now() / 1000);
-    const claims: Record<string, unknown> = { azp: identity.client, roles: identity.roles };
+    const claims: InternalTokenClaims = { sub: identity.subject, azp: identity.client, roles: identity.roles };
     if (identity.username !== undefined) claims.preferred_username = identity.username;
     const token = new SignJWT(claims)
       .setProtectedHeader({ alg: internalTokenAlgorithm, typ: internalTokenType, kid })
       .setIssuer(issuer)
       .setAudience(audience)
-      .setSubject(identity.subject)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + ttlSeconds)
       .sign(key);

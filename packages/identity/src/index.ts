@@ -4,6 +4,8 @@ export { identityFromClaims } from "./identity-from-claims.js";
 export { keycloakRoleSources, parseRoleSources, type RoleSource } from "./role-source.js";
 export { bearerTokenFrom } from "./bearer-token-from.js";
 export { ExpiringCache } from "./expiring-cache.js";
+export { identityKey } from "./identity-key.js";
+export { checkTokenTimes, type TokenTimeLimits } from "./check-token-times.js";
 export {
   defaultInternalTokenIssuer,
   internalTokenAlgorithm,
@@ -23,6 +25,13 @@ export {
   type InternalTokenVerifierOptions,
 } from "./create-internal-token-verifier.js";
 export { internalTokenVerifierFromEnv } from "./internal-token-verifier-from-env.js";
+export {
+  createIdentityDoor,
+  type IdentityDoor,
+  type IdentityDoorOptions,
+  type RefuseUnauthenticated,
+} from "./create-identity-door.js";
+export { insecureDevelopmentIdentityFromEnv } from "./insecure-development-identity-from-env.js";
 export {
   authorizationSpecUrl,
   requiredRoleIn,

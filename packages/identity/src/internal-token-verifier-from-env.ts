@@ -13,8 +13,8 @@ import { createInternalTokenVerifier, type InternalTokenVerifier } from "./creat
  * - `INTERNAL_JWT_MAX_LIFETIME_SECONDS`: the longest internal token accepted; keep it at least the
  *   gateway's `INTERNAL_JWT_TTL_SECONDS`. @default 3_600 // 1 hour
  *
- * Returns undefined when neither key source is set; `startSubgraphServer` refuses to start in
- * production without a verifier.
+ * Returns undefined when neither key source is set; `createIdentityDoor` then refuses to start
+ * unless `INSECURE_DEVELOPMENT_IDENTITY=true` (never in production).
  */
 export function internalTokenVerifierFromEnv(audience: string, env: NodeJS.ProcessEnv = process.env): InternalTokenVerifier | undefined {
   const inline = env.INTERNAL_JWT_PUBLIC_JWKS;

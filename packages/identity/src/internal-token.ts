@@ -14,10 +14,16 @@ export const internalTokenAlgorithm = "ES256";
 /** @default "compliance-graph-gateway" */
 export const defaultInternalTokenIssuer = "compliance-graph-gateway";
 
+/**
+ * The caller's identity as the internal token carries it: what `createInternalTokenMinter` signs
+ * (beside `iss`, `aud`, `iat` and `exp`) and what `createInternalTokenVerifier` reads back.
+ */
 export interface InternalTokenClaims extends JWTPayload {
+  /** The caller's subject (`Identity.subject`). */
   sub: string;
   /** The client the caller's access token was issued to. */
   azp: string;
   preferred_username?: string;
+  /** Roles of the role model only; the verifier drops any other. */
   roles: string[];
 }

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
-import { createInternalTokenMinter, createInternalTokenVerifier, generateInternalSigningKey, publicJwkOf, type Identity } from "../src/index.js";
+import { createInternalTokenMinter, createInternalTokenVerifier, generateInternalSigningKey, identityKey, publicJwkOf, type Identity } from "../src/index.js";
 
 const identity: Identity = { subject: "user-1", client: "dev-api-client", username: "service-account-dev-api-client", roles: ["proofs:read"] };
 const requestWith = (token: string | undefined): IncomingHttpHeaders => (token ? { authorization: `Bearer ${token}` } : {});
@@ -25,6 +25,16 @@ describe("internal identity tokens", () => {
     expect(await mint(identity, "trpd")).toBe(first);
     now += 2_000;
     expect(await mint(identity, "trpd")).not.toBe(first);
+  });
+
+  it("are one token for the same caller whatever the order of its roles (identityKey, as the gateway's socket pool)", async () => {
+    const key = await generateInternalSigningKey();
+    const mint = await createInternalTokenMinter({ privateJwk: key.privateJwk });
+    const both = { ...identity, roles: ["proofs:read", "travel-rule:read"] };
+    const first = await mint(both, "trpd");
+    expect(await mint({ ...both, roles: ["travel-rule:read", "proofs:read"] }, "trpd")).toBe(first);
+    expect(identityKey({ ...both, roles: ["travel-rule:read", "proofs:read"] })).toBe(identityKey(both));
+    expect(identityKey({ ...both, username: "someone-else" })).not.toBe(identityKey(both));
   });
 
   it("keep at most maxCachedTokens", async () => {

@@ -69,10 +69,14 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
     const started = performance.now();
     const path = (request.url ?? "/").split("?")[0] ?? "/";
     const route = routeOfPath(path);
-    await tracedRequest(request, response, route, () => answer(request, response, path, requestId));
-    const ms = performance.now() - started;
+    let ms = 0;
+    await tracedRequest(request, response, route, async () => {
+      await answer(request, response, path, requestId);
+      ms = performance.now() - started;
+      // Written before the request's span ends, so the line carries the caller's traceId.
+      logger.debug({ requestId, method: request.method, path: path.slice(0, 64), status: response.statusCode, ms: Math.round(ms) }, "request");
+    });
     options.metrics?.recordHttp(route, request.method, response.statusCode, ms / 1000);
-    logger.debug({ requestId, method: request.method, path: path.slice(0, 64), status: response.statusCode, ms: Math.round(ms) }, "request");
   });
   const answer = async (request: IncomingMessage, response: ServerResponse, path: string, requestId: string): Promise<void> => {
     try {

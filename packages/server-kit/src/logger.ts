@@ -1,5 +1,5 @@
 import { trace } from "@opentelemetry/api";
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
@@ -14,8 +14,9 @@ function traceFields(): Record<string, string> {
 /**
  * Structured JSON logs on standard output, one object per line, so any log shipper can index
  * them. `LOG_LEVEL` picks the level (default `info`; tests run with `silent`). Lines logged inside a
- * traced request carry its `traceId` and `spanId`.
+ * traced request carry its `traceId` and `spanId`. `destination`: where lines go. @default standard output
  */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({ level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, mixin: traceFields });
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream): Logger {
+  const options = { level, base: { service }, timestamp: pino.stdTimeFunctions.isoTime, mixin: traceFields };
+  return destination ? pino(options, destination) : pino(options);
 }

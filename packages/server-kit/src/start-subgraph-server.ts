@@ -1,8 +1,8 @@
-import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
-import { PublicError, UnauthenticatedError } from "@compliance-graph/errors";
+import type { Identity, IdentityDoor } from "@compliance-graph/identity";
 import type { Logger } from "./logger.js";
 import type { OutageLog } from "./outage-log.js";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
@@ -22,7 +22,7 @@ import { traceResolvers } from "./tracing/trace-resolvers.js";
 import { ServiceMetrics } from "./metrics/service-metrics.js";
 import type { MetricsExposure } from "./metrics/start-metrics-server.js";
 
-export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> {
+export interface SubgraphServerOptions<TContext extends BaseContext> {
   /** The subgraph's name, as in `supergraph.yaml`; used in logs. */
   name: string;
   schema: GraphQLSchema;
@@ -39,14 +39,11 @@ export interface SubgraphServerOptions<TContext extends BaseContext, TIdentity> 
   /** Largest request body accepted. @default 1_048_576 // 1 MiB */
   maxBodyBytes?: number;
   /**
-   * Proves who is calling, from the request headers; throws `UnauthenticatedError` (HTTP 401)
-   * otherwise. Required in production: a subgraph must answer nothing to a caller that did not
-   * come through the gateway.
+   * Who is calling (`createIdentityDoor`): the subgraph's one door, shared with its other routes; a
+   * caller it refuses gets HTTP 401 before the body is read.
    */
-  authenticate?: (headers: IncomingHttpHeaders) => Promise<TIdentity>;
-  /** Identity used in development when no `authenticate` is configured. */
-  developmentIdentity?: TIdentity;
-  createContext: (input: { identity: TIdentity; requestId: string; logger: Logger }) => TContext | Promise<TContext>;
+  identity: IdentityDoor;
+  createContext: (input: { identity: Identity; requestId: string; logger: Logger }) => TContext | Promise<TContext>;
   /** Resolves when the subgraph can serve (database reachable); rejects otherwise. See `ReadinessReport` for degraded parts. */
   checkReady: () => Promise<void | ReadinessReport>;
   logger: Logger;
@@ -87,15 +84,10 @@ export interface RunningSubgraphServer {
  * prevention, query limits, a body size cap, masked errors, health endpoints, JSON logs with the
  * request id, and a graceful shutdown.
  */
-export async function startSubgraphServer<TContext extends BaseContext, TIdentity>(
-  options: SubgraphServerOptions<TContext, TIdentity>,
-): Promise<RunningSubgraphServer> {
+export async function startSubgraphServer<TContext extends BaseContext>(options: SubgraphServerOptions<TContext>): Promise<RunningSubgraphServer> {
   const { logger, production } = options;
   const limits = { ...defaultQueryLimits, ...options.limits };
   const maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
-  if (production && !options.authenticate) {
-    throw new Error(`The ${options.name} subgraph refuses to start in production without identity verification.`);
-  }
   const metrics = options.metrics ?? new ServiceMetrics(options.name);
   const tracing = isTracingEnabled();
   if (tracing) traceResolvers(options.schema);
@@ -119,15 +111,8 @@ export async function startSubgraphServer<TContext extends BaseContext, TIdentit
   const lane = compiled && !tracing ? seenOperationLane<TContext>({ schema: options.schema, execution: compiled, checks: [inputValues.check, cost.check], metrics }) : undefined;
 
   const handleGraphQL = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
-    let identity: TIdentity;
-    try {
-      identity = options.authenticate ? await options.authenticate(request.headers) : (options.developmentIdentity as TIdentity);
-    } catch (error) {
-      if (!(error instanceof UnauthenticatedError)) logger.error({ err: error, requestId }, "identity verification failed");
-      const publicError = error instanceof PublicError ? error : new UnauthenticatedError();
-      response.setHeader("www-authenticate", "Bearer");
-      return sendGraphQLError(response, 401, { message: publicError.message, extensions: { code: "UNAUTHENTICATED" } });
-    }
+    const identity = await options.identity.admit(request, response, requestId, (status, error) => sendGraphQLError(response, status, error));
+    if (!identity) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
     const createContext = async () => options.createContext({ identity, requestId, logger: logger.child({ requestId }) });

@@ -1,19 +1,21 @@
 import { buildSchema } from "graphql";
+import { createIdentityDoor } from "@compliance-graph/identity";
 import { afterEach, describe, expect, it } from "vitest";
 import { BoundedLabel, createLogger, metricsExposureFromEnv, startSubgraphServer, type RunningSubgraphServer } from "../src/index.js";
 
 const schema = buildSchema("type Query { hello: String }");
 
 function start(metricsExposure?: { port: number | undefined; host: string }) {
+  const logger = createLogger("probe", "silent");
   return startSubgraphServer({
     name: "probe",
     schema,
     port: 0,
     production: false,
-    developmentIdentity: {},
+    identity: createIdentityDoor({ subgraph: "probe", insecureDevelopmentIdentity: true, production: false, logger }),
     createContext: () => ({}),
     checkReady: async () => {},
-    logger: createLogger("probe", "silent"),
+    logger,
     ...(metricsExposure ? { metricsExposure } : {}),
   });
 }

@@ -1,18 +1,23 @@
-import { internalTokenVerifierFromEnv } from "@compliance-graph/identity";
+import { insecureDevelopmentIdentityFromEnv, internalTokenVerifierFromEnv } from "@compliance-graph/identity";
 import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
 import { startAopd } from "./start-aopd.js";
 
 /**
  * The aopd deployable: `node --import tsx subgraphs/aopd/src/main.ts`, configured by the
  * environment. Callers prove who they are with the gateway's internal token
- * (`INTERNAL_JWT_PUBLIC_JWKS` or `INTERNAL_JWKS_URL`); production refuses to start without one.
+ * (`INTERNAL_JWT_PUBLIC_JWKS` or `INTERNAL_JWKS_URL`); without one it refuses to start, unless
+ * `INSECURE_DEVELOPMENT_IDENTITY=true` (never in production) serves every caller every role.
  */
 // First: the spans of everything started below go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set.
 const tracing = startTracing("aopd");
 const logger = createLogger("aopd");
 const authenticate = internalTokenVerifierFromEnv("aopd");
-if (!authenticate) logger.warn("no INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL: serving a development identity to anyone");
-const aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
+const aopd = await startAopd({
+  logger,
+  metricsExposure: metricsExposureFromEnv(),
+  ...(authenticate ? { authenticate } : {}),
+  insecureDevelopmentIdentity: insecureDevelopmentIdentityFromEnv(),
+});
 onShutdownSignal(logger, async () => {
   await aopd.close();
   await tracing.shutdown();

@@ -1,6 +1,5 @@
-import type { IncomingHttpHeaders } from "node:http";
 import { sql } from "kysely";
-import { allRoles, type Identity } from "@compliance-graph/identity";
+import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
 import { isConnectionFailure } from "@compliance-graph/errors";
 import { createLogger, OutageLog, startRepeatingJob, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
 import { AopdMetrics } from "./aopd-metrics.js";
@@ -32,8 +31,13 @@ import { proofDownloadRoute } from "./export/proof-download-route.js";
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
   config?: Partial<AopdConfig>;
-  /** Verifies the caller's identity from the request; required in production. */
-  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
+  /** Verifies the gateway's internal token (`internalTokenVerifierFromEnv`); required unless `insecureDevelopmentIdentity`. */
+  authenticate?: InternalTokenVerifier;
+  /**
+   * `INSECURE_DEVELOPMENT_IDENTITY`: without `authenticate`, every caller is a developer with every
+   * role (see `createIdentityDoor`); refused in production and beside `authenticate`. @default false
+   */
+  insecureDevelopmentIdentity?: boolean;
   /** Seeds this many demo proofs when the database is empty (for `npm start`). @default 0 */
   seedDemoProofs?: number;
   logger?: Logger;
@@ -61,6 +65,14 @@ export interface RunningAopd {
 export async function startAopd(options: StartAopdOptions = {}): Promise<RunningAopd> {
   const config = { ...aopdConfigFromEnv(), ...options.config };
   const logger = options.logger ?? createLogger("aopd");
+  // Decided before anything opens: a subgraph that cannot tell who calls does not start.
+  const identity = createIdentityDoor({
+    subgraph: "aopd",
+    verifier: options.authenticate,
+    insecureDevelopmentIdentity: options.insecureDevelopmentIdentity,
+    production: config.production,
+    logger,
+  });
   const outages = new OutageLog(logger);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -104,10 +116,9 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
     metrics.watchChain(() => chainWatcher.stats());
     const schema = buildAopdSchema();
-    const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
-    const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, authenticate: options.authenticate, developmentIdentity });
-    const proofDownload = proofDownloadRoute({ services, schema, authenticate: options.authenticate, developmentIdentity, logger });
-    const server = await startSubgraphServer<AopdContext, Identity>({
+    const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, identity });
+    const proofDownload = proofDownloadRoute({ services, schema, identity, logger });
+    const server = await startSubgraphServer<AopdContext>({
       name: "aopd",
       schema,
       metrics,
@@ -118,9 +129,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       production: config.production,
       // The gateway checked the cost already; checked again here for callers that reach aopd directly.
       cost: { maxCost: config.maxCost, ...(config.maxResultRows ? { maxListRows: config.maxResultRows } : {}) },
-      authenticate: options.authenticate,
-      // Development without a gateway in front: every caller is a developer with every role.
-      developmentIdentity,
+      identity,
       createContext: ({ identity, requestId, logger: requestLogger }) => ({ ...services, identity, requestId, logger: requestLogger }),
       checkReady: async () => {
         try {
@@ -142,7 +151,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         (await portalPage(request, response)),
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
-    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger, hub });
+    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, identity, logger, hub });
     await subscriptions.ready;
     const jobBatch = 1_000;
     const stopExpiryJob = startRepeatingJob("expiring pending proofs", config.expiryIntervalSeconds, async () => {

@@ -1,4 +1,4 @@
-import { internalTokenVerifierFromEnv } from "@compliance-graph/identity";
+import { insecureDevelopmentIdentityFromEnv, internalTokenVerifierFromEnv } from "@compliance-graph/identity";
 import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
 import { startTrpd } from "./start-trpd.js";
 
@@ -7,8 +7,12 @@ import { startTrpd } from "./start-trpd.js";
 const tracing = startTracing("trpd");
 const logger = createLogger("trpd");
 const authenticate = internalTokenVerifierFromEnv("trpd");
-if (!authenticate) logger.warn("no INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL: serving a development identity to anyone");
-const trpd = await startTrpd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
+const trpd = await startTrpd({
+  logger,
+  metricsExposure: metricsExposureFromEnv(),
+  ...(authenticate ? { authenticate } : {}),
+  insecureDevelopmentIdentity: insecureDevelopmentIdentityFromEnv(),
+});
 onShutdownSignal(logger, async () => {
   await trpd.close();
   await tracing.shutdown();

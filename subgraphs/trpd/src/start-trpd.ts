@@ -1,5 +1,4 @@
-import type { IncomingHttpHeaders } from "node:http";
-import { allRoles, type Identity } from "@compliance-graph/identity";
+import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
 import { createLogger, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
 import { buildTrpdSchema } from "./trpd-schema.js";
 import type { TrpdContext } from "./trpd-context.js";
@@ -8,8 +7,13 @@ import { trpdConfigFromEnv, type TrpdConfig } from "./trpd-config.js";
 export interface StartTrpdOptions {
   /** Overrides of the configuration read from the environment. */
   config?: Partial<TrpdConfig>;
-  /** Verifies the gateway's internal token (`createInternalTokenVerifier`); required in production. */
-  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
+  /** Verifies the gateway's internal token (`createInternalTokenVerifier`); required unless `insecureDevelopmentIdentity`. */
+  authenticate?: InternalTokenVerifier;
+  /**
+   * `INSECURE_DEVELOPMENT_IDENTITY`: without `authenticate`, every caller is a developer with every
+   * role (see `createIdentityDoor`); refused in production and beside `authenticate`. @default false
+   */
+  insecureDevelopmentIdentity?: boolean;
   logger?: Logger;
   /** Where `/metrics` is served. @default on trpd's port */
   metricsExposure?: MetricsExposure;
@@ -25,18 +29,24 @@ export interface RunningTrpd {
 /** Starts the travel-rule stub subgraph. It keeps no state, so `checkReady` has nothing to wait for. */
 export async function startTrpd(options: StartTrpdOptions = {}): Promise<RunningTrpd> {
   const config = { ...trpdConfigFromEnv(), ...options.config };
-  const server = await startSubgraphServer<TrpdContext, Identity>({
+  const logger = options.logger ?? createLogger("trpd");
+  const identity = createIdentityDoor({
+    subgraph: "trpd",
+    verifier: options.authenticate,
+    insecureDevelopmentIdentity: options.insecureDevelopmentIdentity,
+    production: config.production,
+    logger,
+  });
+  const server = await startSubgraphServer<TrpdContext>({
     name: "trpd",
     schema: buildTrpdSchema(),
     port: config.port,
     host: config.host,
     production: config.production,
-    authenticate: options.authenticate,
-    // Only without a verifier, which production refuses: a standalone development run.
-    developmentIdentity: { subject: "development", client: "development", roles: [...allRoles] },
+    identity,
     createContext: ({ identity, requestId, logger }) => ({ identity, requestId, logger }),
     checkReady: async () => {},
-    logger: options.logger ?? createLogger("trpd"),
+    logger,
     ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
   });
   return { url: server.url, metricsUrl: server.metricsUrl, close: () => server.close() };

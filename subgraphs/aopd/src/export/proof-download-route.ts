@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { ForbiddenError, LimitExceededError, PublicError, UnauthenticatedError, UserInputError } from "@compliance-graph/errors";
-import { roles, type Identity } from "@compliance-graph/identity";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ForbiddenError, LimitExceededError, UserInputError } from "@compliance-graph/errors";
+import { roles, type IdentityDoor } from "@compliance-graph/identity";
 import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger } from "@compliance-graph/server-kit";
 import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { AopdServices } from "../graphql/aopd-context.js";
@@ -15,9 +15,8 @@ const maxBodyBytes = 65_536;
 export interface ProofDownloadRouteOptions {
   services: AopdServices;
   schema: GraphQLSchema;
-  /** Verifies the gateway's internal token, as for `/graphql`; absent in development. */
-  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
-  developmentIdentity: Identity;
+  /** The subgraph's identity door, the one `/graphql` passes through. */
+  identity: IdentityDoor;
   logger: Logger;
 }
 
@@ -43,15 +42,8 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
       sendGraphQLError(response, 405, new UserInputError("method", "must be POST with a JSON body { \"filter\": AopdProofFilterInput }."));
       return true;
     }
-    let identity: Identity;
-    try {
-      identity = options.authenticate ? await options.authenticate(request.headers) : options.developmentIdentity;
-    } catch (error) {
-      if (!(error instanceof UnauthenticatedError)) logger.error({ err: error, requestId }, "identity verification failed");
-      response.setHeader("www-authenticate", "Bearer");
-      sendGraphQLError(response, 401, error instanceof PublicError ? error : new UnauthenticatedError());
-      return true;
-    }
+    const identity = await options.identity.admit(request, response, requestId, (status, error) => sendGraphQLError(response, status, error));
+    if (!identity) return true;
     if (!identity.roles.includes(roles.proofsExport)) {
       sendGraphQLError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
       return true;

@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { isUuid } from "@compliance-graph/filter";
-import { roles, type Identity } from "@compliance-graph/identity";
+import { roles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
 import { sendJson, type Logger } from "@compliance-graph/server-kit";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -16,14 +16,15 @@ import { serveProofMedia } from "./serve-proof-media.js";
 /** `/aopd/media/<proof id>`: the path is the same at the gateway, which forwards it here with an internal token. */
 export const officerMediaPathPrefix = "/aopd/media/";
 
+const unauthenticatedReason = "A valid internal identity token is required; call this route through the gateway with a bearer token.";
+
 export interface OfficerMediaServices {
   db: Kysely<AopdDatabase>;
   config: AopdConfig;
   uploadSlots: MediaUploadSlots;
   logger: Logger;
-  /** The subgraph's verifier of the gateway's internal token; absent in development. */
-  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
-  developmentIdentity: Identity;
+  /** The subgraph's identity door, the one `/graphql` passes through. */
+  identity: IdentityDoor;
 }
 
 /**
@@ -38,8 +39,11 @@ export function officerMediaRoute(services: OfficerMediaServices) {
     const path = (request.url ?? "").split("?")[0] ?? "";
     if (!path.startsWith(officerMediaPathPrefix)) return false;
     response.setHeader("cache-control", "no-store");
+    const identity = await services.identity.admit(request, response, requestId, () =>
+      answerPublicRouteFailure(response, new PublicRouteError("unauthenticated", unauthenticatedReason), services.logger, requestId),
+    );
+    if (!identity) return true;
     try {
-      const identity = await authenticate(services, request);
       const id = path.slice(officerMediaPathPrefix.length);
       if (!isUuid(id)) throw new PublicRouteError("unknown_proof", "No proof has this id.");
       if (request.method === "GET" || request.method === "HEAD") {
@@ -59,20 +63,10 @@ export function officerMediaRoute(services: OfficerMediaServices) {
       response.setHeader("allow", "GET, HEAD, PUT");
       throw new PublicRouteError("method_not_allowed", `${request.method ?? "This method"} is not allowed here; use GET to download or PUT to upload.`);
     } catch (error) {
-      if (error instanceof PublicRouteError && error.code === "unauthenticated") response.setHeader("www-authenticate", "Bearer");
       answerPublicRouteFailure(response, error, services.logger, requestId);
     }
     return true;
   };
-}
-
-async function authenticate(services: OfficerMediaServices, request: IncomingMessage): Promise<Identity> {
-  if (!services.authenticate) return services.developmentIdentity;
-  try {
-    return await services.authenticate(request.headers);
-  } catch {
-    throw new PublicRouteError("unauthenticated", "A valid internal identity token is required; call this route through the gateway with a bearer token.");
-  }
 }
 
 function requireRole(identity: Identity, role: string): void {

@@ -3,17 +3,17 @@
  * Threat: a caller who reaches the subgraph's socket directly, bypassing the gateway, to read proof
  * events without the gateway's authentication and authorization. The `connection_init` payload must
  * carry the gateway's internal token (`{ "authorization": "Bearer <internal token>" }`), verified by
- * the very verifier that guards HTTP requests; anything else closes the socket with 4401 before a
+ * the subgraph's identity door that guards its HTTP routes; anything else closes the socket with 4401 before a
  * single operation is read. Each subscription is then checked against the schema's `@requiresRole`
  * with the token's roles, and its document against the HTTP query limits.
  */
-import type { IncomingHttpHeaders, Server } from "node:http";
+import type { Server } from "node:http";
 import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { WebSocketServer } from "ws";
 import { ForbiddenError, maskError, UnauthenticatedError } from "@compliance-graph/errors";
-import { findMissingRole, RequiredRoles, type Identity } from "@compliance-graph/identity";
+import { findMissingRole, RequiredRoles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
 import { defaultQueryLimits, prepareOperation, requestIdFrom, type Logger } from "@compliance-graph/server-kit";
 import type { Database } from "../database/open-database.js";
 import type { AopdServices } from "../graphql/aopd-context.js";
@@ -27,9 +27,8 @@ export interface AopdSubscriptionServerOptions {
   schema: GraphQLSchema;
   services: AopdServices;
   database: Database;
-  /** The internal token verifier of the HTTP endpoint; without one, `developmentIdentity` is used. */
-  authenticate?: (headers: IncomingHttpHeaders) => Promise<Identity>;
-  developmentIdentity: Identity;
+  /** The subgraph's identity door, the one its HTTP routes pass through. */
+  identity: IdentityDoor;
   logger: Logger;
   /** Time a socket has to send `connection_init`. @default 3_000 // 3 seconds */
   connectionInitTimeoutMs?: number;
@@ -77,13 +76,9 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
       onConnect: async (ctx) => {
         try {
           const authorization = ctx.connectionParams?.authorization;
-          const identity = options.authenticate
-            ? await options.authenticate(typeof authorization === "string" ? { authorization } : {})
-            : options.developmentIdentity;
-          identities.set(ctx, identity);
+          identities.set(ctx, await options.identity.identify(typeof authorization === "string" ? { authorization } : {}));
           return true;
-        } catch (error) {
-          if (!(error instanceof UnauthenticatedError)) logger.error({ err: error }, "identity verification failed");
+        } catch {
           ctx.extra.socket.close(CloseCode.Unauthorized, "Unauthorized");
           return false;
         }

@@ -66,6 +66,8 @@ describe("the chain watcher of a started aopd", () => {
         APOLLO_TELEMETRY_DISABLED: "1",
         AOPD_PORT: String(port),
         AOPD_HOST: "127.0.0.1",
+        // No gateway in front: the test calls aopd as a developer with every role, said explicitly.
+        INSECURE_DEVELOPMENT_IDENTITY: "true",
         DATABASE_URL: databaseUrl,
         AOPD_CHAIN_ETHEREUM_URL: anvil.url,
         AOPD_CHAIN_ETHEREUM_CONFIRMATIONS: "2",

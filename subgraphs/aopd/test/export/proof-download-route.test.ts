@@ -74,6 +74,7 @@ describe("a client that goes away during a download", () => {
       config: { port: 0, databaseUrl: await createTestDatabase("downloadabort"), expiryIntervalSeconds: 0 },
       // More than the socket buffers between the two hold (about 10 MB of file), so the export is still writing when the client leaves.
       seedDemoProofs: 50_000,
+      insecureDevelopmentIdentity: true,
       logger: pino({ level: "warn" }, lines),
     });
   }, 120_000);

@@ -12,7 +12,7 @@ describe("the portal across two aopd replicas (PostgreSQL)", () => {
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("aopdreplicas");
     const config = { port: 0, databaseUrl, dataDir: "memory://", maxFailedAttempts: 4, rateLimitPerCredential: 0, rateLimitPerClient: 0 };
-    replicas = [await startAopd({ config }), await startAopd({ config })];
+    replicas = [await startAopd({ config, insecureDevelopmentIdentity: true }), await startAopd({ config, insecureDevelopmentIdentity: true })];
   });
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.close()));

@@ -21,6 +21,8 @@ export async function startTestAopd(driver: DatabaseDriver, options: { seedDemoP
     // job expiring them midway would change rows a test is comparing.
     config: { port: 0, databaseUrl, dataDir: "memory://", expiryIntervalSeconds: 0, ...options.config },
     seedDemoProofs: options.seedDemoProofs,
+    // No gateway in front: the tests call aopd as a developer with every role, said explicitly.
+    insecureDevelopmentIdentity: true,
     ...(options.compiledExecution !== undefined ? { compiledExecution: options.compiledExecution } : {}),
   });
   return {
