@@ -2,33 +2,42 @@
  * A declarative description of a filter input: which input field maps to which column and how it
  * is compared. The compiler walks the input along this description, so a subgraph states its
  * filter once and gets compilation, validation and error paths from it.
+ *
+ * `Column` is the union of the table's column names (`keyof MyTable & string`): a subgraph that
+ * types its spec with it gets a compile error for a column the table does not have, as its sort
+ * columns do, instead of an SQL error on the first request that uses the field. Untyped, any
+ * string is accepted.
  */
-export type FilterFieldSpec = StringFieldSpec | TimestampFieldSpec | EnumListFieldSpec | FilterGroupSpec;
+export type FilterFieldSpec<Column extends string = string> =
+  | StringFieldSpec<Column>
+  | TimestampFieldSpec<Column>
+  | EnumListFieldSpec<Column>
+  | FilterGroupSpec<Column>;
 
-export interface StringFieldSpec {
+export interface StringFieldSpec<Column extends string = string> {
   kind: "string";
-  column: string;
+  column: Column;
   /** The column holds UUIDs: equality compares UUIDs, patterns match their text form. */
   uuid?: boolean;
 }
 
-export interface TimestampFieldSpec {
+export interface TimestampFieldSpec<Column extends string = string> {
   kind: "timestamp";
-  column: string;
+  column: Column;
 }
 
 /** A list of enum values the column must be one of; an empty list is refused. */
-export interface EnumListFieldSpec {
+export interface EnumListFieldSpec<Column extends string = string> {
   kind: "enumList";
-  column: string;
+  column: Column;
   values: readonly string[];
 }
 
-export interface FilterGroupSpec {
+export interface FilterGroupSpec<Column extends string = string> {
   kind: "group";
-  fields: Readonly<Record<string, FilterFieldSpec>>;
+  fields: Readonly<Record<string, FilterFieldSpec<Column>>>;
   /** A condition the row must meet whenever this group is given, even empty (for example its kind). */
-  requires?: { column: string; equals: string } | { column: string; notNull: true };
+  requires?: { column: Column; equals: string } | { column: Column; notNull: true };
 }
 
 export interface FilterLimits {

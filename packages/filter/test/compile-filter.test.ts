@@ -72,4 +72,26 @@ describe("compileFilter", () => {
     expect(() => compile({ name: { in: Array.from({ length: 1001 }, String) } })).toThrow("filter.name.in: has 1001 values; at most 1000 are allowed.");
     expect(() => compile({ unknown: {} })).toThrow("filter.unknown: is not a filter field; allowed: id, name, note, at, state, done.");
   });
+
+  it("refuses a NUL character in every string condition, naming the value, since PostgreSQL text cannot hold one", () => {
+    const nul = "a\u0000b";
+    for (const operator of ["eq", "ne", "like", "ilike", "notIlike"]) {
+      expect(() => compile({ name: { [operator]: nul } })).toThrow(`filter.name.${operator}: must not contain a NUL character (U+0000).`);
+    }
+    expect(() => compile({ name: { in: ["x", nul] } })).toThrow("filter.name.in.1: must not contain a NUL character (U+0000).");
+    expect(() => compile({ id: { notIn: [nul] } })).toThrow("filter.id.notIn.0: must not contain a NUL character (U+0000).");
+  });
+
+  it("types a spec's columns against the table when given the table's column names", () => {
+    const typed: FilterGroupSpec<keyof Db["item"]> = { kind: "group", fields: { name: { kind: "string", column: "name" } } };
+    // @ts-expect-error: the table has no column "nmae", and a typed spec says so at compile time.
+    const misspelt: FilterGroupSpec<keyof Db["item"]> = { kind: "group", fields: { name: { kind: "string", column: "nmae" } } };
+    // @ts-expect-error: a group's requirement names a column of the table too.
+    const badRequirement: FilterGroupSpec<keyof Db["item"]> = { kind: "group", requires: { column: "kind", equals: "x" }, fields: {} };
+    // A typed spec is still a spec the compiler takes.
+    expect(db.selectFrom("item").select("id").where((eb) => compileFilter(eb, typed, { name: { eq: "x" } }, "filter")).compile().sql).toBe(
+      'select "id" from "item" where "name" = $1',
+    );
+    expect([misspelt.kind, badRequirement.kind]).toEqual(["group", "group"]);
+  });
 });

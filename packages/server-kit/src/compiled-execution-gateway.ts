@@ -1,7 +1,7 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from "@apollo/server";
-import { execute, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { execute, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
-import { resolvedOperation, type ResolvedOperation } from "./operation-check.js";
+import { resolvedOperationOf } from "./operation-check.js";
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>["gateway"];
 type GatewayExecutor = NonNullable<Awaited<ReturnType<GatewayInterface["load"]>>["executor"]>;
@@ -13,34 +13,6 @@ export interface CompiledExecutionOptions {
    */
   interpretedRuns?: number;
 }
-
-/** An operation Apollo Server has parsed, validated and run compiled: what the compiled lane may answer again. */
-export interface SeenOperation {
-  document: DocumentNode;
-  operation: OperationDefinitionNode;
-  compiled: CompiledQuery;
-}
-
-export interface CompiledExecution {
-  /** For Apollo Server's `gateway` option. */
-  gateway: GatewayInterface;
-  /** The operation of this query text and operation name, once Apollo Server has run it compiled. */
-  seen(query: string, operationName: string | undefined): SeenOperation | undefined;
-  /**
-   * Makes the next execution with this context value answer `result` instead of running again: the
-   * compiled lane hands Apollo Server a result with errors to format, mask and count, as Apollo
-   * would have had them itself.
-   */
-  answerNextWith(context: object, result: ExecutionResult): void;
-  /**
-   * Runs a seen operation as Apollo Server's executor would, with the request's variables as the
-   * checks saw them; undefined when they do not coerce (graphql-js answers those, with its messages).
-   */
-  run(seen: SeenOperation, context: unknown, resolved: ResolvedOperation): Promise<ExecutionResult | undefined>;
-}
-
-/** Most operations remembered for the compiled lane; past it the oldest is forgotten. */
-const maxSeenOperations = 1_000;
 
 interface DocumentPlan {
   runs: number;
@@ -66,13 +38,15 @@ interface DocumentPlan {
  * variables do not coerce (graphql-js's messages for those are part of the API's errors).
  * graphql-jit's errors are rebuilt as graphql-js `GraphQLError`s with the same message, path,
  * locations, original error and extensions, which is what the masking in `formatError` reads.
+ *
+ * Every request, the thousandth run of a document as much as the first, goes through Apollo
+ * Server's whole pipeline: a plugin added to the server runs for every operation, compiled or not.
+ * (A lane that answered repeated queries outside that pipeline, with a hand-kept copy of the
+ * plugins' checks, was measured and removed: docs/benchmarks.md, "The compiled lane".)
  */
-export function compiledExecution(schema: GraphQLSchema, options: CompiledExecutionOptions = {}): CompiledExecution {
+export function compiledExecutionGateway(schema: GraphQLSchema, options: CompiledExecutionOptions = {}): GatewayInterface {
   const interpretedRuns = options.interpretedRuns ?? 1;
   const plans = new WeakMap<DocumentNode, DocumentPlan>();
-  const seenOperations = new Map<string, SeenOperation>();
-  const answers = new WeakMap<object, ExecutionResult>();
-  const seenKey = (query: string, operationName: string | null | undefined) => `${operationName ?? ""}\n${query}`;
 
   const interpret = (document: DocumentNode, operationName: string | null, variables: Record<string, unknown> | undefined, context: unknown) =>
     execute({ schema, document, operationName, variableValues: variables, contextValue: context }) as Promise<ExecutionResult> | ExecutionResult;
@@ -94,48 +68,28 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
   };
 
   const executor: GatewayExecutor = async (requestContext) => {
-    const { document, operation, operationName, request, context, source } = requestContext;
-    const answer = answers.get(context);
-    if (answer) {
-      answers.delete(context);
-      return answer;
-    }
+    const { document, operation, operationName, request, context } = requestContext;
     const variables = request.variables;
     if (operation.operation !== "query") return interpret(document, operationName, variables, context);
     const compiled = compiledFor(document, operationName);
     if (!compiled) return interpret(document, operationName, variables, context);
-    const key = seenKey(source, request.operationName);
-    if (!seenOperations.has(key)) {
-      if (seenOperations.size >= maxSeenOperations) seenOperations.delete(seenOperations.keys().next().value as string);
-      seenOperations.set(key, { document, operation, compiled });
-    }
-    return (await runCompiled({ document, operation, compiled }, context, resolvedOperation(schema, document, operation, variables ?? {}))) ?? interpret(document, operationName, variables, context);
-  };
-
-  /**
-   * Runs a compiled operation; undefined when its variables do not coerce: graphql-jit coerces
-   * them itself, with messages of its own, so graphql-js answers such a request.
-   */
-  const runCompiled = async (seen: SeenOperation, context: unknown, resolved: ResolvedOperation): Promise<ExecutionResult | undefined> => {
-    if (resolved.coercedVariables().errors) return undefined;
-    const result = await seen.compiled.query(undefined, context, resolved.variables);
+    // graphql-jit coerces variables itself, with messages of its own: graphql-js answers a request
+    // whose variables do not coerce. The coercion is the one the cost check already made.
+    const resolved = resolvedOperationOf({ schema, document, operation, request });
+    if (resolved.coercedVariables().errors) return interpret(document, operationName, variables, context);
+    const result = await compiled.query(undefined, context, resolved.variables);
     if (!result.errors || result.errors.length === 0) return { data: result.data };
     // As graphql-js builds it: errors first.
     return { errors: result.errors.map(asGraphQLJsError), data: result.data };
   };
 
   return {
-    gateway: {
-      onSchemaLoadOrUpdate: (callback) => {
-        callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
-        return () => {};
-      },
-      load: async () => ({ executor }),
-      stop: async () => {},
+    onSchemaLoadOrUpdate: (callback) => {
+      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+      return () => {};
     },
-    seen: (query, operationName) => seenOperations.get(seenKey(query, operationName)),
-    run: runCompiled,
-    answerNextWith: (context, result) => answers.set(context, result),
+    load: async () => ({ executor }),
+    stop: async () => {},
   };
 }
 

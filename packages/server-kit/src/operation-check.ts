@@ -15,32 +15,48 @@ export interface ResolvedOperation {
   coercedVariables(): CoercedVariables;
 }
 
-export function resolvedOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): ResolvedOperation {
-  let coerced: CoercedVariables | undefined;
-  return {
-    schema,
-    document,
-    operation,
-    variables,
-    coercedVariables: () => (coerced ??= getVariableValues(schema, operation.variableDefinitions ?? [], variables)),
-  };
+/** What Apollo Server's request context holds once the operation is resolved. */
+export interface ResolvedRequest {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  /** Apollo Server's one object for the request, from the first plugin hook to the executor. */
+  request: { variables?: Record<string, unknown> | undefined };
+}
+
+// One resolved operation per request, so the cost check and the compiled run coerce the variables once
+// (8 to 18 µs of a filtered page); it is forgotten with the request.
+const resolvedByRequest = new WeakMap<object, ResolvedOperation>();
+
+/** The resolved operation of this request, made on the first call of the request. */
+export function resolvedOperationOf({ schema, document, operation, request }: ResolvedRequest): ResolvedOperation {
+  let resolved = resolvedByRequest.get(request);
+  if (resolved?.document !== document || resolved.operation !== operation) {
+    let coerced: CoercedVariables | undefined;
+    const variables = request.variables ?? {};
+    resolved = {
+      schema,
+      document,
+      operation,
+      variables,
+      coercedVariables: () => (coerced ??= getVariableValues(schema, operation.variableDefinitions ?? [], variables)),
+    };
+    resolvedByRequest.set(request, resolved);
+  }
+  return resolved;
 }
 
 /** A check of an operation before it runs: throws the `GraphQLError` to answer instead. */
 export type OperationCheck = (resolved: ResolvedOperation) => void;
 
-/**
- * The Apollo Server plugin that runs `check` once the operation is resolved, carrying `check` as
- * well, for the compiled lane (`seen-operation-lane.ts`), which answers outside Apollo's pipeline
- * and must refuse exactly what the plugin refuses.
- */
-export function operationCheckPlugin<TContext extends BaseContext>(check: OperationCheck): ApolloServerPlugin<TContext> & { check: OperationCheck } {
+/** The Apollo Server plugin that runs `check` once the operation is resolved, before it executes. */
+export function operationCheckPlugin<TContext extends BaseContext>(check: OperationCheck): ApolloServerPlugin<TContext> {
   return {
-    check,
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request }) {
-          if (operation) check(resolvedOperation(schema, document, operation, request.variables ?? {}));
+        async didResolveOperation(requestContext) {
+          const { schema, document, operation, request } = requestContext;
+          if (operation) check(resolvedOperationOf({ schema, document, operation, request }));
         },
       };
     },

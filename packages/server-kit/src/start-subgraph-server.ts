@@ -10,8 +10,7 @@ import { inputValuesPlugin } from "./input-values-plugin.js";
 import { costLimitPlugin, defaultCostLimits, type CostLimits } from "./operation-cost.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
-import { compiledExecution } from "./compiled-execution-gateway.js";
-import { seenOperationLane } from "./seen-operation-lane.js";
+import { compiledExecutionGateway } from "./compiled-execution-gateway.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
 import { createHttpServerShell, type ReadinessReport } from "./http-server-shell.js";
 import { sendGraphQLError } from "./send-json.js";
@@ -57,9 +56,8 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
   /** The dependency whose outage is SERVICE_UNAVAILABLE rather than an internal error (see `hardenedApolloOptions`). */
   dependency?: { part: string; outages: OutageLog };
   /**
-   * `GRAPHQL_COMPILED_EXECUTION`: run queries compiled by graphql-jit (see
-   * `compiled-execution-gateway.ts`), and answer queries seen before through the compiled lane
-   * (`seen-operation-lane.ts`); false runs every operation with graphql-js through Apollo Server.
+   * `GRAPHQL_COMPILED_EXECUTION`: run queries compiled by graphql-jit inside Apollo Server (see
+   * `compiled-execution-gateway.ts`); false runs every operation with graphql-js.
    * @default true
    */
   compiledExecution?: boolean;
@@ -91,11 +89,11 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
   const metrics = options.metrics ?? new ServiceMetrics(options.name);
   const tracing = isTracingEnabled();
   if (tracing) traceResolvers(options.schema);
-  const compiled = (options.compiledExecution ?? process.env.GRAPHQL_COMPILED_EXECUTION !== "false") ? compiledExecution(options.schema) : undefined;
+  const compiled = (options.compiledExecution ?? process.env.GRAPHQL_COMPILED_EXECUTION !== "false") ? compiledExecutionGateway(options.schema) : undefined;
   const inputValues = inputValuesPlugin();
   const cost = costLimitPlugin({ ...defaultCostLimits, ...options.cost });
   const apollo = new ApolloServer<TContext>({
-    ...(compiled ? { gateway: compiled.gateway } : { schema: options.schema }),
+    ...(compiled ? { gateway: compiled } : { schema: options.schema }),
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
     plugins: [
@@ -108,7 +106,6 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
     ],
   });
   await apollo.start();
-  const lane = compiled && !tracing ? seenOperationLane<TContext>({ schema: options.schema, execution: compiled, checks: [inputValues.check, cost.check], metrics }) : undefined;
 
   const handleGraphQL = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
     const identity = await options.identity.admit(request, response, requestId, (status, error) => sendGraphQLError(response, status, error));
@@ -116,8 +113,7 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
     const createContext = async () => options.createContext({ identity, requestId, logger: logger.child({ requestId }) });
-    const throughApollo = (context: () => Promise<TContext>) => executeApolloRequest(apollo, request, response, read.body, context);
-    await (lane ? lane({ request, response, body: read.body, createContext, throughApollo }) : throughApollo(createContext));
+    await executeApolloRequest(apollo, request, response, read.body, createContext);
   };
 
   const shell = createHttpServerShell({

@@ -43,7 +43,7 @@ export interface StartAopdOptions {
   logger?: Logger;
   /** Where `/metrics` is served. @default on aopd's port */
   metricsExposure?: MetricsExposure;
-  /** Queries compiled by graphql-jit (see server-kit's `compiledExecution`). @default GRAPHQL_COMPILED_EXECUTION !== "false" */
+  /** Queries compiled by graphql-jit (see server-kit's `compiledExecutionGateway`). @default GRAPHQL_COMPILED_EXECUTION !== "false" */
   compiledExecution?: boolean;
 }
 

@@ -4,7 +4,7 @@ import { startTestAopd, type TestAopd } from "./support/start-test-aopd.js";
 /**
  * Compiled execution (graphql-jit) must not change a byte of any answer: the same operations,
  * answered by an aopd that runs graphql-js and one that compiles, on the same seeded proofs, give
- * the same HTTP status and the same JSON text, data and errors alike. Each operation is sent three
+ * the same HTTP status and the same JSON text, data and errors alike. Each operation is sent four
  * times, since a document is compiled on its second run.
  */
 const fragments = `
@@ -53,26 +53,10 @@ describe("compiled execution answers as graphql-js does", () => {
     const response = await fetch(aopd.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text() };
   };
-  const laneAnswers = async (aopd: TestAopd) => {
-    const metrics = await (await fetch(aopd.metricsUrl)).text();
-    return Number(/^graphql_compiled_lane_answers_total(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1] ?? "NaN");
-  };
-
-  let errorFree = 0;
-
-  // Run 1 is interpreted, run 2 compiled through Apollo Server, runs 3 and 4 through the compiled
-  // lane when the answer has no errors, else handed back to Apollo Server to format.
+  // Run 1 is interpreted, runs 2 to 4 compiled, each through Apollo Server's whole pipeline.
   it.each(operations)("$name", async ({ query, variables }) => {
     const body = { query, variables: variables ?? {}, ...(query.includes("query A") ? { operationName: "B" } : {}) };
     const expected = await post(interpreted, body);
     for (let run = 0; run < 4; run += 1) expect(await post(compiled, body)).toEqual(expected);
-    if (!("errors" in JSON.parse(expected.text))) errorFree += 1;
-  });
-
-  it("answered the error-free queries seen before through the compiled lane, and nothing through it when compiled execution is off", async () => {
-    // Each operation answered without an error, once Apollo Server ran it compiled (runs 3 and 4).
-    expect(errorFree).toBeGreaterThan(5);
-    expect(await laneAnswers(compiled)).toBe(errorFree * 2);
-    expect(await laneAnswers(interpreted)).toBe(0);
   });
 });

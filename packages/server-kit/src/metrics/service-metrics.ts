@@ -19,7 +19,6 @@ export class ServiceMetrics {
   readonly httpRequestSeconds: Histogram<"route">;
   readonly graphqlOperations: Counter<"operation_name" | "operation_type" | "outcome">;
   readonly graphqlOperationSeconds: Histogram<"operation_name" | "operation_type" | "outcome">;
-  readonly graphqlCompiledLaneAnswers: Counter;
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
@@ -40,11 +39,6 @@ export class ServiceMetrics {
       help: "Time from receiving a GraphQL operation to its answer, by operation name, type and outcome.",
       labelNames: ["operation_name", "operation_type", "outcome"],
       buckets: latencyBuckets,
-      registers: [this.registry],
-    });
-    this.graphqlCompiledLaneAnswers = new Counter({
-      name: "graphql_compiled_lane_answers_total",
-      help: "GraphQL operations answered by the compiled lane, outside Apollo Server's request pipeline (also counted in graphql_operations_total).",
       registers: [this.registry],
     });
   }

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { UserInputError } from "@compliance-graph/errors";
 import type { FilterLimits } from "@compliance-graph/filter";
 import type { AopdDatabase } from "../database/database-schema.js";
-import { selectProofs } from "../proofs/proof-query.js";
+import { validateProofFilter } from "../proofs/validate-proof-filter.js";
 import { decodeEventCursor, encodeEventCursor } from "./event-cursor.js";
 import { requireCursorInLog } from "./require-cursor-in-log.js";
 import type { ProofEvent } from "./proof-event.js";
@@ -33,7 +33,7 @@ export async function readProofEventPage(db: Kysely<AopdDatabase>, input: ProofE
   if (!Number.isInteger(input.limit) || input.limit < 1 || input.limit > maxProofEventPage) {
     throw new UserInputError("limit", `must be from 1 to ${maxProofEventPage}.`);
   }
-  selectProofs(db, input.filter, undefined, limits);
+  validateProofFilter(input.filter, limits);
   const requested = input.after === null || input.after === undefined ? undefined : decodeEventCursor(input.after, "after");
   const { sequencedThrough, prunedThrough } = await readEventLogBounds(db);
   if (requested !== undefined) requireCursorInLog(BigInt(requested), { sequencedThrough, prunedThrough });

@@ -5,6 +5,7 @@ import type { Writable } from "node:stream";
 import type { AopdDatabase } from "../database/database-schema.js";
 import { countProofsQuery, selectProofs } from "../proofs/proof-query.js";
 import { toProof } from "../proofs/proof.js";
+import { validateProofFilter } from "../proofs/validate-proof-filter.js";
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { CopyRowXmlTranscoder } from "./copy-row-xml-transcoder.js";
@@ -44,8 +45,8 @@ export interface ProofExportOptions {
  * @returns the number of proofs written.
  */
 export async function streamProofsAsXlsx(db: Kysely<AopdDatabase>, options: ProofExportOptions, open: (matching: number) => Writable): Promise<number> {
-  // Built before the transaction so that a bad filter is a user error without touching the database.
-  selectProofs(db, options.filter, undefined, options.limits);
+  // Checked before the transaction, so that a bad filter is a user error without touching the database.
+  validateProofFilter(options.filter, options.limits);
   return options.pool ? streamThroughCopy(options.pool, db, options, open) : streamThroughCursor(db, options, open);
 }
 

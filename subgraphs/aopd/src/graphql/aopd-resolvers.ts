@@ -43,7 +43,7 @@ function exactIdFilter(id: string) {
 async function page(context: AopdContext, args: PageArgs, info: GraphQLResolveInfo): Promise<Proof[]> {
   const terms = proofOrder(args.sortOrder);
   const fields = selectedFieldNames(info);
-  const rows = await findProofPage(context.db, args, context.limits, proofColumnsFor(fields, terms));
+  const rows = await findProofPage(context.db, args, context.limits, proofColumnsFor(fields, terms), terms);
   const proofs = rows.map(toProof);
   if (fields.has("cursor")) rememberListOrder(proofs, terms);
   return proofs;

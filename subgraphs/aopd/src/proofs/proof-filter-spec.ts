@@ -1,12 +1,16 @@
 import type { FilterGroupSpec } from "@compliance-graph/filter";
+import type { ProofTable } from "../database/database-schema.js";
 
 export const proofStatuses = ["PENDING", "SUBMITTED", "VERIFIED", "FAILED", "EXPIRED"] as const;
+
+/** A column of `aopd_proof`: the spec is typed with it, so a column the table lacks is a compile error. */
+export type ProofColumnName = keyof ProofTable & string;
 
 /**
  * `AopdProofFilterInput`, field by field: which column each condition reads. The schema file and
  * this spec name the same fields; a test checks that they agree.
  */
-export const proofFilterSpec: FilterGroupSpec = {
+export const proofFilterSpec: FilterGroupSpec<ProofColumnName> = {
   kind: "group",
   fields: {
     is: {

@@ -5,7 +5,8 @@ import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { proofFilterSpec } from "./proof-filter-spec.js";
 import { afterCursorPredicate } from "./after-cursor-predicate.js";
 import { decodeProofCursor } from "./proof-cursor.js";
-import { proofOrder, type ProofSortInput } from "./proof-sort.js";
+import { proofOrder, type OrderTerm, type ProofSortInput } from "./proof-sort.js";
+import { validateProofFilter } from "./validate-proof-filter.js";
 import type { ProofColumn } from "./proof-columns.js";
 
 export interface ProofPageInput {
@@ -25,11 +26,10 @@ export interface ProofQueryLimits extends FilterLimits {
 export const defaultProofQueryLimits: ProofQueryLimits = { ...defaultFilterLimits, maxResultRows: undefined };
 
 /**
- * The filtered, ordered proofs, before the columns, offset and limit are chosen. With a cursor,
- * only the proofs after it in this order.
+ * The filtered proofs in `terms` order (see `proofOrder`), before the columns, offset and limit
+ * are chosen. With a cursor, only the proofs after it in this order.
  */
-export function filteredProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits, after?: string | null) {
-  const terms = proofOrder(sortOrder);
+function filteredProofs(db: Kysely<AopdDatabase>, filter: unknown, terms: readonly OrderTerm[], limits: FilterLimits, after?: string | null) {
   const cursor = after === null || after === undefined ? undefined : decodeProofCursor(after, terms);
   let query = db.selectFrom("aopd_proof").where((eb) => compileFilter(eb, proofFilterSpec, filter, "filter", limits));
   if (cursor) query = query.where((eb) => afterCursorPredicate(eb, terms, cursor));
@@ -39,21 +39,23 @@ export function filteredProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOr
 
 /** Every column of the filtered, ordered proofs; shared by the page, the count and the export. */
 export function selectProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits, after?: string | null) {
-  return filteredProofs(db, filter, sortOrder, limits, after).selectAll();
+  return filteredProofs(db, filter, proofOrder(sortOrder), limits, after).selectAll();
 }
 
 /**
  * A page's selection: only `columns` when given (see `proofColumnsFor`), else every column. The
  * rows are typed as whole rows: a column left out is undefined, and only fields that read it do
- * (none of them is asked for, or the column would be in `columns`).
+ * (none of them is asked for, or the column would be in `columns`). `terms` are
+ * `proofOrder(input.sortOrder)`, given by a caller that needed them first (for the columns).
  */
 export function selectProofPage(
   db: Kysely<AopdDatabase>,
   input: Pick<ProofPageInput, "filter" | "sortOrder" | "after">,
   limits: FilterLimits,
   columns: readonly ProofColumn[] | undefined,
+  terms: readonly OrderTerm[] = proofOrder(input.sortOrder),
 ): SelectQueryBuilder<AopdDatabase, "aopd_proof", ProofRow> {
-  const filtered = filteredProofs(db, input.filter, input.sortOrder, limits, input.after);
+  const filtered = filteredProofs(db, input.filter, terms, limits, input.after);
   return (columns ? filtered.select(columns) : filtered.selectAll()) as SelectQueryBuilder<AopdDatabase, "aopd_proof", ProofRow>;
 }
 
@@ -61,17 +63,24 @@ export function selectProofPage(
  * One page of proofs in one query. With an operator-set maximum, one row more than allowed is
  * asked for, so a result that would exceed it is refused with an error instead of cut short.
  */
-export async function findProofPage(db: Kysely<AopdDatabase>, input: ProofPageInput, limits: ProofQueryLimits, columns?: readonly ProofColumn[]): Promise<ProofRow[]> {
+export async function findProofPage(
+  db: Kysely<AopdDatabase>,
+  input: ProofPageInput,
+  limits: ProofQueryLimits,
+  columns?: readonly ProofColumn[],
+  terms: readonly OrderTerm[] = proofOrder(input.sortOrder),
+): Promise<ProofRow[]> {
   if (!Number.isInteger(input.offset) || input.offset < 0) throw new UserInputError("offset", "must be 0 or more.");
   if (!Number.isInteger(input.limit) || input.limit < 0) throw new UserInputError("limit", "must be 0 or more.");
   if (input.limit === 0) {
     // Still validates the filter and the cursor, so bad ones are errors whatever the limit.
-    selectProofs(db, input.filter, input.sortOrder, limits, input.after);
+    validateProofFilter(input.filter, limits);
+    if (input.after !== null && input.after !== undefined) decodeProofCursor(input.after, terms);
     return [];
   }
   const max = limits.maxResultRows;
   const effectiveLimit = max === undefined ? input.limit : Math.min(input.limit, max + 1);
-  const rows = await withPage(selectProofPage(db, input, limits, columns), input.offset, effectiveLimit).execute();
+  const rows = await withPage(selectProofPage(db, input, limits, columns, terms), input.offset, effectiveLimit).execute();
   if (max !== undefined && rows.length > max) {
     throw new LimitExceededError(
       "maxResultRows",

@@ -10,7 +10,7 @@ import { selectMatchingProofEvents, selectProofEvents, toProofEvent, type ProofE
 import { requireCursorInLog } from "../events/require-cursor-in-log.js";
 import { readEventLogBounds } from "../events/sequence-proof-events.js";
 import { proofFilterSpec } from "../proofs/proof-filter-spec.js";
-import { selectProofs } from "../proofs/proof-query.js";
+import { validateProofFilter } from "../proofs/validate-proof-filter.js";
 
 export interface ProofSubscriptionHubOptions {
   db: Kysely<AopdDatabase>;
@@ -110,7 +110,7 @@ export class ProofSubscriptionHub {
    * `after`, only the events numbered from now on.
    */
   async subscribe(filter: unknown, after?: string | null): Promise<AsyncIterableIterator<ProofSubscriptionPayload>> {
-    selectProofs(this.#options.db, filter, undefined, this.#options.limits);
+    validateProofFilter(filter, this.#options.limits);
     const from = after === null || after === undefined ? undefined : BigInt(decodeEventCursor(after, "after"));
     const position = this.#position;
     if (position === undefined) throw new PublicError("SERVICE_UNAVAILABLE", "Proof events are not available right now; try again shortly.");
