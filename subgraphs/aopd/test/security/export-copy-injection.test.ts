@@ -2,12 +2,12 @@ import { defaultFilterLimits } from "@compliance-graph/filter";
 import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readWorkbook } from "@compliance-graph/test-kit";
 import type { NewProofRow } from "../../src/database/database-schema.js";
 import type { Database } from "../../src/database/open-database.js";
 import { exportProofsAsXlsx } from "../../src/export/export-proofs-as-xlsx.js";
 import { streamProofsAsXlsx } from "../../src/export/stream-proofs-as-xlsx.js";
 import { selectProofs } from "../../src/proofs/proof-query.js";
-import { readWorkbook } from "../export/read-workbook.js";
 import { openTestDatabase } from "../support/test-database.js";
 
 /**
