@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { ForbiddenError, ServiceUnavailableError } from "@compliance-graph/errors";
+import { ForbiddenError, ServiceUnavailableError, UserInputError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
 import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, sendJson, type Logger } from "@compliance-graph/server-kit";
 import { Agent } from "undici";
@@ -58,7 +58,7 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
     };
     if (route.methods && !route.methods.includes(request.method ?? "")) {
       response.setHeader("allow", route.methods.join(", "));
-      refuse(405, { message: `${request.method ?? "This method"} is not allowed at ${route.path}; use ${route.methods.join(" or ")}.`, extensions: { code: "BAD_USER_INPUT" } });
+      refuse(405, new UserInputError("method", `${request.method ?? "This method"} is not allowed at ${route.path}; use ${route.methods.join(" or ")}.`));
       return;
     }
     const identity = await authenticateRequest(request, response, { verifier, logger, requestId, refuse });
@@ -74,7 +74,7 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
         body = Buffer.from(parsed === undefined ? "" : JSON.stringify(parsed));
       } catch (error) {
         if (!(error instanceof BodyTooLargeError || error instanceof MalformedBodyError)) throw error;
-        refuse(error instanceof BodyTooLargeError ? 413 : 400, { message: error.message, extensions: { code: "BAD_USER_INPUT", field: "body" } });
+        refuse(error instanceof BodyTooLargeError ? 413 : 400, new UserInputError("body", error.message));
         return;
       }
     }
