@@ -61,6 +61,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     host: env.HOST ?? "127.0.0.1",
     production,
     supergraph: { path: env.SUPERGRAPH_PATH ?? "supergraph.graphql", pollIntervalMs: integer(env, "SUPERGRAPH_POLL_INTERVAL_MS") ?? 1_000 },
+    ...(env.SUBGRAPH_ROUTES_PATH ? { subgraphRoutesPath: env.SUBGRAPH_ROUTES_PATH } : {}),
     subgraphUrls,
     oidc: {
       issuer,

@@ -6,7 +6,6 @@ export { readSupergraphConfig, type SupergraphConfig, type SubgraphConfig } from
 export { createSupergraphSource, type SupergraphSource, type SubgraphEndpoint } from "./composition/supergraph-source.js";
 export {
   createAccessTokenVerifier,
-  IdentityProviderUnavailableError,
   type AccessTokenVerifier,
   type AccessTokenVerifierOptions,
 } from "./authentication/access-token-verifier.js";

@@ -27,9 +27,9 @@ import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.
 import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
-import { forwardWithIdentity } from "./http/forward-with-identity.js";
+import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
-import { createProofDownloadProxy } from "./http/proof-download-proxy.js";
+import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
@@ -45,6 +45,11 @@ export interface GatewayOptions {
   production: boolean;
   /** The supergraph file and how often it is checked for changes (see `createSupergraphSource`). */
   supergraph: { path: string; pollIntervalMs?: number };
+  /**
+   * `SUBGRAPH_ROUTES_PATH`: the subgraphs' plain HTTP routes served behind the gateway's
+   * authentication (see `SubgraphRoute`), read once at start. @default "subgraph-routes.yaml"
+   */
+  subgraphRoutesPath?: string;
   /** `SUBGRAPH_<NAME>_URL`: routing URLs that replace the supergraph's, by subgraph name. */
   subgraphUrls?: Record<string, string>;
   /** The callers' identity provider. */
@@ -100,6 +105,8 @@ export const internalJwksPath = "/.well-known/internal-jwks.json";
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger("gateway");
   const { production } = options;
+  // Read before anything starts: a wrong routes file stops the start with an error naming the field.
+  const subgraphRouteList = await readSubgraphRoutes(options.subgraphRoutesPath ?? "subgraph-routes.yaml");
   const { privateJwk } = options.internalToken;
   if (production && (typeof privateJwk.kid !== "string" || privateJwk.kid.startsWith(developmentKeyIdPrefix))) {
     throw new Error("The gateway refuses a development internal signing key in production; set INTERNAL_JWT_PRIVATE_JWK.");
@@ -157,16 +164,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
-  // Media proofs' files: too large for GraphQL's JSON, so a plain HTTP route of aopd behind the same authentication.
-  const forwardMedia = forwardWithIdentity({
-    pathPrefix: "/aopd/media/",
-    subgraph: "aopd",
-    subgraphUrl: () => subgraphs().find(({ name }) => name === "aopd")?.url,
+  // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
+  const subgraphRoutes = forwardSubgraphRoutes({
+    routes: subgraphRouteList,
+    subgraphUrl: (name) => subgraphs().find((subgraph) => subgraph.name === name)?.url,
     verifier,
     mint,
     logger,
   });
-  const proofDownload = createProofDownloadProxy({ verifier, mint, aopdUrl: () => subgraphs().find((subgraph) => subgraph.name === "aopd")?.url, logger });
 
   const shell = createHttpServerShell({
     port: options.port,
@@ -185,13 +190,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
           await handleGraphQL(request, response, requestId);
           return true;
         }
-        if (await forwardMedia(request, response, requestId)) return true;
         if (path !== internalJwksPath) return false;
         response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
         response.end(internalJwks);
         return true;
       },
-      proofDownload.route,
+      subgraphRoutes.route,
       ...(options.handleOtherRoute ? [options.handleOtherRoute] : []),
     ],
   });
@@ -215,7 +219,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await shell.close();
         await apollo.stop();
         await fetcher.close();
-        await proofDownload.close();
+        await subgraphRoutes.close();
       })();
       return closing;
     },

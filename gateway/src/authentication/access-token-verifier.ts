@@ -17,7 +17,7 @@
  */
 import { createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify, type RemoteJWKSet } from "jose";
 import { GatewayMetrics } from "../gateway-metrics.js";
-import { UnauthenticatedError } from "@compliance-graph/errors";
+import { IdentityProviderUnavailableError, UnauthenticatedError } from "@compliance-graph/errors";
 import { checkTokenTimes, ExpiringCache, identityFromClaims, keycloakRoleSources, type Identity, type RoleSource } from "@compliance-graph/identity";
 import { defaultAccessTokenMarkers, hasAccessTokenMarker, type AccessTokenMarker } from "./access-token-marker.js";
 import { discoverIssuer } from "./discover-issuer.js";
@@ -71,8 +71,6 @@ export function isSecureIssuer(issuer: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** The identity provider could not be reached; the request is answered 503, not 401. */
-export class IdentityProviderUnavailableError extends Error {}
 
 export interface AccessTokenVerifier {
   verify(token: string): Promise<Identity>;

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ServiceUnavailableError, UnauthenticatedError, type PublicError } from "@compliance-graph/errors";
+import { IdentityProviderUnavailableError, UnauthenticatedError, type PublicError } from "@compliance-graph/errors";
 import { bearerTokenFrom, type Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/server-kit";
-import { IdentityProviderUnavailableError, type AccessTokenVerifier } from "./access-token-verifier.js";
+import type { AccessTokenVerifier } from "./access-token-verifier.js";
 
 export interface AuthenticateRequestOptions {
   verifier: AccessTokenVerifier;
@@ -32,7 +32,7 @@ export async function authenticateRequest(request: IncomingMessage, response: Se
     }
     if (error instanceof IdentityProviderUnavailableError) {
       options.logger.error({ err: error, requestId: options.requestId }, "identity provider unavailable");
-      options.refuse(503, new ServiceUnavailableError("identity provider"));
+      options.refuse(503, error);
       return undefined;
     }
     throw error;

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import { GraphQLError } from "graphql";
+import { BadRequestError } from "@compliance-graph/errors";
 import type { GatewayContext } from "../gateway-context.js";
 
 /**
@@ -12,9 +12,9 @@ export const refuseHttpSubscriptions: ApolloServerPlugin<GatewayContext> = {
     return {
       async didResolveOperation({ operation }) {
         if (operation?.operation !== "subscription") return;
-        throw new GraphQLError(
+        throw new BadRequestError(
           "Subscriptions are served over WebSocket at /graphql or /graphql-ws (subprotocols graphql-transport-ws and graphql-ws), not over HTTP.",
-          { extensions: { code: "BAD_REQUEST", http: { status: 400 } } },
+          { http: { status: 400 } },
         );
       },
     };

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ServiceMap } from "@apollo/gateway";
 import { context } from "@opentelemetry/api";
 import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
-import { maskError, ServiceUnavailableError } from "@compliance-graph/errors";
+import { LimitExceededError, maskError, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import { inSpanContext, isTracingEnabled, projectTracer, type Logger } from "@compliance-graph/server-kit";
 import type { GatewayMetrics } from "../gateway-metrics.js";
@@ -192,7 +192,7 @@ export class SharedSubscription {
     if (this.#inFlight >= this.#options.maxEventsInFlight) {
       if (resumable) return this.#pause();
       const limit = this.#options.maxEventsInFlight;
-      this.end([{ message: `More than ${limit} events waited for the other subgraphs; subscribe again.`, extensions: { code: "LIMIT_EXCEEDED", limit: "maxEventsInFlight", allowed: limit } }]);
+      this.end([new LimitExceededError("maxEventsInFlight", limit, `More than ${limit} events waited for the other subgraphs; subscribe again.`).toJSON()]);
       return;
     }
     const root = resumable ? event.data?.[resumable.responseKey] : undefined;

@@ -1,8 +1,9 @@
 import type { buildOperationContext } from "@apollo/gateway";
 import { operationFromDocument, Supergraph, type Schema } from "@apollo/federation-internals";
 import { QueryPlanner, type SubscriptionNode } from "@apollo/query-planner";
-import { getVariableValues, GraphQLError, parse, type DocumentNode, type GraphQLSchema } from "graphql";
-import { ForbiddenError } from "@compliance-graph/errors";
+import type { GraphQLError} from "graphql";
+import { getVariableValues, parse, type DocumentNode, type GraphQLSchema } from "graphql";
+import { BadRequestError, ForbiddenError, InvalidVariableError } from "@compliance-graph/errors";
 import { findMissingRole, RequiredRoles, type Identity } from "@compliance-graph/identity";
 import { prepareOperation, type OperationPayload, type QueryLimits } from "@compliance-graph/server-kit";
 import { resumableOperation, type ResumableOperation } from "./resumable-operation.js";
@@ -80,18 +81,18 @@ export class SubscriptionPlanner {
     if (Array.isArray(prepared)) return prepared;
     const { document, operation } = prepared;
     if (operation.operation !== "subscription") {
-      return [new GraphQLError("This socket serves subscriptions; send queries and mutations to POST /graphql.", { extensions: { code: "BAD_REQUEST" } })];
+      return [new BadRequestError("This socket serves subscriptions; send queries and mutations to POST /graphql.")];
     }
     const missing = findMissingRole(this.apiGraphQLSchema, document, operation, this.#required, identity.roles);
     if (missing) return [new ForbiddenError(missing.role, missing.coordinate)];
     // Checked here as the HTTP path checks them; the subgraph receives them as sent.
     const coerced = getVariableValues(this.apiGraphQLSchema, operation.variableDefinitions ?? [], prepared.variables ?? {});
-    if (coerced.errors) return coerced.errors.map((error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: "BAD_USER_INPUT" } }));
+    if (coerced.errors) return coerced.errors.map((error) => new InvalidVariableError(error.message, error.nodes));
     const key = `${prepared.operationName ?? ""}\n${payload.query as string}`;
     let cached = this.#plans.get(key);
     if (!cached) {
       const plan = this.#planner.buildQueryPlan(operationFromDocument(this.apiSchema, document, { operationName: prepared.operationName })).node;
-      if (plan?.kind !== "Subscription") return [new GraphQLError("The subscription could not be planned.", { extensions: { code: "BAD_REQUEST" } })];
+      if (plan?.kind !== "Subscription") return [new BadRequestError("The subscription could not be planned.")];
       const fragments = Object.fromEntries(document.definitions.flatMap((definition) => (definition.kind === "FragmentDefinition" ? [[definition.name.value, definition]] : [])));
       cached = { plan, operationContext: { schema: this.apiGraphQLSchema, operation, fragments }, resumable: resumableOperation(plan.primary.operation, this.apiGraphQLSchema) };
       if (this.#plans.size >= maxCachedPlans) this.#plans.delete(this.#plans.keys().next().value as string);

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import type { GraphQLDataSource } from "@apollo/gateway";
 import { GRAPHQL_TRANSPORT_WS_PROTOCOL } from "graphql-ws";
 import { WebSocketServer } from "ws";
+import { SupergraphReloadedError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
 import type { Logger, QueryLimits } from "@compliance-graph/server-kit";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
@@ -44,12 +45,7 @@ export interface SubscriptionServer {
 /** Paths that accept WebSocket upgrades. */
 export const subscriptionPaths = ["/graphql", "/graphql-ws"];
 
-const reloadedErrors = [
-  {
-    message: "The gateway loaded a new version of the supergraph; subscribe again.",
-    extensions: { code: "SERVICE_UNAVAILABLE", reason: "SUPERGRAPH_RELOADED" },
-  },
-];
+const reloadedErrors = [new SupergraphReloadedError().toJSON()];
 
 /**
  * Subscriptions at the gateway. `@apollo/gateway` cannot execute them, so the gateway does: each

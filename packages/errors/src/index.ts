@@ -8,3 +8,7 @@ export { ConflictError } from "./conflict-error.js";
 export { maskError, maskedErrorMessage, publicErrorIn } from "./mask-error.js";
 export { ServiceUnavailableError } from "./service-unavailable-error.js";
 export { isConnectionFailure } from "./is-connection-failure.js";
+export { BadRequestError } from "./bad-request-error.js";
+export { InvalidVariableError } from "./invalid-variable-error.js";
+export { SupergraphReloadedError } from "./supergraph-reloaded-error.js";
+export { IdentityProviderUnavailableError } from "./identity-provider-unavailable-error.js";

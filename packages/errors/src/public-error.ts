@@ -1,10 +1,11 @@
-import { GraphQLError } from "graphql";
+import { GraphQLError, type ASTNode } from "graphql";
 
 /**
  * The stable codes a client can `switch` on. They travel as `extensions.code`; the message beside
  * them is written for the client and never carries SQL, stack traces or internal state.
  */
 export type PublicErrorCode =
+  | "BAD_REQUEST"
   | "BAD_USER_INPUT"
   | "NOT_FOUND"
   | "UNAUTHENTICATED"
@@ -20,8 +21,14 @@ export type PublicErrorCode =
 export class PublicError extends GraphQLError {
   readonly code: PublicErrorCode;
 
-  constructor(code: PublicErrorCode, message: string, extensions: Record<string, unknown> = {}) {
-    super(message, { extensions: { ...extensions, code } });
+  constructor(
+    code: PublicErrorCode,
+    message: string,
+    extensions: Record<string, unknown> = {},
+    /** Where in the operation the error is (its `locations`). */
+    nodes?: ASTNode | readonly ASTNode[],
+  ) {
+    super(message, { ...(nodes ? { nodes } : {}), extensions: { ...extensions, code } });
     this.code = code;
     this.name = new.target.name;
   }

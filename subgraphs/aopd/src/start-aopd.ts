@@ -21,7 +21,7 @@ import { loadPortalFiles, portalPageRoute } from "./portal/portal-page-route.js"
 import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
-import { ProofSubscriptionHub } from "./subscriptions/proof-subscription-hub.js";
+import { startProofEventPump, type ProofEventPump } from "./events/start-proof-event-pump.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
 import { MediaUploadSlots } from "./media/media-upload-slots.js";
@@ -80,6 +80,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     onConnectionLost: (error) => logger.warn({ err: error }, "an idle database connection was lost; the next query opens a new one"),
     onConnected: () => outages.up("database"),
   });
+  let pump: ProofEventPump | undefined;
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
@@ -91,8 +92,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       }
     }
     const xpubSearch = createXpubSearchPool({ workers: config.xpubWorkers, maxQueued: config.xpubMaxQueued });
-    // The hub is made below; the metrics read its subscriber count only when scraped.
-    const metrics = new AopdMetrics(database, () => hub.subscriberCount);
+    // The pump is started below; the metrics read its hub's subscriber count only when scraped.
+    const metrics = new AopdMetrics(database, () => pump?.hub.subscriberCount ?? 0);
     const services: AopdServices = {
       db: database.db,
       pool: database.pool,
@@ -103,9 +104,10 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       exportSlots: new ExportSlots(config),
       metrics,
     };
-    // One hub of proof events per replica: GraphQL subscriptions and the portal's event streams.
-    const hub = new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger });
-    const streams = new PortalEventStreams(hub, config);
+    // One event pump per replica: its hub feeds GraphQL subscriptions and the portal's event streams alike.
+    const eventPump = startProofEventPump({ database, limits: services.limits, metrics, logger });
+    pump = eventPump; // stopped below if a later step of the start fails
+    const streams = new PortalEventStreams(eventPump.hub, config);
     // The AOPP callback and the portal API share their rate limits: a client cannot escape one by switching routes.
     // One bound on uploads for both doors: each holds a database connection while its body arrives.
     const uploadSlots = new MediaUploadSlots(config.maxConcurrentUploads);
@@ -150,9 +152,9 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         (await officerMedia(request, response, requestId)) ||
         (await portalPage(request, response)),
     });
-    // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
-    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, identity, logger, hub });
-    await subscriptions.ready;
+    // Subscriptions on the same port, at `/graphql` over WebSocket, fed by the pump's hub.
+    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, identity, logger, hub: eventPump.hub });
+    await eventPump.ready;
     const jobBatch = 1_000;
     const stopExpiryJob = startRepeatingJob("expiring pending proofs", config.expiryIntervalSeconds, async () => {
       let expired;
@@ -187,6 +189,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         await stopExpiryJob();
         await stopPruning();
         streams.endAll();
+        await eventPump.close();
         await subscriptions.close();
         await server.close();
         await xpubSearch.close();
@@ -194,6 +197,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       },
     };
   } catch (error) {
+    await pump?.close();
     await database.close();
     throw error;
   }

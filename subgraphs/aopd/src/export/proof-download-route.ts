@@ -6,7 +6,7 @@ import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "gra
 import type { AopdServices } from "../graphql/aopd-context.js";
 import { streamProofsAsXlsx } from "./stream-proofs-as-xlsx.js";
 
-/** Where the gateway sends downloads; the gateway serves the same path to its callers. */
+/** Where the gateway sends downloads; the gateway serves the same path to its callers (its entry in subgraph-routes.yaml). */
 export const proofDownloadPath = "/exports/proofs.xlsx";
 
 /** The request body is `{ "filter": AopdProofFilterInput }`, a few KiB at most. */

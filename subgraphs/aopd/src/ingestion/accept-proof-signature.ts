@@ -4,7 +4,7 @@ import type { AopdMetrics } from "../aopd-metrics.js";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { OwnershipInputError, toEip55Address, verifiableFamilies, verifyOwnershipSignature, type AssetFamily, type OwnershipFailureCode } from "../ownership/index.js";
-import { PublicRouteError, type PublicRouteErrorCode } from "../public-api/public-route-error.js";
+import { BusyRefusal, ProofRefusal, ProofStateRefusal, SubmissionRefusal, UnknownProofRefusal, type SubmissionRefusalCode } from "../proofs/proof-refusal.js";
 import { hashCallbackToken } from "./callback-token.js";
 import { changeProofStatus } from "./change-proof-status.js";
 import { isRequestedMessage, parseSignedMessage } from "./parse-signed-message.js";
@@ -33,7 +33,7 @@ export interface AcceptedSignature {
   repeated: boolean;
 }
 
-const failureCodes: Record<OwnershipFailureCode, PublicRouteErrorCode> = {
+const failureCodes: Record<OwnershipFailureCode, SubmissionRefusalCode> = {
   INVALID_ADDRESS: "invalid_address",
   FORMAT_MISMATCH: "format_mismatch",
   MALFORMED_SIGNATURE: "malformed_signature",
@@ -58,7 +58,7 @@ function canonicalAddress(family: string, address: string): string {
   return isBech32(family, address) ? address.toLowerCase() : address;
 }
 
-const unknownProof = () => new PublicRouteError("unknown_proof", "This link does not belong to a signature proof; ask for a new link.");
+const unknownProof = () => new UnknownProofRefusal("This link does not belong to a signature proof; ask for a new link.");
 
 /**
  * Accepts a signature for the signature proof behind a one-time credential: the one path of the
@@ -71,7 +71,7 @@ const unknownProof = () => new PublicRouteError("unknown_proof", "This link does
  *
  * Each submission taken in is counted in the database before its verification starts, and a proof
  * takes at most `maxFailedAttempts`: the cost one credential can impose is bounded on every replica.
- * Throws `PublicRouteError`.
+ * Refusals are `ProofRefusal`s (proofs/proof-refusal.ts).
  */
 export async function acceptProofSignature(services: SignatureAcceptanceServices, token: string, submission: SignatureSubmission): Promise<AcceptedSignature> {
   const { db, config } = services;
@@ -79,21 +79,21 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   if (!proof || proof.kind !== "signature") throw unknownProof();
   const assetFamily = config.assets.get(proof.asset)?.addressFamily ?? null;
   if (assetFamily === null || !(verifiableFamilies as readonly string[]).includes(assetFamily)) {
-    throw new PublicRouteError("unsupported_signature", "The proof's asset cannot be proven by signature.");
+    throw new SubmissionRefusal("unsupported_signature", "The proof's asset cannot be proven by signature.");
   }
   const family = assetFamily as AssetFamily;
 
   const resolved = resolveSubmission(family, proof, submission);
-  if (proof.status === "VERIFIED" && !(resolved instanceof PublicRouteError) && isAcceptedSubmission(family, proof, resolved)) return { proof, repeated: true };
+  if (proof.status === "VERIFIED" && !(resolved instanceof ProofRefusal) && isAcceptedSubmission(family, proof, resolved)) return { proof, repeated: true };
   refuseUnlessOpen(proof);
   const settled = await takeAttempt(db, proof, config.maxFailedAttempts);
   if (settled) {
     // Another submission settled the proof since it was read: a copy of the winner is a success.
-    if (settled.status === "VERIFIED" && !(resolved instanceof PublicRouteError) && isAcceptedSubmission(family, settled, resolved)) return { proof: settled, repeated: true };
+    if (settled.status === "VERIFIED" && !(resolved instanceof ProofRefusal) && isAcceptedSubmission(family, settled, resolved)) return { proof: settled, repeated: true };
     refuseUnlessOpen(settled);
-    throw new PublicRouteError("too_many_attempts", `This proof has refused ${config.maxFailedAttempts} submissions and takes no more; ask for a new proof.`);
+    throw new ProofStateRefusal("too_many_attempts", `This proof has refused ${config.maxFailedAttempts} submissions and takes no more; ask for a new proof.`);
   }
-  if (resolved instanceof PublicRouteError) throw resolved;
+  if (resolved instanceof ProofRefusal) throw resolved;
 
   // The deprecated ANY and STANDARD mean "any format", as null does.
   const format = proof.format === "ANY" || proof.format === "STANDARD" ? null : proof.format;
@@ -106,20 +106,20 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     network: family === "bitcoin" ? config.bitcoinNetwork : null,
   });
   services.metrics.signatureVerifications.inc({ family, scheme: verification.ok ? verification.scheme : "none", result: verification.ok ? "verified" : verification.code });
-  if (!verification.ok) throw new PublicRouteError(failureCodes[verification.code], verification.reason);
+  if (!verification.ok) throw new SubmissionRefusal(failureCodes[verification.code], verification.reason);
 
-  if (proof.xpub_required && resolved.xpub === undefined) throw new PublicRouteError("xpub_required", "This proof requires the xpub the address derives from.");
+  if (proof.xpub_required && resolved.xpub === undefined) throw new SubmissionRefusal("xpub_required", "This proof requires the xpub the address derives from.");
   if (resolved.xpub !== undefined) {
-    if (family !== "bitcoin") throw new PublicRouteError("invalid_xpub", "An xpub can only be given for a Bitcoin address.");
+    if (family !== "bitcoin") throw new SubmissionRefusal("invalid_xpub", "An xpub can only be given for a Bitcoin address.");
     try {
       const derivation = await services.findXpubDerivation({ xpub: resolved.xpub, address: resolved.address, maxIndex: config.xpubMaxIndex });
       if (!derivation) {
-        throw new PublicRouteError("xpub_mismatch", `The address does not derive from the xpub within index ${config.xpubMaxIndex} of the receive or change chain.`);
+        throw new SubmissionRefusal("xpub_mismatch", `The address does not derive from the xpub within index ${config.xpubMaxIndex} of the receive or change chain.`);
       }
     } catch (error) {
-      if (error instanceof OwnershipInputError) throw new PublicRouteError(failureCodes[error.code], error.message);
+      if (error instanceof OwnershipInputError) throw new SubmissionRefusal(failureCodes[error.code], error.message);
       if (error instanceof XpubSearchBusyError) {
-        throw new PublicRouteError("service_unavailable", "Too many xpub checks are waiting; send the same submission again in a few seconds.", undefined, 5);
+        throw new BusyRefusal("Too many xpub checks are waiting; send the same submission again in a few seconds.", 5);
       }
       throw error;
     }
@@ -147,7 +147,7 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     const current = await db.selectFrom("aopd_proof").selectAll().where("id", "=", proof.id).executeTakeFirstOrThrow();
     if (current.status === "VERIFIED" && isAcceptedSubmission(family, current, resolved)) return { proof: current, repeated: true };
     refuseUnlessOpen(current);
-    throw new PublicRouteError("not_pending", "The proof is no longer pending.", current.status);
+    throw new ProofStateRefusal("not_pending", "The proof is no longer pending.", current.status);
   }
 }
 
@@ -158,25 +158,25 @@ interface ResolvedSubmission {
 }
 
 /** The address, signature and xpub a submission stands for, or why it cannot stand for any. */
-function resolveSubmission(family: AssetFamily, proof: ProofRow, submission: SignatureSubmission): ResolvedSubmission | PublicRouteError {
+function resolveSubmission(family: AssetFamily, proof: ProofRow, submission: SignatureSubmission): ResolvedSubmission | SubmissionRefusal {
   const block = parseSignedMessage(submission.signature);
-  if (!block.ok) return new PublicRouteError("malformed_signature", block.reason);
+  if (!block.ok) return new SubmissionRefusal("malformed_signature", block.reason);
   if (block.message !== undefined && !isRequestedMessage(block.message.trim(), (proof.message ?? "").trim())) {
-    return new PublicRouteError("wrong_message", "The signed message is not the message this proof asks to sign; sign exactly the message shown.");
+    return new SubmissionRefusal("wrong_message", "The signed message is not the message this proof asks to sign; sign exactly the message shown.");
   }
   if (submission.address !== undefined && block.address !== undefined && !sameAddress(family, submission.address, block.address)) {
-    return new PublicRouteError("address_mismatch", "The address field differs from the address in the signed-message block.");
+    return new SubmissionRefusal("address_mismatch", "The address field differs from the address in the signed-message block.");
   }
   const claimed = submission.address ?? block.address;
   const xpub = submission.xpub === undefined || submission.xpub.trim() === "" ? undefined : submission.xpub.trim();
   if (proof.address !== null) {
     if (claimed !== undefined && !sameAddress(family, claimed, proof.address)) {
-      return new PublicRouteError("address_mismatch", "The address differs from the address the proof expects.");
+      return new SubmissionRefusal("address_mismatch", "The address differs from the address the proof expects.");
     }
     return { address: proof.address, signature: block.signature, xpub };
   }
   if (claimed === undefined || claimed.trim() === "") {
-    return new PublicRouteError("invalid_address", "This proof names no address: give the address you signed with.");
+    return new SubmissionRefusal("invalid_address", "This proof names no address: give the address you signed with.");
   }
   // Verified as given (an Ethereum address's checksum case included); stored canonical once verified.
   return { address: claimed.trim(), signature: block.signature, xpub };
@@ -192,8 +192,8 @@ function isAcceptedSubmission(family: string, proof: ProofRow, submission: Resol
 }
 
 function refuseUnlessOpen(proof: Pick<ProofRow, "status" | "due_at">): void {
-  if (proof.status !== "PENDING") throw new PublicRouteError("not_pending", `The proof is ${proof.status}; only a pending proof accepts a signature.`, proof.status);
-  if (proof.due_at && proof.due_at.getTime() <= Date.now()) throw new PublicRouteError("expired", "The proof's due time has passed; ask for a new proof.");
+  if (proof.status !== "PENDING") throw new ProofStateRefusal("not_pending", `The proof is ${proof.status}; only a pending proof accepts a signature.`, proof.status);
+  if (proof.due_at && proof.due_at.getTime() <= Date.now()) throw new ProofStateRefusal("expired", "The proof's due time has passed; ask for a new proof.");
 }
 
 /** Counts one submission; when the proof takes no more (settled, or its cap reached), returns it as it now stands. */

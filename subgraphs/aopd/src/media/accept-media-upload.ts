@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";
-import { PublicRouteError } from "../public-api/public-route-error.js";
+import { ProofRefusal, SubmissionRefusal } from "../proofs/proof-refusal.js";
 import type { MediaLimits } from "./media-intake.js";
 import type { MediaUploadSlots } from "./media-upload-slots.js";
 import { storeProofMedia, type MediaUploadTarget, type StoredMedia } from "./store-proof-media.js";
@@ -30,7 +30,7 @@ export async function acceptMediaUpload(
   const declared = Number(request.headers["content-length"] ?? Number.NaN);
   if (declared > largest) {
     // Answered at once, without reading the body (Node discards what arrives after the answer).
-    throw new PublicRouteError("media_too_large", `A file may have at most ${largest} bytes; this one announces ${declared}.`);
+    throw new SubmissionRefusal("media_too_large", `A file may have at most ${largest} bytes; this one announces ${declared}.`);
   }
   request.setTimeout(services.config.uploadIdleSeconds * 1_000, () => request.destroy(new Error("the upload stopped sending")));
   try {
@@ -42,7 +42,7 @@ export async function acceptMediaUpload(
       release();
     }
   } catch (error) {
-    if (error instanceof PublicRouteError && !request.complete && !request.destroyed) await discardRest(request, largest);
+    if (error instanceof ProofRefusal && !request.complete && !request.destroyed) await discardRest(request, largest);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import type { MediaContentType } from "../database/database-schema.js";
-import { PublicRouteError } from "../public-api/public-route-error.js";
+import { SubmissionRefusal } from "../proofs/proof-refusal.js";
 import { detectMediaType, type MediaType } from "./detect-media-type.js";
 
 export interface MediaLimits {
@@ -30,7 +30,7 @@ export const imageHeaderWindowBytes = 1_048_576;
  * buffered whole: the type from the magic bytes, the size limit of that type (refused at the byte
  * that passes it, not after reading the rest), an image's declared dimensions against the pixel
  * cap (a decompression bomb is a small file declaring a huge canvas), and the SHA-256. Pure: the
- * caller stores the chunks and decides what a refusal undoes. Refusals are `PublicRouteError`s.
+ * caller stores the chunks and decides what a refusal undoes. Refusals are `SubmissionRefusal`s.
  */
 export class MediaIntake {
   readonly #limits: MediaLimits;
@@ -73,7 +73,7 @@ export class MediaIntake {
 
   /** The end of the upload: the last (shorter) chunk, if any, and what the file is. */
   finish(): { chunks: Buffer[]; media: AcceptedMedia } {
-    if (this.#size === 0) throw new PublicRouteError("empty_media", "The upload is empty; send the screenshot or video as the request body.");
+    if (this.#size === 0) throw new SubmissionRefusal("empty_media", "The upload is empty; send the screenshot or video as the request body.");
     if (this.#head !== undefined) this.#inspect(true);
     const chunks = this.#pendingBytes > 0 ? [Buffer.concat(this.#pending, this.#pendingBytes)] : [];
     this.#pending = [];
@@ -87,7 +87,7 @@ export class MediaIntake {
       const detected = detectMediaType(head, complete);
       if (detected === "more") return;
       if (detected === undefined) {
-        throw new PublicRouteError("unsupported_media_type", "The file is not a PNG, JPEG or WebP image nor an MP4 or WebM video (judged by its content, not its name).");
+        throw new SubmissionRefusal("unsupported_media_type", "The file is not a PNG, JPEG or WebP image nor an MP4 or WebM video (judged by its content, not its name).");
       }
       this.#type = detected;
       const limit = this.#limitOf(detected);
@@ -102,16 +102,14 @@ export class MediaIntake {
     const name = this.#type.contentType.slice("image/".length).toUpperCase();
     if (dimensions === "more") {
       if (!complete && head.length <= imageHeaderWindowBytes) return;
-      throw new PublicRouteError("invalid_image", `The ${name} image declares no dimensions within its first ${complete ? head.length : imageHeaderWindowBytes} bytes.`);
+      throw new SubmissionRefusal("invalid_image", `The ${name} image declares no dimensions within its first ${complete ? head.length : imageHeaderWindowBytes} bytes.`);
     }
     if (dimensions === undefined || dimensions.width === 0 || dimensions.height === 0) {
-      throw new PublicRouteError("invalid_image", `The ${name} image's header is malformed.`);
+      throw new SubmissionRefusal("invalid_image", `The ${name} image's header is malformed.`);
     }
     const pixels = dimensions.width * dimensions.height;
     if (pixels > this.#limits.maxImagePixels) {
-      throw new PublicRouteError(
-        "image_too_large",
-        `The image is ${dimensions.width} x ${dimensions.height} pixels (${pixels}); at most ${this.#limits.maxImagePixels} pixels are accepted.`,
+      throw new SubmissionRefusal("image_too_large", `The image is ${dimensions.width} x ${dimensions.height} pixels (${pixels}); at most ${this.#limits.maxImagePixels} pixels are accepted.`,
       );
     }
     this.#head = undefined;
@@ -121,8 +119,8 @@ export class MediaIntake {
     return type.category === "image" ? this.#limits.maxImageBytes : this.#limits.maxVideoBytes;
   }
 
-  #tooLarge(limit: number): PublicRouteError {
+  #tooLarge(limit: number): SubmissionRefusal {
     const what = this.#type ? (this.#type.category === "image" ? "An image" : "A video") : "A file";
-    return new PublicRouteError("media_too_large", `${what} may have at most ${limit} bytes; this upload has more.`);
+    return new SubmissionRefusal("media_too_large", `${what} may have at most ${limit} bytes; this upload has more.`);
   }
 }

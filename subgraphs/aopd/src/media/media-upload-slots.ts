@@ -1,4 +1,4 @@
-import { PublicRouteError } from "../public-api/public-route-error.js";
+import { BusyRefusal } from "../proofs/proof-refusal.js";
 
 /**
  * Uploads this replica streams into the database at once. Each holds one pooled connection (its
@@ -10,10 +10,10 @@ export class MediaUploadSlots {
 
   constructor(private readonly max: number) {}
 
-  /** Takes a slot or refuses with `service_unavailable`; call the returned function to give it back. */
+  /** Takes a slot or refuses (`BusyRefusal`); call the returned function to give it back. */
   take(): () => void {
     if (this.#inUse >= this.max) {
-      throw new PublicRouteError("service_unavailable", `${this.max} uploads are in progress; try again in a moment.`, undefined, 5);
+      throw new BusyRefusal(`${this.max} uploads are in progress; try again in a moment.`, 5);
     }
     this.#inUse += 1;
     let released = false;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { PublicRouteError } from "../public-api/public-route-error.js";
+import { ProofStateRefusal, UnknownProofRefusal } from "../proofs/proof-refusal.js";
 import { MediaIntake, type MediaLimits } from "./media-intake.js";
 
 /**
@@ -39,11 +39,11 @@ export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLim
   try {
     const row = await db.transaction().execute(async (trx) => {
       const proof = await sql<ProofRow>`SELECT * FROM aopd_proof WHERE ${whereTarget(target)} FOR UPDATE`.execute(trx).then((result) => result.rows[0]);
-      if (!proof) throw new PublicRouteError("unknown_proof", "This link does not belong to a proof.");
-      if (proof.kind !== "media") throw new PublicRouteError("wrong_kind", `This is a ${proof.kind} proof; only media proofs take a file.`);
+      if (!proof) throw new UnknownProofRefusal("This link does not belong to a proof.");
+      if (proof.kind !== "media") throw new ProofStateRefusal("wrong_kind", `This is a ${proof.kind} proof; only media proofs take a file.`);
       if (proof.status !== "PENDING") throw new NotPending(proof);
       if (proof.due_at !== null && new Date(proof.due_at).getTime() <= Date.now()) {
-        throw new PublicRouteError("expired", "The proof's due time has passed; ask for a new proof.");
+        throw new ProofStateRefusal("expired", "The proof's due time has passed; ask for a new proof.");
       }
       const intake = new MediaIntake(limits, mediaChunkBytes);
       let position = 0;
@@ -82,8 +82,8 @@ export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLim
 /** Outside any transaction: only the hash of the body is needed, not a connection held while it arrives. */
 async function answerRepeatedUpload(limits: MediaLimits, row: ProofRow, body: AsyncIterable<Buffer>): Promise<StoredMedia> {
   if (row.media_sha256 === null) {
-    if (row.status === "EXPIRED") throw new PublicRouteError("expired", "The proof's due time has passed; ask for a new proof.");
-    throw new PublicRouteError("not_pending", `The proof is ${row.status}; only a pending proof takes a file.`, row.status);
+    if (row.status === "EXPIRED") throw new ProofStateRefusal("expired", "The proof's due time has passed; ask for a new proof.");
+    throw new ProofStateRefusal("not_pending", `The proof is ${row.status}; only a pending proof takes a file.`, row.status);
   }
   const limit = Math.max(limits.maxImageBytes, limits.maxVideoBytes);
   const hash = createHash("sha256");
@@ -94,7 +94,7 @@ async function answerRepeatedUpload(limits: MediaLimits, row: ProofRow, body: As
     hash.update(bytes);
   }
   if (size <= limit && hash.digest("hex") === row.media_sha256) return { row, repeated: true };
-  throw new PublicRouteError("not_pending", `The proof is ${row.status} with another file; a proof takes one file.`, row.status);
+  throw new ProofStateRefusal("not_pending", `The proof is ${row.status} with another file; a proof takes one file.`, row.status);
 }
 
 function whereTarget(target: MediaUploadTarget) {

@@ -1,11 +1,13 @@
 import type { ServerResponse } from "node:http";
 import { sendJson } from "@compliance-graph/server-kit";
 import type { ProofStatus } from "../database/database-schema.js";
+import type { ProofRefusal} from "../proofs/proof-refusal.js";
+import { BusyRefusal, ProofStateRefusal } from "../proofs/proof-refusal.js";
 
 /**
  * The stable error codes of aopd's plain HTTP routes (the AOPP callback, the portal API and the
- * officers' media route). A page
- * translates by code (`error.<code>` in lang.json) and a wallet acts on the HTTP status; the
+ * officers' media route) and the HTTP status of each: the routes' own refusals (a body, a method,
+ * a token, a rate) and the proof domain's (`ProofRefusal`, same codes). A page translates by code (`error.<code>` in lang.json) and a wallet acts on the HTTP status; the
  * `reason` beside the code is an English sentence naming what was wrong and what is allowed.
  */
 export const publicRouteErrorStatus = {
@@ -55,6 +57,16 @@ export class PublicRouteError extends Error {
   ) {
     super(reason);
     this.httpStatus = publicRouteErrorStatus[code];
+  }
+
+  /** The proof domain's refusal as the routes answer it: its code and sentence, the status from the table above. */
+  static fromRefusal(refusal: ProofRefusal): PublicRouteError {
+    return new PublicRouteError(
+      refusal.code,
+      refusal.message,
+      refusal instanceof ProofStateRefusal ? refusal.proofStatus : undefined,
+      refusal instanceof BusyRefusal ? refusal.retryAfterSeconds : undefined,
+    );
   }
 }
 

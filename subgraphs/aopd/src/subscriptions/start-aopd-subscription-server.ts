@@ -15,64 +15,46 @@ import { WebSocketServer } from "ws";
 import { ForbiddenError, maskError, UnauthenticatedError } from "@compliance-graph/errors";
 import { findMissingRole, RequiredRoles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
 import { defaultQueryLimits, prepareOperation, requestIdFrom, type Logger } from "@compliance-graph/server-kit";
-import type { Database } from "../database/open-database.js";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import type { AopdSubscriptionContext } from "./aopd-proofs-subscription.js";
-import { EventSequencer } from "../events/event-sequencer.js";
-import { startProofEventListener } from "./proof-event-listener.js";
-import { ProofSubscriptionHub } from "./proof-subscription-hub.js";
+import type { ProofSubscriptionHub } from "./proof-subscription-hub.js";
+
+/**
+ * Time a socket has to send `connection_init`. Only the gateway connects here, and it sends
+ * `connection_init` at once, so the gateway's default for its clients is ample.
+ */
+const connectionInitTimeoutMs = 3_000; // 3 seconds
+
+/** Largest message accepted (a larger one closes the socket with 1009), as the gateway's default. */
+const maxMessageBytes = 65_536; // 64 KiB
 
 export interface AopdSubscriptionServerOptions {
   httpServer: Server;
   schema: GraphQLSchema;
   services: AopdServices;
-  database: Database;
   /** The subgraph's identity door, the one its HTTP routes pass through. */
   identity: IdentityDoor;
   logger: Logger;
-  /** Time a socket has to send `connection_init`. @default 3_000 // 3 seconds */
-  connectionInitTimeoutMs?: number;
-  /** Largest message accepted; a larger one closes the socket with 1009. @default 65_536 // 64 KiB */
-  maxMessageBytes?: number;
-  /** Events one subscriber may fall behind before it is ended. @default 1_000 // events */
-  maxQueuedEvents?: number;
-  /** The replica's hub, when others (the portal's event streams) share it; one is made otherwise. */
-  hub?: ProofSubscriptionHub;
+  /** The replica's hub of proof events, from the event pump `startAopd` runs (`startProofEventPump`). */
+  hub: ProofSubscriptionHub;
 }
 
 export interface RunningAopdSubscriptionServer {
-  hub: ProofSubscriptionHub;
-  /** Resolves once LISTEN is in place and the hub knows where the event log ends. */
-  ready: Promise<void>;
+  /** Closes the sockets; the hub and its pump are the caller's to stop. */
   close(): Promise<void>;
 }
 
 export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptions): RunningAopdSubscriptionServer {
-  const { schema, services, logger } = options;
-  const hub = options.hub ?? new ProofSubscriptionHub({ db: services.db, limits: services.limits, logger, ...(options.maxQueuedEvents ? { maxQueuedEvents: options.maxQueuedEvents } : {}) });
-  const sequencer = new EventSequencer(services.db, logger, (numbered) => {
-    for (const { change, kind, status, count } of numbered) services.metrics.proofEvents.inc({ change, kind, status }, count);
-  });
-  const listener = startProofEventListener({
-    database: options.database,
-    logger,
-    onWrite: () => sequencer.request(),
-    onEvents: (position) => hub.announced(position),
-    // Back after an interruption: number and read what was written meanwhile.
-    onListening: () => {
-      sequencer.request();
-      hub.refresh().catch((error: unknown) => logger.warn({ err: error }, "reading the end of the proof event log failed"));
-    },
-  });
+  const { schema, services, logger, hub } = options;
   const required = RequiredRoles.fromSchema(schema);
   const identities = new WeakMap<object, Identity>();
-  const wss = new WebSocketServer({ server: options.httpServer, path: "/graphql", maxPayload: options.maxMessageBytes ?? 65_536 });
+  const wss = new WebSocketServer({ server: options.httpServer, path: "/graphql", maxPayload: maxMessageBytes });
   const mask = (errors: readonly GraphQLError[]) => errors.map((error) => maskError(error.toJSON(), error));
 
   const server = useServer<Record<string, unknown> | undefined>(
     {
       schema,
-      connectionInitWaitTimeout: options.connectionInitTimeoutMs ?? 3_000,
+      connectionInitWaitTimeout: connectionInitTimeoutMs,
       onConnect: async (ctx) => {
         try {
           const authorization = ctx.connectionParams?.authorization;
@@ -109,15 +91,6 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
     wss,
   );
 
-  return {
-    hub,
-    ready: listener.ready.then(() => hub.refresh()),
-    close: async () => {
-      hub.endAll();
-      await sequencer.stop();
-      await listener.close();
-      await server.dispose();
-    },
-  };
+  return { close: async () => server.dispose() };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { MediaIntake, type MediaLimits } from "../../src/media/media-intake.js";
-import { PublicRouteError } from "../../src/public-api/public-route-error.js";
+import { SubmissionRefusal } from "../../src/proofs/proof-refusal.js";
 import { jpegHeader, mp4Header, padded, pngImage, webmHeader, webpExtendedHeader, webpLosslessHeader } from "@compliance-graph/test-kit";
 
 const limits: MediaLimits = { maxImageBytes: 10_000, maxVideoBytes: 50_000, maxImagePixels: 50_000_000 };
@@ -19,7 +19,7 @@ function refusal(file: Buffer, piece = 7): { code: string; reason: string } {
   try {
     take(file, piece);
   } catch (error) {
-    if (error instanceof PublicRouteError) return { code: error.code, reason: error.message };
+    if (error instanceof SubmissionRefusal) return { code: error.code, reason: error.message };
     throw error;
   }
   throw new Error("the file was accepted");

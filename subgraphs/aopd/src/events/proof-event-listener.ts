@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { Database } from "../database/open-database.js";
-import { proofEventsChannel, proofWritesChannel } from "../events/proof-event.js";
+import { proofEventsChannel, proofWritesChannel } from "./proof-event.js";
 
 export interface ProofEventListenerOptions {
   database: Database;
@@ -28,7 +28,7 @@ export interface ProofEventListener {
 }
 
 /**
- * Listens to the proof event log's wake-ups for this replica (see migration 0004): PostgreSQL
+ * Listens to the proof event log's wake-ups for this replica (see record-proof-event-trigger.ts): PostgreSQL
  * delivers a NOTIFY to every listening session once its transaction commits, so every replica hears
  * of every write and every numbering, whichever replica made it. The notifications only wake;
  * what was missed while not listening is read from the log afterwards. On a server the listener

@@ -1,0 +1,141 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
+import { ForbiddenError, ServiceUnavailableError, UserInputError } from "@compliance-graph/errors";
+import type { InternalTokenMinter } from "@compliance-graph/identity";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, sendJson, type Logger } from "@compliance-graph/server-kit";
+import { Agent } from "undici";
+import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
+import { authenticateRequest } from "../authentication/authenticate-request.js";
+import type { SubgraphRoute } from "./subgraph-route.js";
+
+/** The caller's request headers that travel on: what a plain HTTP exchange needs, nothing identifying the caller. */
+const forwardedRequestHeaders = ["content-type", "user-agent", "accept", "accept-encoding", "accept-language", "if-none-match", "if-modified-since", "range", "cache-control"];
+
+/** Hop-by-hop headers (RFC 9110 section 7.6.1) and `set-cookie`: a subgraph's answer keeps the rest. */
+const withheldAnswerHeaders = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie"]);
+
+export interface SubgraphRoutesOptions {
+  routes: readonly SubgraphRoute[];
+  /** A subgraph's routing URL as the gateway routes to it now (`SUBGRAPH_<NAME>_URL` or the supergraph's). */
+  subgraphUrl: (name: string) => string | undefined;
+  verifier: AccessTokenVerifier;
+  mint: InternalTokenMinter;
+  logger: Logger;
+}
+
+export interface SubgraphRoutes {
+  /** Serves the request when a route matches its path; false otherwise. */
+  route: (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * The subgraphs' plain HTTP routes behind the gateway (see `SubgraphRoute`; declared in
+ * `subgraph-routes.yaml`).
+ *
+ * Threat: a subgraph's file routes read and write what `/graphql` guards (every proof's export, a
+ * customer's wallet screenshot), and a caller who reaches them without the gateway's door would
+ * take it all. So each route passes the same door as `/graphql`: the caller's bearer token is
+ * verified here (401, or 503 while the identity provider is unreachable) and never forwarded; a
+ * route's role is checked here before anything reaches the subgraph; the subgraph receives only the
+ * internal token minted for it (audience: its name), so it checks roles exactly as for a GraphQL
+ * call, and a caller who reaches it directly gets nothing. Only plain request headers travel on.
+ * Bodies stream with backpressure both ways, so the gateway holds a socket buffer of a file, never
+ * the file; a caller that goes away stops the subgraph's work too.
+ */
+export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphRoutes {
+  const { verifier, mint, logger } = options;
+  const served = options.routes.map((route) => ({
+    route,
+    agent: new Agent({ headersTimeout: (route.headersTimeoutSeconds ?? 300) * 1_000, bodyTimeout: (route.bodyTimeoutSeconds ?? 0) * 1_000 }),
+  }));
+  const matches = (route: SubgraphRoute, path: string) => (route.path.endsWith("/") ? path.startsWith(route.path) : path === route.path);
+
+  const serve = async (route: SubgraphRoute, agent: Agent, request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> => {
+    const refuse = (status: number, error: { message: string; extensions: Record<string, unknown> }) => {
+      if (route.errorBody === "graphql") sendGraphQLError(response, status, error);
+      else sendJson(response, status, { error: String(error.extensions.code).toLowerCase(), reason: error.message });
+    };
+    if (route.methods && !route.methods.includes(request.method ?? "")) {
+      response.setHeader("allow", route.methods.join(", "));
+      refuse(405, new UserInputError("method", `${request.method ?? "This method"} is not allowed at ${route.path}; use ${route.methods.join(" or ")}.`));
+      return;
+    }
+    const identity = await authenticateRequest(request, response, { verifier, logger, requestId, refuse });
+    if (!identity) return;
+    if (route.role !== undefined && !identity.roles.includes(route.role)) {
+      refuse(403, new ForbiddenError(route.role, route.path));
+      return;
+    }
+    let body: Buffer | IncomingMessage | undefined = request.method === "GET" || request.method === "HEAD" ? undefined : request;
+    if (route.jsonBodyMaxBytes !== undefined) {
+      try {
+        const parsed = await readJsonBody(request, route.jsonBodyMaxBytes);
+        body = Buffer.from(parsed === undefined ? "" : JSON.stringify(parsed));
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError || error instanceof MalformedBodyError)) throw error;
+        refuse(error instanceof BodyTooLargeError ? 413 : 400, new UserInputError("body", error.message));
+        return;
+      }
+    }
+    const unavailable = new ServiceUnavailableError(`${route.subgraph} service`);
+    const routingUrl = options.subgraphUrl(route.subgraph);
+    if (!routingUrl) {
+      refuse(503, unavailable);
+      return;
+    }
+    // Relative to the routing URL, so that a path prefix in front of the subgraph (an ingress's) is kept.
+    const target = new URL((request.url ?? route.path).slice(1), routingUrl);
+    const headers: Record<string, string> = {};
+    for (const name of forwardedRequestHeaders) {
+      const value = request.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    if (route.jsonBodyMaxBytes !== undefined) headers["content-type"] = "application/json";
+    else if (typeof request.headers["content-length"] === "string") headers["content-length"] = request.headers["content-length"];
+    const prior = request.headers["x-forwarded-for"];
+    const socketAddress = request.socket.remoteAddress ?? "unknown";
+    headers["x-forwarded-for"] = typeof prior === "string" && prior.trim() !== "" ? `${prior}, ${socketAddress}` : socketAddress;
+    headers.authorization = `Bearer ${await mint(identity, route.subgraph)}`;
+    headers[requestIdHeader] = requestId;
+    const abort = new AbortController();
+    // The caller going away stops the subgraph's work too: its response is closed, its cursor with it.
+    response.on("close", () => abort.abort());
+    let answer;
+    try {
+      answer = await agent.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method: (request.method ?? "GET") as "GET", headers, body, signal: abort.signal });
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      logger.warn({ err: error, requestId, subgraph: route.subgraph, route: route.path }, "subgraph unreachable for a subgraph route");
+      if (!response.headersSent) refuse(503, unavailable);
+      else response.destroy();
+      return;
+    }
+    const answerHeaders: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !withheldAnswerHeaders.has(name)) answerHeaders[name] = value;
+    response.writeHead(answer.statusCode, answerHeaders);
+    // An event stream's or a download's first bytes must not wait for more.
+    response.flushHeaders();
+    try {
+      await pipeline(answer.body, response);
+    } catch (error) {
+      // A file that broke off at the subgraph (or a caller that left) ends the connection, never
+      // the body, so that the caller sees a truncated transfer rather than a complete-looking one.
+      if (!abort.signal.aborted) logger.warn({ err: error, requestId, route: route.path }, "subgraph route answer broke off");
+      response.destroy();
+    }
+  };
+
+  return {
+    route: async (request, response, requestId) => {
+      const path = (request.url ?? "").split("?")[0] ?? "";
+      const match = served.find(({ route }) => matches(route, path));
+      if (!match) return false;
+      await serve(match.route, match.agent, request, response, requestId);
+      return true;
+    },
+    close: async () => {
+      await Promise.all(served.map(({ agent }) => agent.close()));
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { parseSubgraphRoutes, readSubgraphRoutes } from "../src/http/read-subgraph-routes.js";
+
+const committed = fileURLToPath(new URL("../../subgraph-routes.yaml", import.meta.url));
+
+const refusal = (yaml: string) => {
+  try {
+    parseSubgraphRoutes(parseYaml(yaml) as unknown, "routes.yaml");
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "accepted";
+};
+
+describe("readSubgraphRoutes", () => {
+  it("reads the committed routes: the proof download and the media files of aopd", async () => {
+    expect(await readSubgraphRoutes(committed)).toEqual([
+      {
+        path: "/exports/proofs.xlsx",
+        subgraph: "aopd",
+        methods: ["POST"],
+        role: "proofs:export",
+        jsonBodyMaxBytes: 65_536,
+        errorBody: "graphql",
+        headersTimeoutSeconds: 300,
+        bodyTimeoutSeconds: 0,
+      },
+      { path: "/aopd/media/", subgraph: "aopd", errorBody: "reason" },
+    ]);
+  });
+
+  it("takes an empty list: a gateway without subgraph routes", () => {
+    expect(parseSubgraphRoutes({ routes: [] }, "routes.yaml")).toEqual([]);
+  });
+
+  it("refuses a wrong file naming the entry, the field and what is allowed", () => {
+    expect(refusal("routes: {}")).toBe("routes.yaml: routes must be a list of routes (an empty list for none).");
+    expect(refusal("routes:\n  - subgraph: aopd")).toMatch(/^routes\.yaml: routes\[0\]\.path must be an absolute path/);
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    rol: proofs:read")).toMatch(/^routes\.yaml: routes\[0\]\.rol is not a field of a route; allowed: path, subgraph, methods, role/);
+    expect(refusal("routes:\n  - path: /x\n    subgraph: Aopd")).toMatch(/^routes\.yaml: routes\[0\]\.subgraph must name a subgraph/);
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    methods: [FETCH]")).toMatch(/^routes\.yaml: routes\[0\]\.methods must be a non-empty list of GET, HEAD, POST/);
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    errorBody: html")).toBe("routes.yaml: routes[0].errorBody must be graphql or reason.");
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    headersTimeoutSeconds: -1")).toBe("routes.yaml: routes[0].headersTimeoutSeconds must be a whole number of at least 0.");
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    jsonBodyMaxBytes: 0")).toBe("routes.yaml: routes[0].jsonBodyMaxBytes must be a whole number of at least 1.");
+  });
+
+  it("refuses a route over the gateway's own paths and two routes for one request", () => {
+    expect(refusal("routes:\n  - path: /graphql\n    subgraph: aopd")).toMatch(/^routes\.yaml: routes\[0\]\.path must not overlap the gateway's own paths/);
+    expect(refusal("routes:\n  - path: /health/x\n    subgraph: aopd")).toMatch(/must not overlap the gateway's own paths/);
+    expect(refusal("routes:\n  - path: /files/\n    subgraph: aopd\n  - path: /files/a\n    subgraph: trpd")).toBe(
+      "routes.yaml: routes[1].path overlaps routes[0].path (/files/); each request must have one route.",
+    );
+  });
+
+  it("names the variable when the file cannot be read", async () => {
+    await expect(readSubgraphRoutes("/nonexistent/subgraph-routes.yaml")).rejects.toThrow(/set SUBGRAPH_ROUTES_PATH to the file\.$/);
+  });
+});

@@ -1,0 +1,140 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
+import { createInternalTokenVerifier, type Identity } from "@compliance-graph/identity";
+import { createLogger } from "@compliance-graph/server-kit";
+import { startStack, type Stack } from "../support/start-stack.js";
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  identity: Identity;
+}
+
+// A route of a subgraph the gateway's code never names: declared in a routes file alone. The
+// "subgraph" is a plain HTTP server standing at trpd's routing URL, behind a path prefix (an
+// ingress's), that verifies the internal token as a subgraph does and answers what it received.
+describe("a subgraph route declared in subgraph-routes.yaml, with no gateway code", () => {
+  let stack: Stack;
+  let subgraph: Server;
+  let gateway: RunningGateway;
+  let folder: string;
+  let token: string;
+  const received: Received[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    token = await stack.fetchToken();
+    const verify = createInternalTokenVerifier({ audience: "trpd", publicKeys: [stack.internalKey.publicJwk] });
+    subgraph = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      let identity: Identity;
+      try {
+        identity = await verify(request.headers);
+      } catch {
+        response.writeHead(401).end();
+        return;
+      }
+      received.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString("utf8"), identity });
+      response.writeHead(201, { "content-type": "text/plain", "x-travel-rule": "answered", connection: "close" });
+      response.end(`file of ${identity.subject}`);
+    });
+    await new Promise<void>((resolve) => subgraph.listen(0, "127.0.0.1", resolve));
+    const { port } = subgraph.address() as { port: number };
+    folder = await mkdtemp(join(tmpdir(), "cg-routes-"));
+    const routesPath = join(folder, "subgraph-routes.yaml");
+    await writeFile(
+      routesPath,
+      [
+        "routes:",
+        "  - path: /travel/files/",
+        "    subgraph: trpd",
+        "    methods: [GET, POST]",
+        "    role: proofs:read",
+        "  - path: /travel/secret",
+        "    subgraph: trpd",
+        "    role: travel:secret",
+        "    errorBody: graphql",
+        "",
+      ].join("\n"),
+    );
+    gateway = await startGateway({
+      port: 0,
+      production: false,
+      supergraph: { path: stack.supergraphPath },
+      subgraphRoutesPath: routesPath,
+      subgraphUrls: { ...stack.subgraphUrls, trpd: `http://127.0.0.1:${port}/ingress/trpd/graphql` },
+      oidc: { issuer: stack.idp.issuer, audience: stack.idp.audience },
+      internalToken: { privateJwk: stack.internalKey.privateJwk },
+      logger: createLogger("gateway", "silent"),
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await new Promise<void>((resolve) => (subgraph ? subgraph.close(() => resolve()) : resolve()));
+    if (folder) await rm(folder, { recursive: true, force: true });
+    await stack?.close();
+  });
+
+  it("passes the request to the subgraph under its routing URL's prefix, with an internal token for it and never the caller's", async () => {
+    const response = await fetch(`${gateway.baseUrl}/travel/files/a.pdf?v=2`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream", cookie: "session=1" },
+      body: "the file",
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-travel-rule")).toBe("answered");
+    const subject = received.at(-1)?.identity.subject;
+    expect(await response.text()).toBe(`file of ${subject}`);
+    const request = received.at(-1)!;
+    expect({ method: request.method, url: request.url, body: request.body }).toEqual({ method: "POST", url: "/ingress/trpd/travel/files/a.pdf?v=2", body: "the file" });
+    expect(request.identity.roles).toContain("proofs:read");
+    expect(request.headers.authorization).not.toContain(token);
+    expect(request.headers.cookie).toBeUndefined();
+  });
+
+  it("refuses a caller without a token, a method the route does not serve and a caller without the route's role, before the subgraph hears of it", async () => {
+    const before = received.length;
+    const anonymous = await fetch(`${gateway.baseUrl}/travel/files/a.pdf`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toBe("Bearer");
+    expect(await anonymous.json()).toEqual({ error: "unauthenticated", reason: "A valid bearer token is required." });
+    const deleted = await fetch(`${gateway.baseUrl}/travel/files/a.pdf`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    expect(deleted.status).toBe(405);
+    expect(deleted.headers.get("allow")).toBe("GET, POST");
+    const forbidden = await fetch(`${gateway.baseUrl}/travel/secret`, { headers: { authorization: `Bearer ${token}` } });
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN", requiredRole: "travel:secret" } }] });
+    expect(received.length).toBe(before);
+  });
+
+  it("answers 503 naming the subgraph, not its address, when the subgraph cannot be reached", async () => {
+    const down = createServer();
+    await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
+    const { port } = down.address() as { port: number };
+    await new Promise<void>((resolve) => down.close(() => resolve()));
+    const other = await startGateway({
+      port: 0,
+      production: false,
+      supergraph: { path: stack.supergraphPath },
+      subgraphRoutesPath: join(folder, "subgraph-routes.yaml"),
+      subgraphUrls: { ...stack.subgraphUrls, trpd: `http://127.0.0.1:${port}/graphql` },
+      oidc: { issuer: stack.idp.issuer, audience: stack.idp.audience },
+      internalToken: { privateJwk: stack.internalKey.privateJwk },
+      logger: createLogger("gateway", "silent"),
+    });
+    try {
+      const response = await fetch(`${other.baseUrl}/travel/files/a.pdf`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ error: "service_unavailable", reason: "The trpd service is unavailable; try again shortly." });
+    } finally {
+      await other.close();
+    }
+  });
+});
