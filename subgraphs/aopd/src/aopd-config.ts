@@ -99,6 +99,13 @@ export interface AopdConfig {
    */
   eventPruneIntervalSeconds: number;
   /**
+   * `AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS`: how long a request mutation's idempotency key answers
+   * repeats with the proof its first request created (and refuses another input); expired keys
+   * are pruned with the event log. At least 1; at least 86_400 in production, where clients retry
+   * for up to a day. @default 86_400 // 24 hours
+   */
+  idempotencyKeyLifetimeSeconds: number;
+  /**
    * `AOPD_MAX_FAILED_ATTEMPTS`: signature submissions a pending proof takes in before it refuses
    * more with `too_many_attempts` (counted in the database, so across replicas). At least 1.
    * @default 20
@@ -202,6 +209,11 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
   if (eventRetentionDays < 1) throw new Error("AOPD_EVENT_RETENTION_DAYS must be at least 1.");
   const maxFailedAttempts = integer(env, "AOPD_MAX_FAILED_ATTEMPTS", 20);
   if (maxFailedAttempts < 1) throw new Error("AOPD_MAX_FAILED_ATTEMPTS must be at least 1.");
+  const idempotencyKeyLifetimeSeconds = integer(env, "AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS", 86_400);
+  if (idempotencyKeyLifetimeSeconds < 1) throw new Error("AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 1.");
+  if (production && idempotencyKeyLifetimeSeconds < 86_400) {
+    throw new Error(`AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 86400 (24 hours) in production, where clients retry for up to a day; got ${idempotencyKeyLifetimeSeconds}.`);
+  }
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
   return {
     port: integer(env, "AOPD_PORT", 4001),
@@ -232,6 +244,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     maxDownloadRows,
     eventRetentionDays,
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
+    idempotencyKeyLifetimeSeconds,
     maxFailedAttempts,
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
     rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),

@@ -12,6 +12,7 @@ import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
 import { ChainWatcher } from "./chain/chain-watcher.js";
 import { pruneProofEvents } from "./events/prune-proof-events.js";
+import { pruneIdempotencyKeys } from "./ingestion/prune-idempotency-keys.js";
 import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
 import { portalApiRoute } from "./public-api/portal-api-route.js";
 import { PortalEventStreams } from "./public-api/portal-event-streams.js";
@@ -164,6 +165,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const stopPruning = startRepeatingJob("pruning the proof event log", config.eventPruneIntervalSeconds, async () => {
       const pruned = await pruneProofEvents(database.db, config.eventRetentionDays * 86_400);
       if (pruned > 0) logger.info({ pruned }, "old proof events pruned");
+      const prunedKeys = await pruneIdempotencyKeys(database.db);
+      if (prunedKeys > 0) logger.info({ pruned: prunedKeys }, "expired idempotency keys pruned");
       return false;
     }, logger);
     const stopChainChecks =
