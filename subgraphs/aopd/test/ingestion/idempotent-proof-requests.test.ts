@@ -3,6 +3,7 @@ import { createInternalTokenMinter, createInternalTokenVerifier, generateInterna
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../../../test/support/postgres-server.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config.js";
 import { pruneIdempotencyKeys } from "../../src/ingestion/prune-idempotency-keys.js";
 import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
 import type { GraphQLBody } from "../support/start-test-aopd.js";
@@ -196,5 +197,16 @@ describe.each(databaseDrivers)("idempotent proof requests on %s", (driver) => {
     expect(await pruneIdempotencyKeys(aopd.services.db, 1)).toBeGreaterThanOrEqual(1);
     const { rows } = await sql<{ proof_id: string }>`SELECT proof_id FROM aopd_idempotent_request WHERE proof_id IN (${idOf(second.answer)}, ${idOf(other.answer)})`.execute(aopd.services.db);
     expect(rows.map((row) => row.proof_id)).toEqual([idOf(second.answer)]);
+  });
+});
+
+describe("the idempotency key lifetime", () => {
+  it("defaults to 24 hours, and production refuses less, naming the variable", () => {
+    expect(aopdConfigFromEnv({}).idempotencyKeyLifetimeSeconds).toBe(86_400);
+    expect(aopdConfigFromEnv({ AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS: "60" }).idempotencyKeyLifetimeSeconds).toBe(60);
+    expect(() => aopdConfigFromEnv({ NODE_ENV: "production", AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS: "3600" })).toThrow(
+      "AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 86400 (24 hours) in production, where clients retry for up to a day; got 3600.",
+    );
+    expect(() => aopdConfigFromEnv({ AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS: "0" })).toThrow("AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 1.");
   });
 });
