@@ -51,6 +51,24 @@ export interface AopdConfig {
   maxConcurrentUploads: number;
   /** `AOPD_UPLOAD_IDLE_SECONDS`: an upload that sends nothing for this long is aborted (and leaves nothing). @default 30 */
   uploadIdleSeconds: number;
+  /**
+   * `AOPD_MAX_UPLOADS_PER_CLIENT`: uploads at once from one client address on the portal (from one
+   * officer, by token subject, on the officers' route), per replica; more are answered 429
+   * `too_many_uploads`. Customers behind one NAT share an address, hence more than one. At least 1.
+   * @default 2
+   */
+  maxUploadsPerClient: number;
+  /**
+   * `AOPD_UPLOAD_MIN_BYTES_PER_SECOND`: the least an upload must average over each window of
+   * `AOPD_UPLOAD_RATE_WINDOW_SECONDS`, counting only time spent waiting for the client; slower is
+   * cut off with 408 `upload_too_slow` (and leaves nothing). 0: no minimum. @default 10_000 // 80 kbit/s
+   */
+  uploadMinBytesPerSecond: number;
+  /**
+   * `AOPD_UPLOAD_RATE_WINDOW_SECONDS`: the window the minimum rate is averaged over, and the grace
+   * period before its first judgement. At least 1. @default 20 // seconds
+   */
+  uploadRateWindowSeconds: number;
   /** Longest AOPP message, in characters (the AOPP limit). */
   maxMessageLength: number;
   /** `AOPD_BITCOIN_NETWORK`: the network Bitcoin addresses must belong to. @default "mainnet" */
@@ -233,6 +251,9 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     mediaUrl: env.AOPD_MEDIA_URL ?? "http://localhost:4000/aopd/media",
     maxConcurrentUploads: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_UPLOADS", 4)),
     uploadIdleSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_IDLE_SECONDS", 30)),
+    maxUploadsPerClient: Math.max(1, integer(env, "AOPD_MAX_UPLOADS_PER_CLIENT", 2)),
+    uploadMinBytesPerSecond: integer(env, "AOPD_UPLOAD_MIN_BYTES_PER_SECOND", 10_000),
+    uploadRateWindowSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_RATE_WINDOW_SECONDS", 20)),
     maxMessageLength: 1024,
     bitcoinNetwork: bitcoinNetworkFrom(env.AOPD_BITCOIN_NETWORK),
     xpubMaxIndex: integer(env, "AOPD_XPUB_MAX_INDEX", 100),

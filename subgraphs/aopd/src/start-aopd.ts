@@ -51,6 +51,8 @@ export interface RunningAopd {
   services: AopdServices;
   /** This replica's chain watcher (its `stats()` feed the metrics). */
   chainWatcher: ChainWatcher;
+  /** This replica's bounds on uploads in progress (how many are in use). */
+  uploadSlots: MediaUploadSlots;
   close(): Promise<void>;
 }
 
@@ -97,7 +99,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const streams = new PortalEventStreams(hub, config);
     // The AOPP callback and the portal API share their rate limits: a client cannot escape one by switching routes.
     // One bound on uploads for both doors: each holds a database connection while its body arrives.
-    const uploadSlots = new MediaUploadSlots(config.maxConcurrentUploads);
+    const uploadSlots = new MediaUploadSlots(config);
     const publicRoutes = { ...services, limits: new PublicRouteLimits(config), streams, uploadSlots, logger };
     const aoppCallback = aoppCallbackRoute(publicRoutes);
     const portalApi = portalApiRoute(publicRoutes);
@@ -176,6 +178,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       metricsUrl: server.metricsUrl,
       services,
       chainWatcher,
+      uploadSlots,
       close: async () => {
         await stopChainChecks();
         await stopExpiryJob();

@@ -11,6 +11,13 @@ import { MediaIntake, type MediaLimits } from "./media-intake.js";
  */
 export const mediaChunkBytes = 1_048_576;
 
+/**
+ * How long an upload waits for its proof's row lock. Other writers hold it for a statement
+ * (milliseconds); only another upload holds it for long.
+ * @default 2_000 // 2 seconds
+ */
+export const rowLockWaitMs = 2_000;
+
 /** Which proof an upload is for: the customer names it by credential, an officer by id. */
 export type MediaUploadTarget = { credentialHash: Buffer } | { id: string };
 
@@ -38,6 +45,9 @@ class NotPending {
 export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLimits, target: MediaUploadTarget, body: AsyncIterable<Buffer>): Promise<StoredMedia> {
   try {
     const row = await db.transaction().execute(async (trx) => {
+      // An upload of this proof in progress elsewhere (another replica, the other door) holds the row
+      // lock for as long as its body takes: refuse after a short wait instead of holding a slot behind it.
+      await sql`SET LOCAL lock_timeout = ${sql.lit(`${rowLockWaitMs}ms`)}`.execute(trx);
       const proof = await sql<ProofRow>`SELECT * FROM aopd_proof WHERE ${whereTarget(target)} FOR UPDATE`.execute(trx).then((result) => result.rows[0]);
       if (!proof) throw new PublicRouteError("unknown_proof", "This link does not belong to a proof.");
       if (proof.kind !== "media") throw new PublicRouteError("wrong_kind", `This is a ${proof.kind} proof; only media proofs take a file.`);
@@ -74,6 +84,9 @@ export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLim
     });
     return { row, repeated: false };
   } catch (error) {
+    if ((error as { code?: unknown }).code === "55P03") {
+      throw new PublicRouteError("upload_in_progress", "Another upload for this proof is in progress; wait until it has finished (or failed) before sending the file again.", undefined, 5);
+    }
     if (!(error instanceof NotPending)) throw error;
     return answerRepeatedUpload(limits, error.row, body);
   }
