@@ -36,8 +36,9 @@ class NotPending {
  * Attaches an uploaded file to a PENDING media proof: one transaction locks the proof row, streams
  * the body through `MediaIntake` into `aopd_proof_media_chunk` chunk by chunk, and moves the proof
  * to SUBMITTED with the file's metadata. Any refusal, an interrupted body or a crash rolls the
- * whole transaction back, so an upload either completes or leaves nothing; the row lock makes two
- * concurrent uploads of one proof take turns, and the second finds the proof SUBMITTED.
+ * whole transaction back, so an upload either completes or leaves nothing; the row lock makes a
+ * second concurrent upload of one proof wait (at most `rowLockWaitMs`, then `upload_in_progress`),
+ * and if the first ends in time, find the proof SUBMITTED.
  *
  * A proof that already has a file answers an upload of the same bytes (same SHA-256: a retry
  * after a lost answer) with the proof as it now stands, and any other with `not_pending`.
