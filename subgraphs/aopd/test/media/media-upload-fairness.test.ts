@@ -148,7 +148,7 @@ describe.each(databaseDrivers)("the minimum upload rate on %s", (driver) => {
   });
 });
 
-describe("one link trickling on PostgreSQL", () => {
+describe("one link trickling, and uploads on two doors, on PostgreSQL", () => {
   // PostgreSQL only: on PGlite an upload holds the one connection, so every other query waits for
   // it whatever the bounds (docs/media-proofs.md); the minimum rate is what bounds that wait there.
   let aopd: TestAopd;
@@ -162,6 +162,21 @@ describe("one link trickling on PostgreSQL", () => {
   });
   afterAll(async () => {
     await aopd?.close();
+  });
+
+  it("refuses an officer PUT while the customer's upload of the same proof is arriving: the row lock is waited for at most 2 s (409)", async () => {
+    const proof = await requestProof(aopd);
+    const video = padded(mp4Header(), 400_000);
+    const customer = startUpload(aopd.url, proof.path, video, 100_000, "198.51.100.200");
+    // Counted under different keys (link and proof id), as on two replicas: the row lock decides.
+    await until(async () => {
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE relation = 'aopd_proof'::regclass AND mode = 'RowShareLock'`.execute(aopd.services.db);
+      return Number(rows[0]!.n) >= 1;
+    });
+    const officer = await startUpload(aopd.url, `/aopd/media/${proof.id}`, pngImage(8, 8), Number.MAX_SAFE_INTEGER, "192.0.2.1", "PUT").answer;
+    expect(officer).toMatchObject({ status: 409, body: { error: "upload_in_progress" } });
+    customer.rest();
+    expect(await customer.answer).toMatchObject({ status: 200, body: { proof: { status: "SUBMITTED" } } });
   });
 
   it(`serves all ${customers} other customers and the officer's PUT while one link's four uploads trickle`, async () => {
