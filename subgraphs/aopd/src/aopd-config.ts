@@ -51,6 +51,24 @@ export interface AopdConfig {
   maxConcurrentUploads: number;
   /** `AOPD_UPLOAD_IDLE_SECONDS`: an upload that sends nothing for this long is aborted (and leaves nothing). @default 30 */
   uploadIdleSeconds: number;
+  /**
+   * `AOPD_MAX_UPLOADS_PER_CLIENT`: uploads at once from one client address on the portal (from one
+   * officer, by token subject, on the officers' route), per replica; more are answered 429
+   * `too_many_uploads`. Customers behind one NAT share an address, hence more than one. At least 1.
+   * @default 2
+   */
+  maxUploadsPerClient: number;
+  /**
+   * `AOPD_UPLOAD_MIN_BYTES_PER_SECOND`: the least an upload must average over each window of
+   * `AOPD_UPLOAD_RATE_WINDOW_SECONDS`, counting only time spent waiting for the client; slower is
+   * cut off with 408 `upload_too_slow` (and leaves nothing). 0: no minimum. @default 10_000 // 80 kbit/s
+   */
+  uploadMinBytesPerSecond: number;
+  /**
+   * `AOPD_UPLOAD_RATE_WINDOW_SECONDS`: the window the minimum rate is averaged over, and the grace
+   * period before its first judgement. At least 1. @default 20 // seconds
+   */
+  uploadRateWindowSeconds: number;
   /** Longest AOPP message, in characters (the AOPP limit). */
   maxMessageLength: number;
   /** `AOPD_BITCOIN_NETWORK`: the network Bitcoin addresses must belong to. @default "mainnet" */
@@ -98,6 +116,13 @@ export interface AopdConfig {
    * across replicas; `0` turns pruning off in this replica). @default 600 // 10 minutes
    */
   eventPruneIntervalSeconds: number;
+  /**
+   * `AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS`: how long a request mutation's idempotency key answers
+   * repeats with the proof its first request created (and refuses another input); expired keys
+   * are pruned with the event log. At least 1; at least 86_400 in production, where clients retry
+   * for up to a day. @default 86_400 // 24 hours
+   */
+  idempotencyKeyLifetimeSeconds: number;
   /**
    * `AOPD_MAX_FAILED_ATTEMPTS`: signature submissions a pending proof takes in before it refuses
    * more with `too_many_attempts` (counted in the database, so across replicas). At least 1.
@@ -202,6 +227,11 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
   if (eventRetentionDays < 1) throw new Error("AOPD_EVENT_RETENTION_DAYS must be at least 1.");
   const maxFailedAttempts = integer(env, "AOPD_MAX_FAILED_ATTEMPTS", 20);
   if (maxFailedAttempts < 1) throw new Error("AOPD_MAX_FAILED_ATTEMPTS must be at least 1.");
+  const idempotencyKeyLifetimeSeconds = integer(env, "AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS", 86_400);
+  if (idempotencyKeyLifetimeSeconds < 1) throw new Error("AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 1.");
+  if (production && idempotencyKeyLifetimeSeconds < 86_400) {
+    throw new Error(`AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 86400 (24 hours) in production, where clients retry for up to a day; got ${idempotencyKeyLifetimeSeconds}.`);
+  }
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
   return {
     port: integer(env, "AOPD_PORT", 4001),
@@ -221,6 +251,9 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     mediaUrl: env.AOPD_MEDIA_URL ?? "http://localhost:4000/aopd/media",
     maxConcurrentUploads: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_UPLOADS", 4)),
     uploadIdleSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_IDLE_SECONDS", 30)),
+    maxUploadsPerClient: Math.max(1, integer(env, "AOPD_MAX_UPLOADS_PER_CLIENT", 2)),
+    uploadMinBytesPerSecond: integer(env, "AOPD_UPLOAD_MIN_BYTES_PER_SECOND", 10_000),
+    uploadRateWindowSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_RATE_WINDOW_SECONDS", 20)),
     maxMessageLength: 1024,
     bitcoinNetwork: bitcoinNetworkFrom(env.AOPD_BITCOIN_NETWORK),
     xpubMaxIndex: integer(env, "AOPD_XPUB_MAX_INDEX", 100),
@@ -232,6 +265,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     maxDownloadRows,
     eventRetentionDays,
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
+    idempotencyKeyLifetimeSeconds,
     maxFailedAttempts,
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
     rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),

@@ -11,6 +11,7 @@ import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
 import { ChainWatcher } from "./chain/chain-watcher.js";
 import { pruneProofEvents } from "./events/prune-proof-events.js";
+import { pruneIdempotencyKeys } from "./ingestion/prune-idempotency-keys.js";
 import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
 import { portalApiRoute } from "./public-api/portal-api-route.js";
 import { PortalEventStreams } from "./public-api/portal-event-streams.js";
@@ -54,6 +55,8 @@ export interface RunningAopd {
   services: AopdServices;
   /** This replica's chain watcher (its `stats()` feed the metrics). */
   chainWatcher: ChainWatcher;
+  /** This replica's bounds on uploads in progress (how many are in use). */
+  uploadSlots: MediaUploadSlots;
   close(): Promise<void>;
 }
 
@@ -110,7 +113,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const streams = new PortalEventStreams(eventPump.hub, config);
     // The AOPP callback and the portal API share their rate limits: a client cannot escape one by switching routes.
     // One bound on uploads for both doors: each holds a database connection while its body arrives.
-    const uploadSlots = new MediaUploadSlots(config.maxConcurrentUploads);
+    const uploadSlots = new MediaUploadSlots(config);
     const publicRoutes = { ...services, limits: new PublicRouteLimits(config), streams, uploadSlots, logger };
     const aoppCallback = aoppCallbackRoute(publicRoutes);
     const portalApi = portalApiRoute(publicRoutes);
@@ -175,6 +178,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const stopPruning = startRepeatingJob("pruning the proof event log", config.eventPruneIntervalSeconds, async () => {
       const pruned = await pruneProofEvents(database.db, config.eventRetentionDays * 86_400);
       if (pruned > 0) logger.info({ pruned }, "old proof events pruned");
+      const prunedKeys = await pruneIdempotencyKeys(database.db);
+      if (prunedKeys > 0) logger.info({ pruned: prunedKeys }, "expired idempotency keys pruned");
       return false;
     }, logger);
     const stopChainChecks =
@@ -184,6 +189,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       metricsUrl: server.metricsUrl,
       services,
       chainWatcher,
+      uploadSlots,
       close: async () => {
         await stopChainChecks();
         await stopExpiryJob();

@@ -96,8 +96,31 @@ export interface ProofEventLogTable {
   pruned_through: string;
 }
 
+/** The three request mutations that take an idempotency key. */
+export type IdempotentMutation = "requestAoppProof" | "requestSatoshiProof" | "requestMediaProof";
+
+/**
+ * One idempotency key of one caller: the proof its first request created and what a repeat must
+ * match (migration 0008). Neither the key nor the credential is stored, only their hashes and the
+ * salt the credential is derived with.
+ */
+export interface IdempotentRequestTable {
+  caller_subject: string;
+  caller_client: string;
+  /** SHA-256 of the key. */
+  key_hash: Buffer;
+  mutation: IdempotentMutation;
+  /** SHA-256 of the mutation's name and its input (see `inputFingerprint`). */
+  input_hash: Buffer;
+  proof_id: string;
+  credential_salt: Buffer;
+  created_at: Generated<Date> & Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface AopdDatabase {
   aopd_proof: ProofTable;
+  aopd_idempotent_request: IdempotentRequestTable;
   aopd_proof_event: ProofEventTable;
   aopd_proof_event_log: ProofEventLogTable;
   aopd_proof_media_chunk: ProofMediaChunkTable;

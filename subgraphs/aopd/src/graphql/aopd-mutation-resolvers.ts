@@ -13,22 +13,22 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
     aopd: () => ({}),
   },
   AopdMutation: {
-    requestAoppProof: async (_parent, { input }: { input: RequestAoppProofInput }, context: AopdContext) => {
-      const request = await requestAoppProof(context.db, context.config, input);
+    requestAoppProof: async (_parent, { input, idempotencyKey }: { input: RequestAoppProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
+      const request = await requestAoppProof(context.db, context.config, input, { caller: context.identity, key: idempotencyKey });
       return { proof: toProof(request.row), aoppUri: request.aoppUri, portalUrl: request.portalUrl };
     },
-    requestSatoshiProof: async (_parent, { input }: { input: RequestSatoshiProofInput }, context: AopdContext) => {
-      // The credential is kept only as a hash: this answer is the one place its portal URL appears.
-      const request = await requestSatoshiProof(context.db, context.config, input);
+    requestSatoshiProof: async (_parent, { input, idempotencyKey }: { input: RequestSatoshiProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
+      // The credential is kept only as a hash: this answer (and its repeats with the same idempotency key) is where its portal URL appears.
+      const request = await requestSatoshiProof(context.db, context.config, input, { caller: context.identity, key: idempotencyKey });
       return { ...toProof(request.row), portalUrl: request.portalUrl };
     },
     finalizeSatoshiProof: async (_parent, { id, txId }: { id: string; txId: string }, context: AopdContext) =>
       toProof(await finalizeSatoshiProof(context.db, context.config, id, txId)),
     assessSatoshiProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>
       toProof(await assessSatoshiProof(context.db, args.id, args.assessment, args.comment)),
-    requestMediaProof: async (_parent, { input }: { input: RequestMediaProofInput }, context: AopdContext) => {
-      // As for Satoshi proofs, this answer is the one place the credential's portal URL appears.
-      const request = await requestMediaProof(context.db, context.config, input);
+    requestMediaProof: async (_parent, { input, idempotencyKey }: { input: RequestMediaProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
+      // As for Satoshi proofs, this answer (and its repeats) is where the credential's portal URL appears.
+      const request = await requestMediaProof(context.db, context.config, input, { caller: context.identity, key: idempotencyKey });
       return { ...toProof(request.row), portalUrl: request.portalUrl };
     },
     assessMediaProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>

@@ -3,8 +3,9 @@ import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AddressFormat, AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { aoppAssetOf, aoppFormatOf, buildAoppUri } from "./aopp-uri.js";
-import { newCallbackToken } from "./callback-token.js";
+import { aoppUriOf } from "../public-api/public-proof-view.js";
+import { aoppFormatOf } from "./aopp-uri.js";
+import { createProofOnce, type IdempotencyRequest } from "./create-proof-once.js";
 import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId, storedFormat } from "./proof-input-rules.js";
 import { signatureProofFamily } from "./signature-proof-family.js";
@@ -41,8 +42,16 @@ const aoppMessage = /^[\x20-\x7e\n]*$/;
  * the portal, whose URL then stands in `aoppUri` too. The field stays non-null, as existing
  * clients read it, and the specification's `AopdAoppUri` is exactly "the URL of the portal where
  * the user can submit their proof".
+ *
+ * With an idempotency key, a repeat gets the first request's proof and the same two links, built
+ * from the stored row (message, asset, format) and the credential derived again (see `createProofOnce`).
  */
-export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestAoppProofInput): Promise<AoppProofRequest> {
+export async function requestAoppProof(
+  db: Kysely<AopdDatabase>,
+  config: AopdConfig,
+  input: RequestAoppProofInput,
+  idempotency?: IdempotencyRequest,
+): Promise<AoppProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);
   const family = signatureProofFamily("input.asset", asset);
@@ -52,7 +61,6 @@ export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdCon
     const allowed = family === "bitcoin" ? "null (any), P2PKH, P2SH, P2WPKH or P2TR" : "null (the standard format)";
     throw new UserInputError("input.format", `${String(input.format)} cannot be requested for ${asset.name}; allowed: ${allowed}.`);
   }
-  const aoppAsset = aoppAssetOf(family);
   const format = storedFormat(input.format);
   const address =
     input.expectedAddress === null || input.expectedAddress === undefined
@@ -68,27 +76,28 @@ export async function requestAoppProof(db: Kysely<AopdDatabase>, config: AopdCon
     throw new UserInputError("input.message", `must be 1 to ${config.maxMessageLength} ASCII characters (printable or newline).`);
   }
   const comment = optionalComment("input.comment", input.comment);
-  const { token, hash } = newCallbackToken();
-
+  const request = { mutation: "requestAoppProof", input, idempotency, lifetimeSeconds: config.idempotencyKeyLifetimeSeconds } as const;
   // One statement: the table's trigger records the CREATED event in the same transaction.
-  const row = await db
-    .insertInto("aopd_proof")
-    .values({
-      kind: "signature",
-      status: "PENDING",
-      customer_id: customerId,
-      asset: asset.code,
-      address,
-      comment,
-      format,
-      message,
-      due_at: sql<Date>`now() + make_interval(secs => ${config.signatureProofLifetimeSeconds})`,
-      callback_token_hash: hash,
-      xpub_required: input.xpubRequired === true,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const { callbackUrl, portalUrl } = credentialUrls(config, token);
-  const aoppUri = aoppAsset ? buildAoppUri({ message, asset: aoppAsset, format: aoppFormat, callbackUrl }) : portalUrl;
-  return { row, aoppUri, portalUrl };
+  const { row, token } = await createProofOnce(db, request, (executor, hash) =>
+    executor
+      .insertInto("aopd_proof")
+      .values({
+        kind: "signature",
+        status: "PENDING",
+        customer_id: customerId,
+        asset: asset.code,
+        address,
+        comment,
+        format,
+        message,
+        due_at: sql<Date>`now() + make_interval(secs => ${config.signatureProofLifetimeSeconds})`,
+        callback_token_hash: hash,
+        xpub_required: input.xpubRequired === true,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  const { portalUrl } = credentialUrls(config, token);
+  // Built from the row, so that a repeat's URI is the first answer's: AOPP's asset and format follow from the stored asset and format.
+  return { row, aoppUri: aoppUriOf(config, row, token) ?? portalUrl, portalUrl };
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { newCallbackToken } from "./callback-token.js";
+import { createProofOnce, type IdempotencyRequest } from "./create-proof-once.js";
 import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId } from "./proof-input-rules.js";
 
@@ -18,28 +18,37 @@ export interface MediaProofRequest {
   portalUrl: string;
 }
 
-/** Creates a pending media proof: the customer is to upload a screenshot or video before `due_at`. */
-export async function requestMediaProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestMediaProofInput): Promise<MediaProofRequest> {
+/**
+ * Creates a pending media proof: the customer is to upload a screenshot or video before `due_at`.
+ * With an idempotency key, a repeat gets the first request's proof and portal URL (see `createProofOnce`).
+ */
+export async function requestMediaProof(
+  db: Kysely<AopdDatabase>,
+  config: AopdConfig,
+  input: RequestMediaProofInput,
+  idempotency?: IdempotencyRequest,
+): Promise<MediaProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);
   const address = requireAddress("input.expectedAddress", config, asset, input.expectedAddress);
   const comment = optionalComment("input.comment", input.comment);
-  const { token, hash } = newCallbackToken();
-
+  const request = { mutation: "requestMediaProof", input, idempotency, lifetimeSeconds: config.idempotencyKeyLifetimeSeconds } as const;
   // One statement: the table's trigger records the CREATED event in the same transaction.
-  const created = await db
-    .insertInto("aopd_proof")
-    .values({
-      kind: "media",
-      status: "PENDING",
-      customer_id: customerId,
-      asset: asset.code,
-      address,
-      comment,
-      due_at: sql<Date>`now() + make_interval(secs => ${config.mediaProofLifetimeSeconds})`,
-      callback_token_hash: hash,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { row: created, portalUrl: credentialUrls(config, token).portalUrl };
+  const { row, token } = await createProofOnce(db, request, (executor, hash) =>
+    executor
+      .insertInto("aopd_proof")
+      .values({
+        kind: "media",
+        status: "PENDING",
+        customer_id: customerId,
+        asset: asset.code,
+        address,
+        comment,
+        due_at: sql<Date>`now() + make_interval(secs => ${config.mediaProofLifetimeSeconds})`,
+        callback_token_hash: hash,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  return { row, portalUrl: credentialUrls(config, token).portalUrl };
 }

@@ -3,7 +3,7 @@ import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { newCallbackToken } from "./callback-token.js";
+import { createProofOnce, type IdempotencyRequest } from "./create-proof-once.js";
 import { credentialUrls } from "./credential-urls.js";
 import { optionalComment, requireAddress, requireAsset, requireCustomerId } from "./proof-input-rules.js";
 
@@ -27,8 +27,16 @@ export interface SatoshiProofRequest {
   portalUrl: string;
 }
 
-/** Creates a pending Satoshi proof: the customer is to send exactly `amount` before `due_at`. */
-export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, input: RequestSatoshiProofInput): Promise<SatoshiProofRequest> {
+/**
+ * Creates a pending Satoshi proof: the customer is to send exactly `amount` before `due_at`. With an
+ * idempotency key, a repeat gets the first request's proof (its amount) and portal URL (see `createProofOnce`).
+ */
+export async function requestSatoshiProof(
+  db: Kysely<AopdDatabase>,
+  config: AopdConfig,
+  input: RequestSatoshiProofInput,
+  idempotency?: IdempotencyRequest,
+): Promise<SatoshiProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);
   const base = config.satoshiBaseAmounts[asset.code];
@@ -41,24 +49,25 @@ export async function requestSatoshiProof(db: Kysely<AopdDatabase>, config: Aopd
   if (senderAddress === depositAddress) throw new UserInputError("input.depositAddress", "must differ from the sender address.");
   const comment = optionalComment("input.comment", input.comment);
   const amount = (BigInt(base) + BigInt(randomInt(1, amountSpread))).toString();
-  const { token, hash } = newCallbackToken();
-
+  const request = { mutation: "requestSatoshiProof", input, idempotency, lifetimeSeconds: config.idempotencyKeyLifetimeSeconds } as const;
   // One statement: the table's trigger records the CREATED event in the same transaction.
-  const created = await db
-    .insertInto("aopd_proof")
-    .values({
-      kind: "satoshi",
-      status: "PENDING",
-      customer_id: customerId,
-      asset: asset.code,
-      address: senderAddress,
-      deposit_address: depositAddress,
-      amount,
-      comment,
-      due_at: sql<Date>`now() + make_interval(secs => ${config.satoshiProofLifetimeSeconds})`,
-      callback_token_hash: hash,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return { row: created, portalUrl: credentialUrls(config, token).portalUrl };
+  const { row, token } = await createProofOnce(db, request, (executor, hash) =>
+    executor
+      .insertInto("aopd_proof")
+      .values({
+        kind: "satoshi",
+        status: "PENDING",
+        customer_id: customerId,
+        asset: asset.code,
+        address: senderAddress,
+        deposit_address: depositAddress,
+        amount,
+        comment,
+        due_at: sql<Date>`now() + make_interval(secs => ${config.satoshiProofLifetimeSeconds})`,
+        callback_token_hash: hash,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
+  return { row, portalUrl: credentialUrls(config, token).portalUrl };
 }

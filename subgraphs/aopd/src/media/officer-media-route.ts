@@ -55,7 +55,8 @@ export function officerMediaRoute(services: OfficerMediaServices) {
       }
       if (request.method === "PUT") {
         requireRole(identity, roles.proofsWrite);
-        const stored = await acceptMediaUpload(services, request, { id });
+        // Officers reach aopd through the gateway, so the socket address is the gateway's: they are counted per subject.
+        const stored = await acceptMediaUpload(services, request, { id }, `officer:${identity.subject}`);
         if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id, subject: identity.subject }, "media attached by an officer");
         sendJson(response, 200, { proof: toProof(stored.row) });
         return true;

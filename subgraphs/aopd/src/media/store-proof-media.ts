@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { ProofStateRefusal, UnknownProofRefusal } from "../proofs/proof-refusal.js";
+import { BusyRefusal, ProofStateRefusal, UnknownProofRefusal } from "../proofs/proof-refusal.js";
 import { MediaIntake, type MediaLimits } from "./media-intake.js";
 
 /**
@@ -10,6 +10,13 @@ import { MediaIntake, type MediaLimits } from "./media-intake.js";
  * @default 1_048_576 // 1 MiB
  */
 export const mediaChunkBytes = 1_048_576;
+
+/**
+ * How long an upload waits for its proof's row lock. Other writers hold it for a statement
+ * (milliseconds); only another upload holds it for long.
+ * @default 2_000 // 2 seconds
+ */
+export const rowLockWaitMs = 2_000;
 
 /** Which proof an upload is for: the customer names it by credential, an officer by id. */
 export type MediaUploadTarget = { credentialHash: Buffer } | { id: string };
@@ -29,8 +36,9 @@ class NotPending {
  * Attaches an uploaded file to a PENDING media proof: one transaction locks the proof row, streams
  * the body through `MediaIntake` into `aopd_proof_media_chunk` chunk by chunk, and moves the proof
  * to SUBMITTED with the file's metadata. Any refusal, an interrupted body or a crash rolls the
- * whole transaction back, so an upload either completes or leaves nothing; the row lock makes two
- * concurrent uploads of one proof take turns, and the second finds the proof SUBMITTED.
+ * whole transaction back, so an upload either completes or leaves nothing; the row lock makes a
+ * second concurrent upload of one proof wait (at most `rowLockWaitMs`, then `upload_in_progress`),
+ * and if the first ends in time, find the proof SUBMITTED.
  *
  * A proof that already has a file answers an upload of the same bytes (same SHA-256: a retry
  * after a lost answer) with the proof as it now stands, and any other with `not_pending`.
@@ -38,6 +46,9 @@ class NotPending {
 export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLimits, target: MediaUploadTarget, body: AsyncIterable<Buffer>): Promise<StoredMedia> {
   try {
     const row = await db.transaction().execute(async (trx) => {
+      // An upload of this proof in progress elsewhere (another replica, the other door) holds the row
+      // lock for as long as its body takes: refuse after a short wait instead of holding a slot behind it.
+      await sql`SET LOCAL lock_timeout = ${sql.lit(`${rowLockWaitMs}ms`)}`.execute(trx);
       const proof = await sql<ProofRow>`SELECT * FROM aopd_proof WHERE ${whereTarget(target)} FOR UPDATE`.execute(trx).then((result) => result.rows[0]);
       if (!proof) throw new UnknownProofRefusal("This link does not belong to a proof.");
       if (proof.kind !== "media") throw new ProofStateRefusal("wrong_kind", `This is a ${proof.kind} proof; only media proofs take a file.`);
@@ -74,6 +85,9 @@ export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLim
     });
     return { row, repeated: false };
   } catch (error) {
+    if ((error as { code?: unknown }).code === "55P03") {
+      throw new BusyRefusal("Another upload for this proof is in progress; wait until it has finished (or failed) before sending the file again.", 5, "upload_in_progress");
+    }
     if (!(error instanceof NotPending)) throw error;
     return answerRepeatedUpload(limits, error.row, body);
   }

@@ -6,7 +6,7 @@ import type { ProofStatus } from "../database/database-schema.js";
  * a refusal crosses the HTTP edge unchanged; the edge alone decides its HTTP status
  * (`public-route-error.ts`). A caller `switch`es on `code` or tests the class.
  */
-export type ProofRefusalCode = SubmissionRefusalCode | ProofStateRefusalCode | "unknown_proof" | "service_unavailable";
+export type ProofRefusalCode = SubmissionRefusalCode | ProofStateRefusalCode | BusyRefusalCode | "unknown_proof";
 
 /** The submission itself (an address, a signature, a transaction id, a file) is not acceptable. */
 export type SubmissionRefusalCode =
@@ -25,7 +25,8 @@ export type SubmissionRefusalCode =
   | "invalid_image"
   | "image_too_large"
   | "media_too_large"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  | "upload_too_slow";
 
 /** The proof exists but cannot take this now: it is of another kind, settled, expired or closed to more attempts. */
 export type ProofStateRefusalCode = "wrong_kind" | "not_pending" | "expired" | "too_many_attempts";
@@ -70,13 +71,15 @@ export class ProofStateRefusal extends ProofRefusal {
   }
 }
 
-/** This replica is at a bound (uploads, xpub searches) right now; the same request may succeed after `retryAfterSeconds`. */
-export class BusyRefusal extends ProofRefusal {
-  readonly code = "service_unavailable";
+/** A bound is reached right now: the replica's (uploads, xpub searches), the proof's (one upload at a time) or the sender's. */
+export type BusyRefusalCode = "service_unavailable" | "upload_in_progress" | "too_many_uploads";
 
+/** A bound is reached (`code` says which); the same request may succeed after `retryAfterSeconds`. */
+export class BusyRefusal extends ProofRefusal {
   constructor(
     reason: string,
     readonly retryAfterSeconds: number,
+    readonly code: BusyRefusalCode = "service_unavailable",
   ) {
     super(reason);
   }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendJson, type Logger } from "@compliance-graph/server-kit";
+import { clientAddress, sendJson, type Logger } from "@compliance-graph/server-kit";
 import { acceptProofSignature, type SignatureAcceptanceServices } from "../ingestion/accept-proof-signature.js";
 import { hashCallbackToken, isCallbackTokenShaped } from "../ingestion/callback-token.js";
 import { submitSatoshiTransaction } from "../ingestion/submit-satoshi-transaction.js";
@@ -87,7 +87,8 @@ export function portalApiRoute(
           break;
         }
         case "media": {
-          const stored = await acceptMediaUpload(services, request, { credentialHash: hashCallbackToken(token) });
+          const sender = `address:${clientAddress(request, config.trustedProxyHops)}`;
+          const stored = await acceptMediaUpload(services, request, { credentialHash: hashCallbackToken(token) }, sender);
           if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id }, "portal media uploaded");
           answer(200, { proof: toPublicProofView(config, stored.row, token) });
           break;

@@ -31,13 +31,16 @@ export const publicRouteErrorStatus = {
   forbidden: 403,
   unknown_proof: 404,
   method_not_allowed: 405,
+  upload_too_slow: 408,
   not_pending: 409,
   expired: 409,
   too_many_attempts: 409,
+  upload_in_progress: 409,
   body_too_large: 413,
   media_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  too_many_uploads: 429,
   service_unavailable: 503,
 } as const;
 
@@ -52,7 +55,7 @@ export class PublicRouteError extends Error {
     reason: string,
     /** The proof's status, for `not_pending`. */
     readonly proofStatus?: ProofStatus,
-    /** Seconds until a retry can succeed, for `rate_limited`. */
+    /** Seconds until a retry can succeed (`Retry-After`), for `rate_limited` and the upload bounds. */
     readonly retryAfterSeconds?: number,
   ) {
     super(reason);
@@ -72,6 +75,8 @@ export class PublicRouteError extends Error {
 
 export function sendPublicRouteError(response: ServerResponse, error: PublicRouteError): void {
   if (error.retryAfterSeconds !== undefined) response.setHeader("retry-after", String(error.retryAfterSeconds));
+  // The rest of a body too slow is not waited for: closing the connection frees it (RFC 9110, 408).
+  if (error.code === "upload_too_slow") response.setHeader("connection", "close");
   response.setHeader("cache-control", "no-store");
   sendJson(response, error.httpStatus, {
     error: error.code,
