@@ -8,3 +8,4 @@ export { ConflictError } from "./conflict-error.js";
 export { maskError, maskedErrorMessage, publicErrorIn } from "./mask-error.js";
 export { ServiceUnavailableError } from "./service-unavailable-error.js";
 export { isConnectionFailure } from "./is-connection-failure.js";
+export { isStatementTimeout } from "./is-statement-timeout.js";

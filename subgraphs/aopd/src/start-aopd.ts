@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { sql } from "kysely";
 import { allRoles, type Identity } from "@compliance-graph/identity";
 import { isConnectionFailure } from "@compliance-graph/errors";
 import { createLogger, OutageLog, startRepeatingJob, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
@@ -7,6 +6,8 @@ import { AopdMetrics } from "./aopd-metrics.js";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
 import { openDatabase } from "./database/open-database.js";
+import { databaseReadiness } from "./database/database-readiness.js";
+import { waitForDatabase } from "./database/wait-for-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
@@ -67,9 +68,12 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     dataDir: config.dataDir,
     onConnectionLost: (error) => logger.warn({ err: error }, "an idle database connection was lost; the next query opens a new one"),
     onConnected: () => outages.up("database"),
+    timeouts: config.database,
   });
   try {
-    const applied = await migrateToLatest(database.db);
+    if (database.driver === "postgres") await waitForDatabase(database.db, { limitMs: config.database.startupTimeoutMs, logger });
+    // Migrations may build indexes on large tables: the long statement timeout, not the queries' one.
+    const applied = await migrateToLatest(database.longRunning);
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
     if (options.seedDemoProofs) {
       const { count } = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
@@ -104,6 +108,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
     metrics.watchChain(() => chainWatcher.stats());
     const schema = buildAopdSchema();
+    const databaseReady = databaseReadiness(database.db, config.database.readyTimeoutMs);
     const developmentIdentity: Identity = { subject: "development", client: "development", roles: [...allRoles] };
     const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, authenticate: options.authenticate, developmentIdentity });
     const proofDownload = proofDownloadRoute({ services, schema, authenticate: options.authenticate, developmentIdentity, logger });
@@ -124,7 +129,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       createContext: ({ identity, requestId, logger: requestLogger }) => ({ ...services, identity, requestId, logger: requestLogger }),
       checkReady: async () => {
         try {
-          await sql`SELECT 1`.execute(database.db);
+          await databaseReady();
         } catch (error) {
           if (isConnectionFailure(error)) outages.down("database", error);
           throw error;
@@ -144,6 +149,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     // Subscriptions on the same port, at `/graphql` over WebSocket; events through LISTEN/NOTIFY.
     const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, database, authenticate: options.authenticate, developmentIdentity, logger, hub });
     await subscriptions.ready;
+    const stopMetricsReads = metrics.readDatabaseGauges(logger);
     const jobBatch = 1_000;
     const stopExpiryJob = startRepeatingJob("expiring pending proofs", config.expiryIntervalSeconds, async () => {
       let expired;
@@ -177,6 +183,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         await stopChainChecks();
         await stopExpiryJob();
         await stopPruning();
+        await stopMetricsReads();
         streams.endAll();
         await subscriptions.close();
         await server.close();
