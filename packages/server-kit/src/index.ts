@@ -12,6 +12,7 @@ export { prepareOperation, type OperationPayload, type PreparedOperation } from 
 export { executeApolloRequest } from "./execute-apollo-request.js";
 export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
+export { unknownOutcome, unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
 export { TokenBucketLimiter, type RateDecision, type TokenBucketLimiterOptions } from "./token-bucket-limiter.js";
 export { clientAddress } from "./client-address.js";
 export { OutageLog } from "./outage-log.js";
