@@ -20,13 +20,22 @@ const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 // One process for the whole trial, one service in traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 const tracing = startTracing("compliance-graph");
 const logger = createLogger("start");
+// Before anything starts: Ctrl-C or SIGTERM during start-up stops what has started so far.
+let aopd: Awaited<ReturnType<typeof startAopd>> | undefined;
+let trpd: Awaited<ReturnType<typeof startTrpd>> | undefined;
+let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+onShutdownSignal(logger, async () => {
+  await gateway?.close();
+  await Promise.all([aopd?.close(), trpd?.close()]);
+  await tracing.shutdown();
+});
 
 const idp = await createDevIdentityProvider({ baseUrl });
 // One generated key pair: the gateway signs with it, the subgraphs trust its public half.
 const internalKey = await generateInternalSigningKey();
 const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
 
-const aopd = await startAopd({
+aopd = await startAopd({
   authenticate: verifierFor("aopd"),
   seedDemoProofs: 250,
   logger: createLogger("aopd"),
@@ -42,7 +51,7 @@ const aopd = await startAopd({
 });
 const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
 const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
-const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
+trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
 const options = await gatewayOptionsFromEnv({
   ...process.env,
   PORT: String(port),
@@ -51,7 +60,7 @@ const options = await gatewayOptionsFromEnv({
   INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internalKey.privateJwk),
   SUPERGRAPH_PATH: process.env.SUPERGRAPH_PATH ?? fileURLToPath(new URL("../supergraph.graphql", import.meta.url)),
 });
-const gateway = await startGateway({
+gateway = await startGateway({
   ...options,
   host: process.env.HOST ?? "localhost",
   subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
@@ -84,9 +93,3 @@ Ask a customer for a proof, then open the portalUrl it answers (the customer's p
 
 Ctrl-C stops everything.
 `);
-
-onShutdownSignal(logger, async () => {
-  await gateway.close();
-  await Promise.all([aopd.close(), trpd.close()]);
-  await tracing.shutdown();
-});

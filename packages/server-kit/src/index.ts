@@ -4,7 +4,7 @@ export { aliasLimitRule, depthLimitRule, defaultQueryLimits, type QueryLimits } 
 export { requestIdFrom, requestIdHeader } from "./request-id.js";
 export { sendGraphQLError, sendJson } from "./send-json.js";
 export { startSubgraphServer, type RunningSubgraphServer, type SubgraphServerOptions } from "./start-subgraph-server.js";
-export { onShutdownSignal } from "./on-shutdown-signal.js";
+export { onShutdownSignal, shutdownGraceMs } from "./on-shutdown-signal.js";
 export { forwardPathPrefix } from "./forward-path-prefix.js";
 export { forwardRequest } from "./forward-request.js";
 export { PushQueue } from "./push-queue.js";

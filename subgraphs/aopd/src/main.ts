@@ -1,6 +1,6 @@
 import { internalTokenVerifierFromEnv } from "@compliance-graph/identity";
 import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
-import { startAopd } from "./start-aopd.js";
+import { startAopd, type RunningAopd } from "./start-aopd.js";
 
 /**
  * The aopd deployable: `node --import tsx subgraphs/aopd/src/main.ts`, configured by the
@@ -12,8 +12,10 @@ const tracing = startTracing("aopd");
 const logger = createLogger("aopd");
 const authenticate = internalTokenVerifierFromEnv("aopd");
 if (!authenticate) logger.warn("no INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL: serving a development identity to anyone");
-const aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
+// Before start-up: a replica still waiting for its database stops on SIGTERM too (with nothing to drain).
+let aopd: RunningAopd | undefined;
 onShutdownSignal(logger, async () => {
-  await aopd.close();
+  await aopd?.close();
   await tracing.shutdown();
 });
+aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
