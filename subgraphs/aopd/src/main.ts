@@ -18,4 +18,10 @@ onShutdownSignal(logger, async () => {
   await aopd?.close();
   await tracing.shutdown();
 });
-aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
+try {
+  aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
+} catch (error) {
+  // One JSON line the log collector reads (the database did not answer in time, say), then a non-zero exit.
+  logger.fatal({ err: error }, "aopd could not start");
+  process.exit(1);
+}
