@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import pg from "pg";
 import { pino } from "pino";
 import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -128,5 +129,65 @@ describe("aopd while its database does not answer", { timeout: 120_000 }, () => 
     let after = await proofsCount();
     while (after !== (before ?? 0) + 1 && Date.now() < deadline) after = await proofsCount();
     expect(after).toBe((before ?? 0) + 1);
+  });
+});
+
+/**
+ * A database that answers, slowly: a statement held up past `statement_timeout` (here by a lock
+ * another session holds) is cancelled by the server. That is SERVICE_UNAVAILABLE with one warning
+ * line, not an INTERNAL_SERVER_ERROR with a stack, and no outage; while an export, which runs
+ * under the long statement timeout, waits the lock out and succeeds.
+ */
+describe("aopd when a statement runs past its statement timeout", { timeout: 120_000 }, () => {
+  let aopd: RunningAopd;
+  let databaseUrl: string;
+  const log = capturingLogger();
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase("stmttimeout");
+    aopd = await startAopd({
+      config: {
+        port: 0,
+        databaseUrl,
+        expiryIntervalSeconds: 0,
+        eventPruneIntervalSeconds: 0,
+        // A long grace, so that the server's own cancellation always comes first, however busy the machine.
+        database: { connectTimeoutMs: 5_000, statementTimeoutMs: 1_000, longStatementTimeoutMs: 120_000, clientGraceMs: 20_000, idleInTransactionTimeoutMs: 60_000, keepAliveMs: 10_000, startupTimeoutMs: 60_000, readyTimeoutMs: 2_000 },
+      },
+      logger: log.logger,
+      seedDemoProofs: 3,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await aopd?.close();
+  });
+
+  const post = async (query: string): Promise<Answer> => {
+    const response = await fetch(aopd.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+    return (await response.json()) as Answer;
+  };
+
+  it("answers SERVICE_UNAVAILABLE with one warning line, and an export outlasts the short timeout", async () => {
+    const locker = new pg.Client({ connectionString: databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE aopd_proof IN ACCESS EXCLUSIVE MODE");
+      const exported = post("{ aopd { proofsAsXlsx } }");
+      const blocked = await post("{ aopd { proofsCount } }");
+      expect(blocked.errors?.[0]?.extensions).toEqual({ code: "SERVICE_UNAVAILABLE", retryable: true });
+      // The export has waited at least as long as the query that was cancelled; now it may go on.
+      await locker.query("ROLLBACK");
+      const { data, errors } = await exported;
+      expect(errors).toBeUndefined();
+      expect(Buffer.from((data as { aopd: { proofsAsXlsx: string } }).aopd.proofsAsXlsx, "base64").subarray(0, 2).toString("latin1")).toBe("PK");
+    } finally {
+      await locker.end();
+    }
+    const warnings = log.lines.filter((line) => line.msg === "a statement of the database ran past its timeout");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40 });
+    expect(warnings[0]?.err).toBeUndefined();
+    expect(log.lines.filter((line) => line.msg === "unexpected error" || line.msg === "database unavailable")).toHaveLength(0);
   });
 });
