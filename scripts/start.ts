@@ -21,12 +21,10 @@ const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 const tracing = startTracing("compliance-graph");
 const logger = createLogger("start");
 // Before anything starts: Ctrl-C or SIGTERM during start-up stops what has started so far.
-let aopd: Awaited<ReturnType<typeof startAopd>> | undefined;
-let trpd: Awaited<ReturnType<typeof startTrpd>> | undefined;
-let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+const started: { aopd?: { close(): Promise<void> }; trpd?: { close(): Promise<void> }; gateway?: { close(): Promise<void> } } = {};
 onShutdownSignal(logger, async () => {
-  await gateway?.close();
-  await Promise.all([aopd?.close(), trpd?.close()]);
+  await started.gateway?.close();
+  await Promise.all([started.aopd?.close(), started.trpd?.close()]);
   await tracing.shutdown();
 });
 
@@ -35,7 +33,7 @@ const idp = await createDevIdentityProvider({ baseUrl });
 const internalKey = await generateInternalSigningKey();
 const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
 
-aopd = await startAopd({
+const aopd = await startAopd({
   authenticate: verifierFor("aopd"),
   seedDemoProofs: 250,
   logger: createLogger("aopd"),
@@ -49,9 +47,11 @@ aopd = await startAopd({
     trustedProxyHops: process.env.AOPD_TRUSTED_PROXY_HOPS ? Number(process.env.AOPD_TRUSTED_PROXY_HOPS) : 1,
   },
 });
+started.aopd = aopd;
 const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
 const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
-trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
+const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
+started.trpd = trpd;
 const options = await gatewayOptionsFromEnv({
   ...process.env,
   PORT: String(port),
@@ -60,7 +60,7 @@ const options = await gatewayOptionsFromEnv({
   INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internalKey.privateJwk),
   SUPERGRAPH_PATH: process.env.SUPERGRAPH_PATH ?? fileURLToPath(new URL("../supergraph.graphql", import.meta.url)),
 });
-gateway = await startGateway({
+const gateway = await startGateway({
   ...options,
   host: process.env.HOST ?? "localhost",
   subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
@@ -69,6 +69,7 @@ gateway = await startGateway({
   handleOtherRoute: async (request, response) =>
     (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)),
 });
+started.gateway = gateway;
 
 const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
 const secret = process.env.DEV_IDP_CLIENT_SECRET ?? "dev-secret";

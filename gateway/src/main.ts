@@ -22,9 +22,9 @@ async function serve(): Promise<void> {
   // First: the spans of everything started below go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set.
   const tracing = startTracing("gateway", env);
   // Before start-up, so that a gateway still starting stops on SIGTERM too.
-  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  const started: { gateway?: Awaited<ReturnType<typeof startGateway>> } = {};
   onShutdownSignal(logger, async () => {
-    await gateway?.close();
+    await started.gateway?.close();
     await tracing.shutdown();
   });
   let devIdentityProvider: DevIdentityProvider | undefined;
@@ -36,7 +36,7 @@ async function serve(): Promise<void> {
     env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
   }
   const options = await gatewayOptionsFromEnv(env, logger);
-  gateway = await startGateway({
+  started.gateway = await startGateway({
     ...options,
     logger,
     ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),

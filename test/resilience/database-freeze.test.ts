@@ -86,7 +86,7 @@ describe("aopd while its database does not answer", { timeout: 120_000 }, () => 
     const frozen = await post("{ aopd { proofsCount } }");
     const elapsedMs = Math.round(performance.now() - started);
     // The figure of docs/reliability.md (time to SERVICE_UNAVAILABLE during a freeze; aim: under statement timeout + 1 s).
-    console.info(`time to SERVICE_UNAVAILABLE during a freeze: ${elapsedMs} ms (statement timeout ${statementTimeoutMs} ms, grace ${clientGraceMs} ms)`);
+    console.warn(`time to SERVICE_UNAVAILABLE during a freeze: ${elapsedMs} ms (statement timeout ${statementTimeoutMs} ms, grace ${clientGraceMs} ms)`);
     expect(frozen.errors?.[0]?.extensions).toEqual({ code: "SERVICE_UNAVAILABLE", retryable: true });
     expect(frozen.errors?.[0]?.message).toBe("The database is unavailable; try again shortly.");
     // Further requests need a connection, which cannot be opened while frozen: refused within the connect timeout.

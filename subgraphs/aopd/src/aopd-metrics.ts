@@ -45,13 +45,13 @@ export class AopdMetrics extends ServiceMetrics {
     this.expiryLagSeconds = new Gauge({ name: "aopd_expiry_lag_seconds", help: "In the last expiry pass that expired proofs: how long past its due time the latest one was.", registers });
     this.exportRows = new Counter({ name: "aopd_export_rows_total", help: "Proof rows written into XLSX exports.", registers });
     this.exportBytes = new Counter({ name: "aopd_export_bytes_total", help: "Bytes of XLSX exports produced (before base64).", registers });
-    const metrics = this;
+    const notificationQueueUsage = () => this.#notificationQueueUsage;
     new Gauge({
       name: "aopd_notification_queue_usage_ratio",
       help: "pg_notification_queue_usage(): the share of PostgreSQL's NOTIFY queue in use (a listener that stopped reading fills it), as last read (every 15 s).",
       registers,
       collect() {
-        this.set(metrics.#notificationQueueUsage);
+        this.set(notificationQueueUsage());
       },
     });
     new Gauge({

@@ -13,13 +13,13 @@ const logger = createLogger("aopd");
 const authenticate = internalTokenVerifierFromEnv("aopd");
 if (!authenticate) logger.warn("no INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL: serving a development identity to anyone");
 // Before start-up: a replica still waiting for its database stops on SIGTERM too (with nothing to drain).
-let aopd: RunningAopd | undefined;
+const started: { aopd?: RunningAopd } = {};
 onShutdownSignal(logger, async () => {
-  await aopd?.close();
+  await started.aopd?.close();
   await tracing.shutdown();
 });
 try {
-  aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
+  started.aopd = await startAopd({ logger, metricsExposure: metricsExposureFromEnv(), ...(authenticate ? { authenticate } : {}) });
 } catch (error) {
   // One JSON line the log collector reads (the database did not answer in time, say), then a non-zero exit.
   logger.fatal({ err: error }, "aopd could not start");
