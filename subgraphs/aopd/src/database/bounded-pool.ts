@@ -44,16 +44,16 @@ export function boundedPool(pool: pg.Pool, options: BoundedPoolOptions): Postgre
 
     constructor(readonly client: pg.PoolClient) {}
 
-    async query<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
-      if (this.broken) throw new DatabaseTimeoutError(waitMs);
+    async query<R>(text: string, parameters: readonly unknown[], limitMs = waitMs): Promise<PostgresQueryResult<R>> {
+      if (this.broken) throw new DatabaseTimeoutError(limitMs);
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           this.broken = true;
           options.onClosing(this.client);
           socketOf(this.client)?.destroy();
-          reject(new DatabaseTimeoutError(waitMs));
-        }, waitMs);
+          reject(new DatabaseTimeoutError(limitMs));
+        }, limitMs);
       });
       try {
         return (await Promise.race([this.client.query(text, parameters as unknown[]), expired])) as unknown as PostgresQueryResult<R>;
@@ -81,7 +81,8 @@ export function boundedPool(pool: pg.Pool, options: BoundedPoolOptions): Postgre
       }
       if (ownTimeout) {
         try {
-          await bounded.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`, []);
+          // A SET is quick: bounded like any query, not like the long work that follows it.
+          await bounded.query(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`, [], options.poolStatementTimeoutMs + options.clientGraceMs);
         } catch (error) {
           bounded.release();
           throw error;
