@@ -20,6 +20,13 @@ const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 // One process for the whole trial, one service in traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 const tracing = startTracing("compliance-graph");
 const logger = createLogger("start");
+// Before anything starts: Ctrl-C or SIGTERM during start-up stops what has started so far.
+const started: { aopd?: { close(): Promise<void> }; trpd?: { close(): Promise<void> }; gateway?: { close(): Promise<void> } } = {};
+onShutdownSignal(logger, async () => {
+  await started.gateway?.close();
+  await Promise.all([started.aopd?.close(), started.trpd?.close()]);
+  await tracing.shutdown();
+});
 
 const idp = await createDevIdentityProvider({ baseUrl });
 // One generated key pair: the gateway signs with it, the subgraphs trust its public half.
@@ -40,9 +47,11 @@ const aopd = await startAopd({
     trustedProxyHops: process.env.AOPD_TRUSTED_PROXY_HOPS ? Number(process.env.AOPD_TRUSTED_PROXY_HOPS) : 1,
   },
 });
+started.aopd = aopd;
 const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
 const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
 const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
+started.trpd = trpd;
 const options = await gatewayOptionsFromEnv({
   ...process.env,
   PORT: String(port),
@@ -60,6 +69,7 @@ const gateway = await startGateway({
   handleOtherRoute: async (request, response) =>
     (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)),
 });
+started.gateway = gateway;
 
 const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
 const secret = process.env.DEV_IDP_CLIENT_SECRET ?? "dev-secret";
@@ -84,9 +94,3 @@ Ask a customer for a proof, then open the portalUrl it answers (the customer's p
 
 Ctrl-C stops everything.
 `);
-
-onShutdownSignal(logger, async () => {
-  await gateway.close();
-  await Promise.all([aopd.close(), trpd.close()]);
-  await tracing.shutdown();
-});

@@ -56,6 +56,8 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     ...(integer(env, "GRAPHQL_MAX_LIST_ROWS") !== undefined ? { maxListRows: integer(env, "GRAPHQL_MAX_LIST_ROWS") } : {}),
     ...(integer(env, "GRAPHQL_ASSUMED_LIST_SIZE") !== undefined ? { assumedListSize: integer(env, "GRAPHQL_ASSUMED_LIST_SIZE") } : {}),
   };
+  const subgraphTimeoutMs = integer(env, "GATEWAY_SUBGRAPH_TIMEOUT_MS");
+  if (subgraphTimeoutMs === 0) throw new Error("GATEWAY_SUBGRAPH_TIMEOUT_MS must be at least 1 (milliseconds); a subgraph call is never unbounded.");
   return {
     port: integer(env, "PORT") ?? 4000,
     host: env.HOST ?? "127.0.0.1",
@@ -86,6 +88,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
     subscriptions: subscriptionLimitsFromEnv(env),
     deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",
+    ...(subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs } : {}),
     metricsExposure: metricsExposureFromEnv(env),
   };
 }

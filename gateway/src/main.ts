@@ -21,6 +21,12 @@ if (workers > 1 && cluster.isPrimary) {
 async function serve(): Promise<void> {
   // First: the spans of everything started below go to OTEL_EXPORTER_OTLP_ENDPOINT when it is set.
   const tracing = startTracing("gateway", env);
+  // Before start-up, so that a gateway still starting stops on SIGTERM too.
+  const started: { gateway?: Awaited<ReturnType<typeof startGateway>> } = {};
+  onShutdownSignal(logger, async () => {
+    await started.gateway?.close();
+    await tracing.shutdown();
+  });
   let devIdentityProvider: DevIdentityProvider | undefined;
   if (env.DEV_IDENTITY_PROVIDER === "true") {
     if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
@@ -30,13 +36,9 @@ async function serve(): Promise<void> {
     env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
   }
   const options = await gatewayOptionsFromEnv(env, logger);
-  const gateway = await startGateway({
+  started.gateway = await startGateway({
     ...options,
     logger,
     ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
-  });
-  onShutdownSignal(logger, async () => {
-    await gateway.close();
-    await tracing.shutdown();
   });
 }

@@ -16,6 +16,7 @@ import {
   createHttpServerShell,
   OutageLog,
   graphqlMetricsPlugin,
+  unknownOutcomePlugin,
   type MetricsExposure,
   type Logger,
   type QueryLimits,
@@ -70,6 +71,11 @@ export interface GatewayOptions {
    * identity in flight at the same moment (see deduplicate-inflight-queries.ts). @default true
    */
   deduplicateQueries?: boolean;
+  /**
+   * `GATEWAY_SUBGRAPH_TIMEOUT_MS`: how long a subgraph may take to answer a call before the
+   * operation fails with SERVICE_UNAVAILABLE naming it. @default 30_000 // 30 seconds
+   */
+  subgraphTimeoutMs?: number;
   logger?: Logger;
   /** `SHUTDOWN_DRAIN_SECONDS`: how long `close` lets requests in flight finish. @default 10_000 // milliseconds */
   drainMs?: number;
@@ -122,7 +128,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const internalJwks = JSON.stringify({ keys: [publicJwkOf(privateJwk), ...(options.internalToken.additionalPublicKeys ?? [])] });
   const subgraphUrls = options.subgraphUrls ?? {};
-  const fetcher = createSubgraphFetcher({ deduplicateQueries: options.deduplicateQueries ?? true });
+  const fetcher = createSubgraphFetcher({
+    deduplicateQueries: options.deduplicateQueries ?? true,
+    ...(options.subgraphTimeoutMs !== undefined ? { headersTimeoutMs: options.subgraphTimeoutMs } : {}),
+  });
   const source = createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
   const authorization = createSupergraphAuthorization();
   const gatewayLogger = logger.child({ component: "apollo-gateway" });
@@ -155,6 +164,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ApolloServerPluginUsageReportingDisabled(),
       graphqlMetricsPlugin(metrics),
       refuseHttpSubscriptions,
+      unknownOutcomePlugin,
       authorization.plugin,
       inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }),
       costLimitPlugin({ ...defaultCostLimits, ...options.cost }),

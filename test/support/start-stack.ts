@@ -58,6 +58,8 @@ export interface StackOptions {
   subgraphUrlOverrides?: Partial<Record<"aopd" | "trpd", string>>;
   /** Where the gateway reads roles in tokens (`OIDC_ROLE_SOURCES`). @default Keycloak's places */
   roleSources?: RoleSource[];
+  /** How long the gateway waits for a subgraph's answer (`GATEWAY_SUBGRAPH_TIMEOUT_MS`). @default 30_000 // milliseconds */
+  subgraphTimeoutMs?: number;
   /** The gateway's logger. @default silent */
   gatewayLogger?: GatewayOptions["logger"];
 }
@@ -129,6 +131,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
       ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
+      ...(options.subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs: options.subgraphTimeoutMs } : {}),
       logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
     });
     let gateway = await startGatewayOn(0);

@@ -9,7 +9,11 @@ export interface SubgraphFetcherOptions {
   connections?: number;
   /** How long an idle connection is kept for reuse. @default 60_000 // 60 seconds */
   keepAliveTimeoutMs?: number;
-  /** Longest wait for a subgraph's response headers. @default 30_000 // 30 seconds */
+  /**
+   * `GATEWAY_SUBGRAPH_TIMEOUT_MS`: longest wait for a subgraph's response headers, and then
+   * between two pieces of its body; past it the call fails (SERVICE_UNAVAILABLE naming the
+   * subgraph). @default 30_000 // 30 seconds
+   */
   headersTimeoutMs?: number;
   /** Share one call among identical queries in flight (see `deduplicateInflightQueries`). @default true */
   deduplicateQueries?: boolean;
@@ -33,6 +37,8 @@ export function createSubgraphFetcher(options: SubgraphFetcherOptions = {}): Sub
     connections: options.connections ?? 128,
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 60_000,
     headersTimeout: options.headersTimeoutMs ?? 30_000,
+    // A subgraph that sends its headers and then stalls is as silent as one that sends nothing.
+    bodyTimeout: options.headersTimeoutMs ?? 30_000,
   });
   const send = async (url: string, init?: Record<string, unknown>) => {
     const target = new URL(url);

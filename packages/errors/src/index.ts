@@ -12,3 +12,4 @@ export { BadRequestError } from "./bad-request-error.js";
 export { InvalidVariableError } from "./invalid-variable-error.js";
 export { SupergraphReloadedError } from "./supergraph-reloaded-error.js";
 export { IdentityProviderUnavailableError } from "./identity-provider-unavailable-error.js";
+export { isStatementTimeout } from "./is-statement-timeout.js";

@@ -1,11 +1,31 @@
-/** Socket-level failures: nothing answered, or the connection broke. */
-const socketCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_CLOSED"]);
+/**
+ * Socket-level failures: nothing answered, the connection broke, or nothing answered in time
+ * (undici's header and body timeouts: a subgraph that accepted the request and went silent).
+ */
+const socketCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_CLOSED",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
 
 /** PostgreSQL's own: class 08 (connection exception) and the server shutting down or starting. */
 const postgresStates = /^(08...|57P01|57P02|57P03)$/;
 
-/** What node-postgres says when a connection it holds is gone. */
-const droppedConnection = /^(Connection terminated|Client has encountered a connection error|Connection terminated unexpectedly)/;
+/**
+ * What node-postgres says when a connection it holds is gone, or when no connection could be had
+ * within the pool's `connectionTimeoutMillis` (all of them busy with a server that went silent).
+ */
+const droppedConnection = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|timeout expired)/;
 
 /**
  * Whether an error means that a dependency could not be reached (rather than that the request was

@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from "graphql";
-import { isConnectionFailure, maskError, publicErrorIn, ServiceUnavailableError } from "@compliance-graph/errors";
+import { isConnectionFailure, isStatementTimeout, maskError, publicErrorIn, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { Logger } from "./logger.js";
 import type { OutageLog } from "./outage-log.js";
 import { aliasLimitRule, depthLimitRule, type QueryLimits } from "./query-limits.js";
@@ -19,7 +19,9 @@ export function hardenedApolloOptions(options: {
   trustCodes?: boolean;
   /**
    * The dependency whose unreachability fails a request (a subgraph's database): such a failure
-   * reaches the client as SERVICE_UNAVAILABLE naming it, and is logged once per outage.
+   * reaches the client as SERVICE_UNAVAILABLE naming it, and is logged once per outage. A
+   * statement the database cancelled after its `statement_timeout` is SERVICE_UNAVAILABLE too, with
+   * one warning line per request and no stack (the database answered: no outage).
    */
   dependency?: { part: string; outages: OutageLog };
 }) {
@@ -35,8 +37,9 @@ export function hardenedApolloOptions(options: {
     parseOptions: { maxTokens: limits.maxTokens },
     formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
       const { dependency } = options;
-      if (dependency && !publicErrorIn(error) && isConnectionFailure(error)) {
-        dependency.outages.down(dependency.part, error);
+      if (dependency && !publicErrorIn(error) && (isConnectionFailure(error) || isStatementTimeout(error))) {
+        if (isConnectionFailure(error)) dependency.outages.down(dependency.part, error);
+        else logger.warn({ part: dependency.part, path: formatted.path }, `a statement of the ${dependency.part} ran past its timeout`);
         const unavailable = new ServiceUnavailableError(dependency.part);
         return { message: unavailable.message, ...(formatted.path ? { path: formatted.path } : {}), extensions: unavailable.extensions };
       }

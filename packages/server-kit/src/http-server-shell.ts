@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isConnectionFailure, maskedErrorMessage, ServiceUnavailableError } from "@compliance-graph/errors";
+import { isConnectionFailure, isStatementTimeout, maskedErrorMessage, ServiceUnavailableError } from "@compliance-graph/errors";
 import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 import type { Logger } from "./logger.js";
 import { sendMetrics } from "./metrics/send-metrics.js";
@@ -96,7 +96,7 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
       return sendJson(response, 404, { error: "not found" });
     } catch (error) {
       if (response.headersSent) return void response.destroy();
-      if (isConnectionFailure(error)) {
+      if (isConnectionFailure(error) || isStatementTimeout(error)) {
         const unavailable = new ServiceUnavailableError("service");
         return sendGraphQLError(response, 503, unavailable);
       }

@@ -4,7 +4,7 @@ export { aliasLimitRule, depthLimitRule, defaultQueryLimits, type QueryLimits } 
 export { requestIdFrom, requestIdHeader } from "./request-id.js";
 export { sendGraphQLError, sendJson } from "./send-json.js";
 export { startSubgraphServer, type RunningSubgraphServer, type SubgraphServerOptions } from "./start-subgraph-server.js";
-export { onShutdownSignal } from "./on-shutdown-signal.js";
+export { onShutdownSignal, shutdownGraceMs } from "./on-shutdown-signal.js";
 export { forwardPathPrefix } from "./forward-path-prefix.js";
 export { forwardRequest } from "./forward-request.js";
 export { PushQueue } from "./push-queue.js";
@@ -12,6 +12,7 @@ export { prepareOperation, type OperationPayload, type PreparedOperation } from 
 export { executeApolloRequest } from "./execute-apollo-request.js";
 export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
+export { unknownOutcome, unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
 export { TokenBucketLimiter, type RateDecision, type TokenBucketLimiterOptions } from "./token-bucket-limiter.js";
 export { clientAddress } from "./client-address.js";
 export { OutageLog } from "./outage-log.js";

@@ -7,6 +7,7 @@ import type { Logger } from "./logger.js";
 import type { OutageLog } from "./outage-log.js";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
 import { inputValuesPlugin } from "./input-values-plugin.js";
+import { unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
 import { costLimitPlugin, defaultCostLimits, type CostLimits } from "./operation-cost.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
@@ -100,6 +101,7 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       graphqlMetricsPlugin(metrics),
+      unknownOutcomePlugin,
       ...(tracing ? [operationAttributesPlugin<TContext>()] : []),
       inputValues,
       cost,

@@ -1,5 +1,6 @@
 import { AssetRegistry } from "@compliance-graph/dti-assets";
 import { chainChecksConfigFromEnv, type ChainChecksConfig } from "./chain/chain-checks-config.js";
+import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "./database/database-timeouts.js";
 import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
 
 export interface AopdConfig {
@@ -13,6 +14,8 @@ export interface AopdConfig {
   databaseUrl: string | undefined;
   /** `AOPD_DATA_DIR`: PGlite's folder. @default ".data/aopd" */
   dataDir: string;
+  /** `AOPD_DB_*_MS`, `AOPD_READY_TIMEOUT_MS`: the bounds of every wait on the database (see database/database-timeouts.ts). */
+  database: DatabaseTimeouts;
   /** `AOPD_PORTAL_URL`. @default "http://localhost:4000/portal" */
   portalUrl: string;
   /** `AOPD_CALLBACK_BASE_URL`. @default "http://localhost:4000/aopp/callback" */
@@ -233,12 +236,20 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     throw new Error(`AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 86400 (24 hours) in production, where clients retry for up to a day; got ${idempotencyKeyLifetimeSeconds}.`);
   }
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
+  const database = databaseTimeoutsFromEnv(env);
+  const uploadIdleSeconds = Math.max(1, integer(env, "AOPD_UPLOAD_IDLE_SECONDS", 30));
+  if (database.idleInTransactionTimeoutMs <= uploadIdleSeconds * 1_000) {
+    throw new Error(
+      `AOPD_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS (${database.idleInTransactionTimeoutMs}) must exceed AOPD_UPLOAD_IDLE_SECONDS (${uploadIdleSeconds} s): an upload's transaction waits that long between chunks.`,
+    );
+  }
   return {
     port: integer(env, "AOPD_PORT", 4001),
     host: env.AOPD_HOST ?? "127.0.0.1",
     production,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.AOPD_DATA_DIR ?? ".data/aopd",
+    database,
     portalUrl: env.AOPD_PORTAL_URL ?? "http://localhost:4000/portal",
     callbackBaseUrl: env.AOPD_CALLBACK_BASE_URL ?? "http://localhost:4000/aopp/callback",
     signatureProofLifetimeSeconds: integer(env, "AOPD_SIGNATURE_PROOF_LIFETIME_SECONDS", 604_800),
@@ -250,7 +261,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     mediaMaxImagePixels: Math.max(1, integer(env, "AOPD_MEDIA_MAX_IMAGE_PIXELS", 50_000_000)),
     mediaUrl: env.AOPD_MEDIA_URL ?? "http://localhost:4000/aopd/media",
     maxConcurrentUploads: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_UPLOADS", 4)),
-    uploadIdleSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_IDLE_SECONDS", 30)),
+    uploadIdleSeconds,
     maxUploadsPerClient: Math.max(1, integer(env, "AOPD_MAX_UPLOADS_PER_CLIENT", 2)),
     uploadMinBytesPerSecond: integer(env, "AOPD_UPLOAD_MIN_BYTES_PER_SECOND", 10_000),
     uploadRateWindowSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_RATE_WINDOW_SECONDS", 20)),

@@ -1,14 +1,16 @@
 import { sql, type Kysely } from "kysely";
 import type pg from "pg";
 import { Counter, Gauge } from "prom-client";
-import { ServiceMetrics } from "@compliance-graph/server-kit";
+import { ServiceMetrics, startRepeatingJob, type Logger } from "@compliance-graph/server-kit";
 import type { ChainWatcherStats } from "./chain/chain-backoff.js";
 import type { AopdDatabase } from "./database/database-schema.js";
 
 /**
  * aopd's metrics beside those of every deployable. Proof events are counted where they are
  * numbered: each is numbered once by one replica, so the sum over replicas is exact whichever
- * replica or writer made the change. Gauges of the database are read when scraped. Label values
+ * replica or writer made the change. Gauges of the database are read in the background (see
+ * `readDatabaseGauges`) and a scrape serves the last value read: a scrape never waits on the
+ * database, so monitoring still sees a replica whose database stopped answering. Label values
  * come from fixed sets (kinds, statuses, families, schemes, failure codes).
  */
 export class AopdMetrics extends ServiceMetrics {
@@ -19,9 +21,12 @@ export class AopdMetrics extends ServiceMetrics {
   readonly expiryLagSeconds: Gauge;
   readonly exportRows: Counter;
   readonly exportBytes: Counter;
+  readonly #database: { db: Kysely<AopdDatabase> };
+  #notificationQueueUsage = 0;
 
   constructor(database: { db: Kysely<AopdDatabase>; pool?: pg.Pool | undefined }, subscribers: () => number) {
     super("aopd");
+    this.#database = database;
     const registers = [this.registry];
     this.proofEvents = new Counter({
       name: "aopd_proof_events_total",
@@ -40,13 +45,13 @@ export class AopdMetrics extends ServiceMetrics {
     this.expiryLagSeconds = new Gauge({ name: "aopd_expiry_lag_seconds", help: "In the last expiry pass that expired proofs: how long past its due time the latest one was.", registers });
     this.exportRows = new Counter({ name: "aopd_export_rows_total", help: "Proof rows written into XLSX exports.", registers });
     this.exportBytes = new Counter({ name: "aopd_export_bytes_total", help: "Bytes of XLSX exports produced (before base64).", registers });
+    const notificationQueueUsage = () => this.#notificationQueueUsage;
     new Gauge({
       name: "aopd_notification_queue_usage_ratio",
-      help: "pg_notification_queue_usage(): the share of PostgreSQL's NOTIFY queue in use (a listener that stopped reading fills it).",
+      help: "pg_notification_queue_usage(): the share of PostgreSQL's NOTIFY queue in use (a listener that stopped reading fills it), as last read (every 15 s).",
       registers,
-      async collect() {
-        const { rows } = await sql<{ usage: number }>`SELECT pg_notification_queue_usage() AS usage`.execute(database.db);
-        this.set(Number(rows[0]?.usage ?? 0));
+      collect() {
+        this.set(notificationQueueUsage());
       },
     });
     new Gauge({
@@ -78,6 +83,19 @@ export class AopdMetrics extends ServiceMetrics {
         },
       });
     }
+  }
+
+  /**
+   * Reads the database's gauges now and then every `intervalSeconds` in the background, each read
+   * bounded by the pool's statement timeout; a failed read keeps the last value. Returns the stop
+   * function. @default intervalSeconds 15 // a usual scrape interval
+   */
+  readDatabaseGauges(logger: Logger, intervalSeconds = 15): () => Promise<void> {
+    return startRepeatingJob("reading the database's gauges", intervalSeconds, async () => {
+      const { rows } = await sql<{ usage: number }>`SELECT pg_notification_queue_usage() AS usage`.execute(this.#database.db);
+      this.#notificationQueueUsage = Number(rows[0]?.usage ?? 0);
+      return false;
+    }, logger);
   }
 
   /** The chain watcher's connections and outcomes, read from its counters when scraped. */

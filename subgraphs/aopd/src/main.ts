@@ -1,6 +1,6 @@
 import { insecureDevelopmentIdentityFromEnv, internalTokenVerifierFromEnv } from "@compliance-graph/identity";
 import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
-import { startAopd } from "./start-aopd.js";
+import { startAopd, type RunningAopd } from "./start-aopd.js";
 
 /**
  * The aopd deployable: `node --import tsx subgraphs/aopd/src/main.ts`, configured by the
@@ -12,13 +12,21 @@ import { startAopd } from "./start-aopd.js";
 const tracing = startTracing("aopd");
 const logger = createLogger("aopd");
 const authenticate = internalTokenVerifierFromEnv("aopd");
-const aopd = await startAopd({
-  logger,
-  metricsExposure: metricsExposureFromEnv(),
-  ...(authenticate ? { authenticate } : {}),
-  insecureDevelopmentIdentity: insecureDevelopmentIdentityFromEnv(),
-});
+// Before start-up: a replica still waiting for its database stops on SIGTERM too (with nothing to drain).
+const started: { aopd?: RunningAopd } = {};
 onShutdownSignal(logger, async () => {
-  await aopd.close();
+  await started.aopd?.close();
   await tracing.shutdown();
 });
+try {
+  started.aopd = await startAopd({
+    logger,
+    metricsExposure: metricsExposureFromEnv(),
+    ...(authenticate ? { authenticate } : {}),
+    insecureDevelopmentIdentity: insecureDevelopmentIdentityFromEnv(),
+  });
+} catch (error) {
+  // One JSON line the log collector reads (the database did not answer in time, say), then a non-zero exit.
+  logger.fatal({ err: error }, "aopd could not start");
+  process.exit(1);
+}

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
 import { isConnectionFailure } from "@compliance-graph/errors";
 import { createLogger, OutageLog, startRepeatingJob, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
@@ -6,6 +5,8 @@ import { AopdMetrics } from "./aopd-metrics.js";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
 import { openDatabase } from "./database/open-database.js";
+import { databaseReadiness } from "./database/database-readiness.js";
+import { waitForDatabase } from "./database/wait-for-database.js";
 import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
@@ -82,10 +83,13 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     dataDir: config.dataDir,
     onConnectionLost: (error) => logger.warn({ err: error }, "an idle database connection was lost; the next query opens a new one"),
     onConnected: () => outages.up("database"),
+    timeouts: config.database,
   });
   let pump: ProofEventPump | undefined;
   try {
-    const applied = await migrateToLatest(database.db);
+    if (database.driver === "postgres") await waitForDatabase(database.db, { limitMs: config.database.startupTimeoutMs, logger });
+    // Migrations may build indexes on large tables: the long statement timeout, not the queries' one.
+    const applied = await migrateToLatest(database.longRunning);
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
     if (options.seedDemoProofs) {
       const { count } = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
@@ -121,6 +125,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
     metrics.watchChain(() => chainWatcher.stats());
     const schema = buildAopdSchema();
+    const databaseReady = databaseReadiness(database.db, config.database.readyTimeoutMs);
     const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, identity });
     const proofDownload = proofDownloadRoute({ services, schema, identity, logger });
     const server = await startSubgraphServer<AopdContext>({
@@ -138,7 +143,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       createContext: ({ identity, requestId, logger: requestLogger }) => ({ ...services, identity, requestId, logger: requestLogger }),
       checkReady: async () => {
         try {
-          await sql`SELECT 1`.execute(database.db);
+          await databaseReady();
         } catch (error) {
           if (isConnectionFailure(error)) outages.down("database", error);
           throw error;
@@ -158,6 +163,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     // Subscriptions on the same port, at `/graphql` over WebSocket, fed by the pump's hub.
     const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, identity, logger, hub: eventPump.hub });
     await eventPump.ready;
+    const stopMetricsReads = metrics.readDatabaseGauges(logger);
     const jobBatch = 1_000;
     const stopExpiryJob = startRepeatingJob("expiring pending proofs", config.expiryIntervalSeconds, async () => {
       let expired;
@@ -194,6 +200,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         await stopChainChecks();
         await stopExpiryJob();
         await stopPruning();
+        await stopMetricsReads();
         streams.endAll();
         await eventPump.close();
         await subscriptions.close();

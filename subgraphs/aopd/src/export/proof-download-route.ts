@@ -71,7 +71,7 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
     try {
       const rows = await streamProofsAsXlsx(
         services.db,
-        { filter, limits: services.limits, maxRows: services.config.maxDownloadRows, assetNames: services.config.assets.names, pool: services.pool },
+        { filter, limits: services.limits, maxRows: services.config.maxDownloadRows, assetNames: services.config.assets.names, pool: services.pool, statementTimeoutMs: services.config.database.longStatementTimeoutMs },
         () => {
           response.writeHead(200, {
             "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",

@@ -29,6 +29,11 @@ export interface ProofExportOptions {
   rowsPerSheet?: number;
   /** On a PostgreSQL server: the pool whose connection reads the rows through COPY (see `streamThroughCopy`); a cursor otherwise. */
   pool?: pg.Pool;
+  /**
+   * The `statement_timeout` of the export's transaction on the pool (`AOPD_DB_LONG_STATEMENT_TIMEOUT_MS`):
+   * its count and its COPY run far longer than a query may. In milliseconds. @default the connection's own
+   */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -90,6 +95,8 @@ async function streamThroughCopy(pool: pg.Pool, db: Kysely<AopdDatabase>, option
   let writer: XlsxProofWriter;
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+    // For this transaction only: the connection goes back to the pool with the queries' timeout.
+    if (options.statementTimeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
     const counted = countProofsQuery(db, options.filter, options.limits).compile();
     const { rows } = await client.query<{ count: string }>(counted.sql, [...counted.parameters]);
     const matching = checkedMatching(Number(rows[0]?.count), options);

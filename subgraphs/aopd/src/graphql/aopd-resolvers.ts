@@ -62,6 +62,7 @@ async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, m
       assetNames: context.config.assets.names,
       emptyError,
       pool: context.pool,
+      statementTimeoutMs: context.config.database.longStatementTimeoutMs,
     });
   } finally {
     release();

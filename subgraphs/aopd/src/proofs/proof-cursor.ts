@@ -49,12 +49,36 @@ export function encodeProofCursor(proof: SortableProof, terms: readonly OrderTer
   return Buffer.from(JSON.stringify({ o: orderSignature(terms), v: values }), "utf8").toString("base64url");
 }
 
+/** Columns a proof may leave empty; a cursor's null in any other is forged. */
+const nullableColumns: ReadonlySet<SortColumn> = new Set(["address", "comment"]);
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A cursor value as its column holds it, or what is wrong with it (for the error message). */
+function checkedValue(column: SortColumn, value: unknown): { value: SortValue } | { problem: string } {
+  if (value === null) return nullableColumns.has(column) ? { value: null } : { problem: `its ${column} is null` };
+  if (typeof value !== "string") return { problem: `its ${column} is not a string` };
+  // PostgreSQL text cannot hold a NUL: the query would fail inside the database.
+  if (value.includes("\u0000")) return { problem: `its ${column} holds a NUL character` };
+  if (column === "id") return uuidPattern.test(value) ? { value } : { problem: "its id is not a UUID" };
+  if (column !== "created_at") return { value };
+  const date = new Date(value);
+  // Years 1 to 9999 UTC, as the DateTime scalar: JavaScript holds dates PostgreSQL cannot.
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) return { problem: "its created_at is not a time in years 0001 to 9999" };
+  return { value: date };
+}
+
 /**
  * The values of a cursor read in `terms` order. A cursor that is not ours, or was read in another
- * order, is a user error naming `after`: its values would mean nothing in this order.
+ * order, is a user error naming `after`: its values would mean nothing in this order. Cursors are
+ * only base64url JSON, so anyone can forge one: every value is checked against what its column
+ * holds (a UUID id, a time PostgreSQL can store, text without NUL, null only where a proof may
+ * leave the column empty), so that a forged value is refused here rather than by the database.
  */
 export function decodeProofCursor(cursor: string, terms: readonly OrderTerm[]): CursorValues {
-  const malformed = () => new UserInputError("after", "is not a cursor of `proofs`: pass the `cursor` of the last proof of the previous page.");
+  const malformed = (detail?: string) =>
+    new UserInputError("after", `is not a cursor of \`proofs\`${detail ? ` (${detail})` : ""}: pass the \`cursor\` of the last proof of the previous page.`);
   if (cursor.length === 0 || cursor.length > maxCursorLength || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw malformed();
   let parsed: unknown;
   try {
@@ -68,12 +92,8 @@ export function decodeProofCursor(cursor: string, terms: readonly OrderTerm[]): 
     throw new UserInputError("after", "was read with another sortOrder; pass the same sortOrder (and filter) the cursor's page was read with.");
   }
   return terms.map((term, index) => {
-    const value: unknown = v[index];
-    if (value === null) return null;
-    if (typeof value !== "string") throw malformed();
-    if (term.column !== "created_at") return value;
-    const date = new Date(value);
-    if (Number.isNaN(date.getTime())) throw malformed();
-    return date;
+    const checked = checkedValue(term.column, v[index]);
+    if ("problem" in checked) throw malformed(checked.problem);
+    return checked.value;
   });
 }
