@@ -10,7 +10,7 @@ import { createTestDatabase } from "../support/postgres-server.js";
  * customers from another address keep calling. The audit's version (20,000 sockets on aopd)
  * exhausted aopd's file descriptors; here `SLOWLORIS_SOCKETS` (default 250) sockets per listener
  * pass a cap of `SLOWLORIS_CAP` (default 50) five times, so the test stays bounded in time and
- * descriptors (docs/reliability.md has a run at the default cap of 1,000 with 5,000 sockets).
+ * descriptors (docs/reliability.md has a run at the default cap of 2,000 with 6,000 sockets).
  */
 const sockets = Number(process.env.SLOWLORIS_SOCKETS ?? 250);
 const cap = Number(process.env.SLOWLORIS_CAP ?? 50);

@@ -25,7 +25,10 @@ export interface ConnectionLimits {
    * `HTTP_MAX_CONNECTIONS_PER_ADDRESS`: open connections (WebSockets included) from one remote
    * address; one more is closed as soon as it is accepted, before anything is read from it. The
    * address is the socket's peer: behind a proxy, that proxy (size it above the proxy's upstream
-   * connections); `0`: no cap (refused in production). @default 1_000 // connections
+   * connections); `0`: no cap (refused in production). The default is above what one gateway
+   * process opens to a subgraph at its own caps (128 HTTP connections, and one WebSocket per
+   * subscribing identity: at most `SUBSCRIPTION_MAX_CONNECTIONS`, 1,000), and a tenth of the file
+   * descriptors the audit's slowloris exhausted (20,000). @default 2_000 // connections
    */
   maxConnectionsPerAddress: number;
 }
@@ -33,7 +36,7 @@ export interface ConnectionLimits {
 export const defaultConnectionLimits: ConnectionLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 300_000,
-  maxConnectionsPerAddress: 1_000,
+  maxConnectionsPerAddress: 2_000,
 };
 
 /**

@@ -130,7 +130,7 @@ describe("bounded connections", () => {
   });
 
   it("reads HTTP_* and refuses what is not allowed, naming the variable", () => {
-    expect(connectionLimitsFromEnv({})).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, maxConnectionsPerAddress: 1_000 });
+    expect(connectionLimitsFromEnv({})).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 300_000, maxConnectionsPerAddress: 2_000 });
     expect(connectionLimitsFromEnv({ HTTP_HEADERS_TIMEOUT_MS: "5000", HTTP_REQUEST_TIMEOUT_MS: "60000", HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0" })).toEqual({
       headersTimeoutMs: 5_000,
       requestTimeoutMs: 60_000,
