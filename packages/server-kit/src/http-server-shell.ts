@@ -72,7 +72,13 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
   const connectionLimits = options.connectionLimits ?? connectionLimitsFromEnv();
   const bounded = createBoundedHttpServer(
     (request, response) => void handle(request, response),
-    { limits: connectionLimits, onRefused: (address) => logger.debug({ address }, "connection refused: too many from this address") },
+    {
+      limits: connectionLimits,
+      onRefused: (address) => {
+        options.metrics?.httpConnectionsRefused.inc();
+        logger.debug({ address }, "connection refused: too many from this address");
+      },
+    },
   );
   const httpServer = bounded.server;
   const handle = async (request: IncomingMessage, response: ServerResponse) => {

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectionLimitsFromEnv, createHttpServerShell, createLogger, defaultConnectionLimits, type ConnectionLimits, type HttpServerShell } from "../src/index.js";
+import { connectionLimitsFromEnv, createHttpServerShell, createLogger, defaultConnectionLimits, ServiceMetrics, startMetricsServer, type ConnectionLimits, type HttpServerShell } from "../src/index.js";
 
 /**
  * The attacks of a slowloris, on the shell every deployable's listener is (gateway, aopd, trpd, the
@@ -19,9 +19,12 @@ describe("bounded connections", () => {
   });
 
   let release: (() => void) | undefined;
+  let metrics: ServiceMetrics;
   async function start(limits: Partial<ConnectionLimits>) {
     release = undefined;
+    metrics = new ServiceMetrics("probe");
     shell = createHttpServerShell({
+      metrics,
       port: 0,
       logger: createLogger("probe", "silent"),
       checkReady: async () => {},
@@ -99,6 +102,18 @@ describe("bounded connections", () => {
     expect(received()).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
   });
 
+  it("bounds the metrics listener (METRICS_PORT) the same way", async () => {
+    const server = await startMetricsServer(new ServiceMetrics("probe"), { port: 0, host: "127.0.0.1" }, { ...defaultConnectionLimits, headersTimeoutMs: 1_000 });
+    try {
+      const { socket, received, closed } = await open(new URL(server.url));
+      trickle(socket, 200);
+      await expect(Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))])).resolves.toBeUndefined();
+      expect(received()).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("closes connections past the per-address cap at once, counts them by the server's own state, and serves other addresses", async () => {
     const url = await start({ maxConnectionsPerAddress: 5 });
     const held = [];
@@ -109,6 +124,7 @@ describe("bounded connections", () => {
     await Promise.all(excess.map(({ closed }) => closed));
     expect(excess.every(({ received }) => received() === "")).toBe(true);
     expect(shell!.connectionsFrom("127.0.0.1")).toBe(5);
+    expect((await metrics.httpConnectionsRefused.get()).values[0]?.value).toBe(20);
     // Another client (another loopback address) is served meanwhile.
     expect(await get(url, "/health/live", "127.0.0.2")).toMatchObject({ status: 200 });
     // A socket given back frees its place.

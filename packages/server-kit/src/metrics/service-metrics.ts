@@ -20,6 +20,7 @@ export class ServiceMetrics {
   readonly graphqlOperations: Counter<"operation_name" | "operation_type" | "outcome">;
   readonly graphqlOperationSeconds: Histogram<"operation_name" | "operation_type" | "outcome">;
   readonly graphqlCompiledLaneAnswers: Counter;
+  readonly httpConnectionsRefused: Counter;
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
@@ -45,6 +46,11 @@ export class ServiceMetrics {
     this.graphqlCompiledLaneAnswers = new Counter({
       name: "graphql_compiled_lane_answers_total",
       help: "GraphQL operations answered by the compiled lane, outside Apollo Server's request pipeline (also counted in graphql_operations_total).",
+      registers: [this.registry],
+    });
+    this.httpConnectionsRefused = new Counter({
+      name: "http_connections_refused_total",
+      help: "Connections closed as soon as accepted because their address had HTTP_MAX_CONNECTIONS_PER_ADDRESS open already.",
       registers: [this.registry],
     });
   }
