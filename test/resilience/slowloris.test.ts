@@ -101,11 +101,14 @@ describe("slowloris from one address against every public listener", () => {
       // The figure of docs/reliability.md, shown by the reporter.
       await annotate(
         `${target.name}: ${sockets} sockets, ${attack.refusedAtOnce()} refused at once, ${attack.timedOut()} answered 408; all closed after ${seconds.toFixed(1)} s; ` +
-          `customers: ${answers.filter(({ status }) => status === 200).length}/${answers.length} answered 200, p50 ${latencies[Math.floor(latencies.length / 2)]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
+          `customers: ${answers.filter(({ status }) => status === 200).length}/${answers.length} answered 200 (statuses ${[...new Set(answers.map(({ status }) => status))].join(", ")}), p50 ${latencies[Math.floor(latencies.length / 2)]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
       );
       expect(answers.every(({ status }) => status === 200), target.name).toBe(true);
+      // Every attacking socket was closed by the server: refused at the cap, or at the header deadline.
+      // How many got past the cap depends on how fast the client opened them (places free up as
+      // sockets time out); the unit test counts the cap by the server's own state.
       expect(attack.refusedAtOnce() + attack.timedOut(), target.name).toBe(sockets);
-      expect(attack.timedOut(), target.name).toBeLessThanOrEqual(cap);
+      expect(attack.refusedAtOnce(), target.name).toBeGreaterThan(0);
     }
   }, 180_000);
 });

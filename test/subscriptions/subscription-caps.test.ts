@@ -38,6 +38,8 @@ describe("subscription caps per subject, per address and per replica", () => {
         { clientId: "reader", clientSecret: "reader-secret", roles: ["proofs:read"] },
         { clientId: "auditor", clientSecret: "auditor-secret", roles: ["proofs:read"] },
       ],
+      // One proxy in front: its x-forwarded-for names the client; without the header, the socket's address does.
+      trustedProxyHops: 1,
       subscriptions: {
         maxConnections: 10,
         maxSubscriptions: 10,
@@ -70,8 +72,8 @@ describe("subscription caps per subject, per address and per replica", () => {
 
   const total = (counts: Map<string, number>) => [...counts.values()].reduce((sum, count) => sum + count, 0);
 
-  async function open(localAddress: string, protocol = "graphql-transport-ws"): Promise<Opened> {
-    const socket = new WebSocket(wsUrl(stack.gateway.url), protocol, { localAddress });
+  async function open(localAddress: string, protocol = "graphql-transport-ws", forwardedFor?: string): Promise<Opened> {
+    const socket = new WebSocket(wsUrl(stack.gateway.url), protocol, { localAddress, ...(forwardedFor ? { headers: { "x-forwarded-for": forwardedFor } } : {}) });
     opened.push(socket);
     const closed = closeOf(socket);
     const messages: Opened["messages"] = [];
@@ -167,6 +169,17 @@ describe("subscription caps per subject, per address and per replica", () => {
     const fifth = await open("127.0.0.5");
     expect(await fifth.closed).toEqual({ code: 4420, reason: "Too many connections" });
     expect((await connect(token, "127.0.0.6")).first).toMatchObject({ type: "connection_ack" });
+  });
+
+  it("counts the client a trusted proxy names, not the proxy, and ignores what the client wrote further left", async () => {
+    for (let i = 0; i < 4; i += 1) await open("127.0.0.8", "graphql-transport-ws", "203.0.113.7");
+    // The client writes an entry of its own to look like someone else: the proxy's entry still names it.
+    const forged = await open("127.0.0.8", "graphql-transport-ws", "198.51.100.1, 203.0.113.7");
+    expect(await forged.closed).toEqual({ code: 4420, reason: "Too many connections" });
+    // Another client behind the same proxy is served.
+    const other = await open("127.0.0.8", "graphql-transport-ws", "203.0.113.8");
+    other.socket.send(JSON.stringify({ type: "connection_init", payload: { bearer_token: readerToken } }));
+    expect(await other.next((message) => message.type === "connection_ack")).toEqual({ type: "connection_ack" });
   });
 
   it("refuses subscriptions past the per-address cap over several subjects", async () => {
