@@ -15,12 +15,13 @@ import { proofEventLogScenario } from "./scenarios/proof-event-log.js";
 import { tracingCostScenario } from "./scenarios/tracing-cost.js";
 import { chainChecksScenario } from "./scenarios/chain-checks.js";
 import { mediaTransferScenario } from "./scenarios/media-transfer.js";
+import { subscriptionCapsScenario } from "./scenarios/subscription-caps.js";
 
 /**
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, tracingCostScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

@@ -13,6 +13,7 @@ export class GatewayMetrics extends ServiceMetrics {
   readonly subscriptions: Gauge<"protocol">;
   readonly subscriptionEventsDelivered: Counter;
   readonly slowConsumerCloses: Counter<"protocol">;
+  readonly subscriptionRefusals: Counter<"limit">;
   readonly tokenVerifications: Counter<"outcome">;
   readonly jwksFetches: Counter<"outcome">;
   /** Open sockets and running subscriptions per subprotocol, read when scraped (set by the subscription server). */
@@ -50,6 +51,12 @@ export class GatewayMetrics extends ServiceMetrics {
     });
     this.subscriptionEventsDelivered = new Counter({ name: "gateway_subscription_events_delivered_total", help: "Subscription results queued for client sockets (one per subscriber per event).", registers });
     this.slowConsumerCloses = new Counter({ name: "gateway_slow_consumer_closes_total", help: "Sockets closed with 4413 because their unread results passed the limit, by subprotocol.", labelNames: ["protocol"], registers });
+    this.subscriptionRefusals = new Counter({
+      name: "gateway_subscription_refusals_total",
+      help: "Subscription sockets and subscriptions refused by a cap per subject, per client address or per replica, by the limit's name.",
+      labelNames: ["limit"],
+      registers,
+    });
     this.tokenVerifications = new Counter({
       name: "gateway_token_verifications_total",
       help: "Access token checks, by outcome: ok, cached, unavailable (identity provider unreachable) or the refusal reason (jose's error code).",

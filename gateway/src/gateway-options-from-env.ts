@@ -87,6 +87,7 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     ...(integer(env, "GRAPHQL_MAX_SUBGRAPH_FETCHES") !== undefined ? { maxSubgraphFetches: integer(env, "GRAPHQL_MAX_SUBGRAPH_FETCHES") } : {}),
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
     subscriptions: subscriptionLimitsFromEnv(env),
+    trustedProxyHops: integer(env, "GATEWAY_TRUSTED_PROXY_HOPS") ?? 0,
     deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",
     ...(subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs } : {}),
     metricsExposure: metricsExposureFromEnv(env),

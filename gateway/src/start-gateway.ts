@@ -81,6 +81,11 @@ export interface GatewayOptions {
   drainMs?: number;
   /** Limits of WebSocket subscriptions (`SUBSCRIPTION_*`; see docs/subscriptions.md). */
   subscriptions?: Partial<SubscriptionLimits>;
+  /**
+   * `GATEWAY_TRUSTED_PROXY_HOPS`: proxies in front of the gateway whose `x-forwarded-for` entries
+   * name the client, for the subscription caps per address; 0: the socket's address. @default 0
+   */
+  trustedProxyHops?: number;
   /** Routes served beside the gateway's own (the development identity provider); true when handled. */
   handleOtherRoute?: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
   /** Where `/metrics` is served (`METRICS_PORT`, `METRICS_HOST`). @default on the gateway's port */
@@ -140,7 +145,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const buildService = ({ name, url }: { name: string; url?: string }) =>
     new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages, metrics });
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
-  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: { ...limits, suggestions: options.introspection ?? !production }, limits: options.subscriptions, logger: logger.child({ component: "subscriptions" }), metrics });
+  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: { ...limits, suggestions: options.introspection ?? !production }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics });
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
     buildService,

@@ -52,6 +52,8 @@ export interface StackOptions {
   onSubgraphRequest?: (subgraph: string, headers: IncomingHttpHeaders) => void;
   /** The gateway's subscription limits. */
   subscriptions?: GatewayOptions["subscriptions"];
+  /** Proxies in front of the gateway whose `x-forwarded-for` entries it trusts (`GATEWAY_TRUSTED_PROXY_HOPS`). */
+  trustedProxyHops?: number;
   /** The gateway's limit of subgraph calls per operation. */
   maxSubgraphFetches?: number;
   /** Routing URLs the gateway uses instead of the started subgraphs' (a subgraph that is down, say). */
@@ -130,6 +132,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
+      ...(options.trustedProxyHops !== undefined ? { trustedProxyHops: options.trustedProxyHops } : {}),
       ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
       ...(options.subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs: options.subgraphTimeoutMs } : {}),
       logger: options.gatewayLogger ?? createLogger("gateway", "silent"),

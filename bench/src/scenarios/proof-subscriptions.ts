@@ -37,7 +37,19 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
     let database: Database | undefined;
     let stack: BenchStack | undefined;
     try {
-      stack = await startBenchStack(url);
+      // One token from one address holds every subscriber here: the caps per subject and per address
+      // (docs/subscriptions.md) are raised to the benchmark's load.
+      const caps = String(Math.max(...subscriberCounts));
+      stack = await startBenchStack(url, {
+        env: {
+          HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(2 * Number(caps)),
+          SUBSCRIPTION_MAX_CONNECTIONS: caps,
+          SUBSCRIPTION_MAX_CONNECTIONS_PER_SUBJECT: caps,
+          SUBSCRIPTION_MAX_CONNECTIONS_PER_ADDRESS: caps,
+          SUBSCRIPTION_MAX_PER_SUBJECT: caps,
+          SUBSCRIPTION_MAX_PER_ADDRESS: caps,
+        },
+      });
       const { base, gateway, token } = stack;
       database = await openDatabase({ databaseUrl: url, maxConnections: 8 });
       const db = database.db;

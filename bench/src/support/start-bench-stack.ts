@@ -9,6 +9,9 @@ export interface BenchStack {
   base: string;
   gateway: BenchProcess;
   aopd: BenchProcess;
+  /** aopd's and trpd's base URLs (`http://127.0.0.1:<port>`). */
+  aopdBase: string;
+  trpdBase: string;
   /** An access token of the development provider's API client (every role). */
   token: string;
   stop(): Promise<void>;
@@ -57,7 +60,7 @@ export async function startBenchStack(databaseUrl: string, options: { aopdEnv?: 
       body: new URLSearchParams({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "dev-secret", scope: "openid" }),
     });
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    return { base, gateway, aopd, token, stop };
+    return { base, gateway, aopd, aopdBase: `http://127.0.0.1:${aopdPort}`, trpdBase: `http://127.0.0.1:${trpdPort}`, token, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,5 @@
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { sendJson } from "@compliance-graph/server-kit";
+import { createBoundedHttpServer, sendJson } from "@compliance-graph/server-kit";
 import { createDevIdentityProvider, type DevIdentityProvider, type DevIdentityProviderOptions } from "./create-dev-identity-provider.js";
 
 export interface RunningDevIdentityProvider extends DevIdentityProvider {
@@ -16,7 +15,8 @@ export async function startDevIdentityProvider(
   options: Omit<DevIdentityProviderOptions, "baseUrl"> & { port?: number; host?: string } = {},
 ): Promise<RunningDevIdentityProvider> {
   let provider: DevIdentityProvider | undefined;
-  const server = createServer((request, response) => {
+  // Bounded like every listener (HTTP_* limits): `npm run dev-idp` is reachable by whoever reaches its port.
+  const { server } = createBoundedHttpServer((request, response) => {
     if (!provider?.handle(request, response)) sendJson(response, 404, { error: "not found" });
   });
   const host = options.host ?? "127.0.0.1";

@@ -47,8 +47,8 @@ export function createGraphQLTransportWsHandler(service: SubscriptionService) {
     onError: (_ctx, _id, _payload, errors) => maskErrors(errors),
   });
 
-  return (socket: WebSocket, request: IncomingMessage): void => {
-    const connection = new SubscriptionConnection(socket, service);
+  return (socket: WebSocket, request: IncomingMessage, address: string): void => {
+    const connection = new SubscriptionConnection(socket, service, address);
     const stopKeepAlive = keepSocketAlive(socket, service.limits.keepAliveMs);
     const closed = server.opened(
       {

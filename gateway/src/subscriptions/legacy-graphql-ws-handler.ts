@@ -48,8 +48,8 @@ function parseClientMessage(data: string): ClientMessage | undefined {
  * it normally, `connection_terminate` closes the socket.
  */
 export function createLegacyGraphQLWsHandler(service: SubscriptionService) {
-  return (socket: WebSocket): void => {
-    const connection = new SubscriptionConnection(socket, service);
+  return (socket: WebSocket, address: string): void => {
+    const connection = new SubscriptionConnection(socket, service, address);
     const operations = new Map<string, SubscriptionMember | null>();
     let initReceived = false;
     let acknowledged = false;

@@ -23,7 +23,17 @@ export enum SubscriptionCloseCode {
    * events it had not read are dropped with the connection; reconnect and re-read.
    */
   SlowConsumer = 4413,
-  /** A part the connection needs (the identity provider) is unreachable (RFC 6455 "try again later"). Retried. */
+  /**
+   * Too many sockets from the client's address, or (after `connection_init`) of its token's
+   * subject. Retried by graphql-ws with backoff; succeeds once one of the caller's own sockets has
+   * closed, so a client should close one rather than retry in a loop. 420: "enhance your calm".
+   */
+  TooManyConnections = 4420,
+  /**
+   * A part the connection needs (the identity provider) is unreachable, or this gateway replica
+   * holds as many sockets as it may (RFC 6455 "try again later"). Retried: another replica may
+   * have room.
+   */
   TryAgainLater = 1013,
   /** The client asked for neither subprotocol the gateway speaks. Final. */
   SubprotocolNotAcceptable = 4406,

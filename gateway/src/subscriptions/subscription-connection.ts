@@ -12,6 +12,7 @@ import { SubscriptionCloseCode } from "./subscription-close-code.js";
 import type { SubscriptionLimits } from "./subscription-limits.js";
 import type { ConnectionBudget, SubscriptionMember } from "./subscription-member.js";
 import type { SubscriptionPlanner } from "./subscription-planner.js";
+import { isRefusal, type QuotaTicket, type SubscriptionQuota } from "./subscription-quota.js";
 
 /** What every socket shares: the verifier, the current supergraph, the running subscriptions. */
 export interface SubscriptionService {
@@ -24,6 +25,8 @@ export interface SubscriptionService {
   metrics?: GatewayMetrics | undefined;
   /** The open client sockets (for the metrics). */
   connections: Set<SubscriptionConnection>;
+  /** Sockets and subscriptions per subject, per address and in total. */
+  quota: SubscriptionQuota;
 }
 
 export interface StartedSubscription {
@@ -37,22 +40,28 @@ const maxTimerMs = 2_147_483_647;
 
 /**
  * The state of one client socket, whichever subprotocol it speaks: who it is (once
- * `connection_init` was verified), when its token expires (then it is closed with 4440), and how
+ * `connection_init` was verified), when its token expires (then it is closed with 4440), how
  * many result bytes wait for it (past the limit it is closed with 4413: one slow reader cannot make
- * the gateway buffer without bound).
+ * the gateway buffer without bound), and the places it holds in the quota (its subject's socket,
+ * each running subscription), given back as they end.
  */
 export class SubscriptionConnection implements ConnectionBudget {
   readonly #socket: WebSocket;
   readonly #service: SubscriptionService;
+  readonly #address: string;
   #identity: Identity | undefined;
+  #subjectTicket: QuotaTicket | undefined;
   #expiryTimer: NodeJS.Timeout | undefined;
   #pendingBytes = 0;
   #closing = false;
-  readonly #members = new Set<SubscriptionMember>();
+  /** Running subscriptions and their places in the quota. */
+  readonly #members = new Map<SubscriptionMember, QuotaTicket>();
 
-  constructor(socket: WebSocket, service: SubscriptionService) {
+  /** `address`: the client's, as the quota counts it (the socket was admitted by it already). */
+  constructor(socket: WebSocket, service: SubscriptionService, address: string) {
     this.#socket = socket;
     this.#service = service;
+    this.#address = address;
     service.connections.add(this);
   }
 
@@ -62,7 +71,6 @@ export class SubscriptionConnection implements ConnectionBudget {
 
   /** Subscriptions of this socket that have not ended. */
   get runningSubscriptions(): number {
-    for (const member of this.#members) if (member.ended) this.#members.delete(member);
     return this.#members.size;
   }
 
@@ -76,6 +84,19 @@ export class SubscriptionConnection implements ConnectionBudget {
       const { identity, expiresAt } = await authenticateConnection(payload, this.#service.verifier);
       const remaining = expiresAt - Date.now();
       if (remaining <= 0) throw new UnauthenticatedError();
+      const admitted = this.#service.quota.admitSubject(identity.subject);
+      if (isRefusal(admitted)) {
+        this.#service.metrics?.subscriptionRefusals.inc({ limit: admitted.limit });
+        beforeClose?.(new LimitExceededError(admitted.limit, admitted.allowed, admitted.message));
+        this.close(SubscriptionCloseCode.TooManyConnections, "Too many connections");
+        return false;
+      }
+      // The socket may have closed while the token was verified.
+      if (this.#closing) {
+        admitted.release();
+        return false;
+      }
+      this.#subjectTicket = admitted;
       this.#identity = identity;
       this.#expiryTimer = setTimeout(() => this.close(SubscriptionCloseCode.TokenExpired, "Token expired"), Math.min(remaining, maxTimerMs));
       this.#expiryTimer.unref();
@@ -108,17 +129,33 @@ export class SubscriptionConnection implements ConnectionBudget {
     }
     const planner = this.#service.planner();
     if (!planner) return [new ServiceUnavailableError("supergraph", "The gateway has not loaded its supergraph yet; try again shortly.")];
+    // Admitted before planning, so a caller at its cap costs no planning; given back if it fails.
+    const admitted = this.#service.quota.admitOperation(identity.subject, this.#address);
+    if (isRefusal(admitted)) {
+      this.#service.metrics?.subscriptionRefusals.inc({ limit: admitted.limit });
+      return [new LimitExceededError(admitted.limit, admitted.allowed, admitted.message)];
+    }
     let planned;
     try {
       planned = planner.prepare(payload, identity, this.#service.queryLimits);
     } catch (error) {
+      admitted.release();
       this.#service.logger.error({ err: error }, "subscription planning failed");
       return [new GraphQLError("The subscription could not be planned.", { extensions: { code: "INTERNAL_SERVER_ERROR" } })];
     }
-    if (Array.isArray(planned)) return planned;
+    if (Array.isArray(planned)) {
+      admitted.release();
+      return planned;
+    }
     const member = this.#service.subscriptions.subscribe(planned, identity, this);
-    this.#members.add(member);
+    if (member.ended) admitted.release();
+    else this.#members.set(member, admitted);
     return { member, document: planned.document, operationName: planned.operationContext.operation.name?.value };
+  }
+
+  ended(member: SubscriptionMember): void {
+    this.#members.get(member)?.release();
+    this.#members.delete(member);
   }
 
   add(bytes: number): void {
@@ -145,10 +182,15 @@ export class SubscriptionConnection implements ConnectionBudget {
     this.#socket.close(code, reason);
   }
 
-  /** The socket closed: stop the timer (the protocol handler ends the subscriptions). */
+  /**
+   * The socket closed: stop the timer and give back its places (the protocol handler ends the
+   * subscriptions, which would give theirs back too; a ticket is released once).
+   */
   dispose(): void {
     this.#closing = true;
     clearTimeout(this.#expiryTimer);
     this.#service.connections.delete(this);
+    this.#subjectTicket?.release();
+    for (const ticket of this.#members.values()) ticket.release();
   }
 }

@@ -32,6 +32,39 @@ export interface SubscriptionLimits {
    * @default 60_000 // 1 minute
    */
   resumeWindowMs: number;
+  /**
+   * `SUBSCRIPTION_MAX_CONNECTIONS`: sockets one gateway replica holds open, authenticated or not;
+   * one more is closed with 1013 (try again later, another replica may have room). With
+   * `maxBufferedBytes` it bounds the replica's memory for subscriptions (docs/subscriptions.md).
+   * @default 1_000 // sockets
+   */
+  maxConnections: number;
+  /**
+   * `SUBSCRIPTION_MAX_SUBSCRIPTIONS`: subscriptions running on one gateway replica; one more is
+   * refused with LIMIT_EXCEEDED. @default 10_000 // subscriptions
+   */
+  maxSubscriptions: number;
+  /**
+   * `SUBSCRIPTION_MAX_CONNECTIONS_PER_SUBJECT`: sockets of one token subject (`sub`) on one replica;
+   * one more is closed with 4420 once its `connection_init` is verified. @default 20 // sockets
+   */
+  maxConnectionsPerSubject: number;
+  /**
+   * `SUBSCRIPTION_MAX_PER_SUBJECT`: subscriptions one subject runs on one replica, over all its
+   * sockets; one more is refused with LIMIT_EXCEEDED. @default 200 // subscriptions
+   */
+  maxSubscriptionsPerSubject: number;
+  /**
+   * `SUBSCRIPTION_MAX_CONNECTIONS_PER_ADDRESS`: sockets from one client address (see
+   * `GATEWAY_TRUSTED_PROXY_HOPS`) on one replica, before any token is read; one more is closed
+   * with 4420. @default 50 // sockets
+   */
+  maxConnectionsPerAddress: number;
+  /**
+   * `SUBSCRIPTION_MAX_PER_ADDRESS`: subscriptions running from one client address on one replica;
+   * one more is refused with LIMIT_EXCEEDED. @default 500 // subscriptions
+   */
+  maxSubscriptionsPerAddress: number;
 }
 
 export const defaultSubscriptionLimits: SubscriptionLimits = {
@@ -42,6 +75,12 @@ export const defaultSubscriptionLimits: SubscriptionLimits = {
   keepAliveMs: 12_000,
   maxEventsInFlight: 100,
   resumeWindowMs: 60_000,
+  maxConnections: 1_000,
+  maxSubscriptions: 10_000,
+  maxConnectionsPerSubject: 20,
+  maxSubscriptionsPerSubject: 200,
+  maxConnectionsPerAddress: 50,
+  maxSubscriptionsPerAddress: 500,
 };
 
 const envNames: Record<keyof SubscriptionLimits, string> = {
@@ -52,6 +91,12 @@ const envNames: Record<keyof SubscriptionLimits, string> = {
   keepAliveMs: "SUBSCRIPTION_KEEP_ALIVE_MS",
   maxEventsInFlight: "SUBSCRIPTION_MAX_EVENTS_IN_FLIGHT",
   resumeWindowMs: "SUBSCRIPTION_RESUME_WINDOW_MS",
+  maxConnections: "SUBSCRIPTION_MAX_CONNECTIONS",
+  maxSubscriptions: "SUBSCRIPTION_MAX_SUBSCRIPTIONS",
+  maxConnectionsPerSubject: "SUBSCRIPTION_MAX_CONNECTIONS_PER_SUBJECT",
+  maxSubscriptionsPerSubject: "SUBSCRIPTION_MAX_PER_SUBJECT",
+  maxConnectionsPerAddress: "SUBSCRIPTION_MAX_CONNECTIONS_PER_ADDRESS",
+  maxSubscriptionsPerAddress: "SUBSCRIPTION_MAX_PER_ADDRESS",
 };
 
 /** The limits set in the environment (`SUBSCRIPTION_*`, positive integers); unset ones keep their defaults. */

@@ -17,6 +17,8 @@ export interface ConnectionBudget {
   add(bytes: number): void;
   /** Results of `bytes` were handed to the socket. */
   release(bytes: number): void;
+  /** The member ended (completed, failed or returned): the subscription's place is free again. */
+  ended(member: SubscriptionMember): void;
 }
 
 interface Queued {
@@ -40,6 +42,7 @@ export class SubscriptionMember implements AsyncIterableIterator<FormattedExecut
     this.#queue = new PushQueue(() => {
       this.#budget.release(this.#queuedBytes);
       this.#queuedBytes = 0;
+      this.#budget.ended(this);
       onReturn(this);
     });
   }

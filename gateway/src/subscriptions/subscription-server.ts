@@ -5,7 +5,7 @@ import { GRAPHQL_TRANSPORT_WS_PROTOCOL } from "graphql-ws";
 import { WebSocketServer } from "ws";
 import { SupergraphReloadedError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
-import type { Logger, QueryLimits } from "@compliance-graph/server-kit";
+import { clientAddress, type Logger, type QueryLimits } from "@compliance-graph/server-kit";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import { FederatedSubscriptions } from "./federated-subscriptions.js";
@@ -16,6 +16,7 @@ import { SubscriptionCloseCode } from "./subscription-close-code.js";
 import type { SubscriptionConnection, SubscriptionService } from "./subscription-connection.js";
 import { defaultSubscriptionLimits, type SubscriptionLimits } from "./subscription-limits.js";
 import { SubscriptionPlanner } from "./subscription-planner.js";
+import { isRefusal, SubscriptionQuota } from "./subscription-quota.js";
 
 export interface SubscriptionServerOptions {
   verifier: AccessTokenVerifier;
@@ -26,6 +27,8 @@ export interface SubscriptionServerOptions {
   subgraphUrls: Record<string, string>;
   queryLimits: QueryLimits & { suggestions?: boolean };
   limits?: Partial<SubscriptionLimits>;
+  /** Proxies in front of the gateway whose `x-forwarded-for` entries name the client (see `clientAddress`). @default 0 */
+  trustedProxyHops?: number;
   logger: Logger;
   metrics?: GatewayMetrics;
 }
@@ -62,7 +65,8 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const subscriptions = new FederatedSubscriptions({ pool, buildService: options.buildService, maxEventsInFlight: limits.maxEventsInFlight, resumeWindowMs: limits.resumeWindowMs, logger, metrics });
   let planner: SubscriptionPlanner | undefined;
   const connections = new Set<SubscriptionConnection>();
-  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, queryLimits: options.queryLimits, logger, metrics, connections };
+  const quota = new SubscriptionQuota(limits);
+  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, queryLimits: options.queryLimits, logger, metrics, connections, quota };
   const handleModern = createGraphQLTransportWsHandler(service);
   const handleLegacy = createLegacyGraphQLWsHandler(service);
 
@@ -75,10 +79,21 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       return false;
     },
   });
-  wss.on("connection", (socket, request) => {
-    if (socket.protocol === GRAPHQL_TRANSPORT_WS_PROTOCOL) return handleModern(socket, request);
-    if (socket.protocol === legacyGraphQLWsProtocol) return handleLegacy(socket);
-    socket.close(SubscriptionCloseCode.SubprotocolNotAcceptable, "Subprotocol not acceptable: use graphql-transport-ws or graphql-ws");
+  wss.on("connection", (socket, request: IncomingMessage) => {
+    if (socket.protocol !== GRAPHQL_TRANSPORT_WS_PROTOCOL && socket.protocol !== legacyGraphQLWsProtocol) {
+      return socket.close(SubscriptionCloseCode.SubprotocolNotAcceptable, "Subprotocol not acceptable: use graphql-transport-ws or graphql-ws");
+    }
+    // Counted from the upgrade on, before any token is read: an address needs no token to hold sockets.
+    const address = clientAddress(request, options.trustedProxyHops ?? 0);
+    const admitted = quota.admitSocket(address);
+    if (isRefusal(admitted)) {
+      metrics?.subscriptionRefusals.inc({ limit: admitted.limit });
+      const replicaFull = admitted.limit === "maxConnections";
+      return socket.close(replicaFull ? SubscriptionCloseCode.TryAgainLater : SubscriptionCloseCode.TooManyConnections, replicaFull ? "Try again later" : "Too many connections");
+    }
+    socket.once("close", () => admitted.release());
+    if (socket.protocol === GRAPHQL_TRANSPORT_WS_PROTOCOL) return handleModern(socket, request, address);
+    return handleLegacy(socket, address);
   });
 
   // Counted when scraped, from the sockets themselves: nothing to keep in step.

@@ -1,7 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isConnectionFailure, isStatementTimeout, maskedErrorMessage, ServiceUnavailableError } from "@compliance-graph/errors";
 import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
+import { connectionLimitsFromEnv, type ConnectionLimits } from "./connection-limits.js";
+import { createBoundedHttpServer } from "./create-bounded-http-server.js";
 import type { Logger } from "./logger.js";
 import { sendMetrics } from "./metrics/send-metrics.js";
 import { startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
@@ -39,6 +41,8 @@ export interface HttpServerShellOptions {
   metrics?: ServiceMetrics;
   /** A port of its own for `/metrics` (`METRICS_PORT`). @default this server's port */
   metricsExposure?: MetricsExposure;
+  /** Header and request deadlines, connections per address (`HTTP_*`), for this listener and the metrics one. @default connectionLimitsFromEnv() */
+  connectionLimits?: ConnectionLimits;
 }
 
 export interface HttpServerShell {
@@ -47,7 +51,9 @@ export interface HttpServerShell {
   listen(): Promise<string>;
   /** Where Prometheus scrapes this deployable; known once `listen` resolved. */
   readonly metricsUrl: string | undefined;
-  /** Stops taking connections and drains (see `closeHttpServer`). */
+  /** Connections from `address` open right now (the per-address cap's count). */
+  connectionsFrom(address: string): number;
+  /** Stops taking connections and drains (see `closeHttpServer`); answers from then on carry `Connection: close`. */
   close(): Promise<void>;
 }
 
@@ -63,7 +69,19 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
   const metricsPort = options.metricsExposure?.port;
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   let metricsUrl: string | undefined;
-  const httpServer = createServer(async (request, response) => {
+  const connectionLimits = options.connectionLimits ?? connectionLimitsFromEnv();
+  const bounded = createBoundedHttpServer(
+    (request, response) => void handle(request, response),
+    {
+      limits: connectionLimits,
+      onRefused: (address) => {
+        options.metrics?.httpConnectionsRefused.inc();
+        logger.debug({ address }, "connection refused: too many from this address");
+      },
+    },
+  );
+  const httpServer = bounded.server;
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const requestId = requestIdFrom(request.headers);
     response.setHeader(requestIdHeader, requestId);
     const started = performance.now();
@@ -77,7 +95,7 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
       logger.debug({ requestId, method: request.method, path: path.slice(0, 64), status: response.statusCode, ms: Math.round(ms) }, "request");
     });
     options.metrics?.recordHttp(route, request.method, response.statusCode, ms / 1000);
-  });
+  };
   const answer = async (request: IncomingMessage, response: ServerResponse, path: string, requestId: string): Promise<void> => {
     try {
       if (path === "/health/live") return sendJson(response, 200, { status: "live" });
@@ -121,12 +139,14 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
         });
       });
       if (options.metrics && options.metricsExposure && metricsPort !== undefined) {
-        metricsServer = await startMetricsServer(options.metrics, { ...options.metricsExposure, port: metricsPort });
+        metricsServer = await startMetricsServer(options.metrics, { ...options.metricsExposure, port: metricsPort }, connectionLimits);
       }
       metricsUrl = metricsServer?.url ?? (options.metrics ? `${base}/metrics` : undefined);
       return base;
     },
+    connectionsFrom: (address) => bounded.connectionsFrom(address),
     close: async () => {
+      bounded.drain();
       await closeHttpServer(httpServer, options.drainMs ?? shutdownDrainMs());
       await metricsServer?.close();
     },

@@ -17,6 +17,8 @@ export { TokenBucketLimiter, type RateDecision, type TokenBucketLimiterOptions }
 export { clientAddress } from "./client-address.js";
 export { OutageLog } from "./outage-log.js";
 export { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
+export { checkConnectionLimits, connectionLimitsFromEnv, defaultConnectionLimits, type ConnectionLimits } from "./connection-limits.js";
+export { createBoundedHttpServer, type BoundedHttpServer } from "./create-bounded-http-server.js";
 export { withoutSuggestions } from "./without-suggestions.js";
 export { inputValuesPlugin, type ScalarCheck } from "./input-values-plugin.js";
 export { costLimitPlugin, defaultCostLimits, operationCost, type CostLimits } from "./operation-cost.js";

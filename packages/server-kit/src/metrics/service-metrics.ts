@@ -19,6 +19,7 @@ export class ServiceMetrics {
   readonly httpRequestSeconds: Histogram<"route">;
   readonly graphqlOperations: Counter<"operation_name" | "operation_type" | "outcome">;
   readonly graphqlOperationSeconds: Histogram<"operation_name" | "operation_type" | "outcome">;
+  readonly httpConnectionsRefused: Counter;
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
@@ -39,6 +40,11 @@ export class ServiceMetrics {
       help: "Time from receiving a GraphQL operation to its answer, by operation name, type and outcome.",
       labelNames: ["operation_name", "operation_type", "outcome"],
       buckets: latencyBuckets,
+      registers: [this.registry],
+    });
+    this.httpConnectionsRefused = new Counter({
+      name: "http_connections_refused_total",
+      help: "Connections closed as soon as accepted because their address had HTTP_MAX_CONNECTIONS_PER_ADDRESS open already.",
       registers: [this.registry],
     });
   }

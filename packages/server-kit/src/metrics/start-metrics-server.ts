@@ -1,6 +1,7 @@
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeHttpServer, shutdownDrainMs } from "../close-http-server.js";
+import { connectionLimitsFromEnv, type ConnectionLimits } from "../connection-limits.js";
+import { createBoundedHttpServer } from "../create-bounded-http-server.js";
 import { sendMetrics } from "./send-metrics.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 
@@ -24,15 +25,29 @@ export function metricsExposureFromEnv(env: NodeJS.ProcessEnv = process.env): Me
  * A listener that answers `GET /metrics` and nothing else: where operators keep the metrics off
  * the port an ingress exposes (the scrape then never passes the public edge).
  */
-export async function startMetricsServer(metrics: ServiceMetrics, exposure: MetricsExposure & { port: number }): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((request, response) => {
-    if ((request.url ?? "").split("?")[0] === "/metrics" && request.method === "GET") return void sendMetrics(metrics, response);
-    response.writeHead(404).end();
-  });
+export async function startMetricsServer(
+  metrics: ServiceMetrics,
+  exposure: MetricsExposure & { port: number },
+  limits: ConnectionLimits = connectionLimitsFromEnv(),
+): Promise<{ url: string; close(): Promise<void> }> {
+  // Bounded like the API's listener: a scrape port reachable by a slowloris would go blind first.
+  const { server, drain } = createBoundedHttpServer(
+    (request, response) => {
+      if ((request.url ?? "").split("?")[0] === "/metrics" && request.method === "GET") return void sendMetrics(metrics, response);
+      response.writeHead(404).end();
+    },
+    { limits },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(exposure.port, exposure.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  return { url: `http://${exposure.host}:${port}/metrics`, close: () => closeHttpServer(server, shutdownDrainMs()) };
+  return {
+    url: `http://${exposure.host}:${port}/metrics`,
+    close: () => {
+      drain();
+      return closeHttpServer(server, shutdownDrainMs());
+    },
+  };
 }
