@@ -68,6 +68,48 @@ export interface ProofTable {
   /** Lowercase hex. */
   media_sha256: string | null;
   media_uploaded_at: Timestamp | null;
+  /** The decision in force (migration 0009): a copy of its `aopd_proof_decision` row, null while undecided or reopened. */
+  decision_id: string | null;
+  decided_at: Timestamp | null;
+  decision_reason: DecisionReason | null;
+  decision_reason_text: string | null;
+  decision_comment: string | null;
+  decider_subject: string | null;
+  decider_client: string | null;
+  decider_username: string | null;
+  decider_system: boolean | null;
+}
+
+export type DecisionAction = "DECIDED" | "REOPENED";
+
+/** The reason codes of a decision (see decision-reason.ts for what each means). */
+export type DecisionReason =
+  | "ADDRESS_NOT_SHOWN"
+  | "EVIDENCE_UNREADABLE"
+  | "SUSPECTED_MANIPULATION"
+  | "THIRD_PARTY_WALLET"
+  | "WRONG_AMOUNT"
+  | "WRONG_SENDER"
+  | "WRONG_RECIPIENT"
+  | "TRANSACTION_FAILED"
+  | "OTHER";
+
+/** One decision or reopening of a proof, never changed once written (migration 0009). */
+export interface ProofDecisionTable {
+  id: string;
+  /** The order decisions were recorded in. */
+  recorded: Generated<string>;
+  proof_id: string;
+  action: DecisionAction;
+  decided_at: Generated<Date> & Timestamp;
+  outcome: Assessment | null;
+  reason: DecisionReason | null;
+  reason_text: string | null;
+  comment: string | null;
+  decider_subject: string;
+  decider_client: string;
+  decider_username: string | null;
+  decider_system: boolean;
 }
 
 /** A media proof's bytes, one row per chunk in order; deleted with the proof. */
@@ -101,7 +143,9 @@ export interface AopdDatabase {
   aopd_proof_event: ProofEventTable;
   aopd_proof_event_log: ProofEventLogTable;
   aopd_proof_media_chunk: ProofMediaChunkTable;
+  aopd_proof_decision: ProofDecisionTable;
 }
 
 export type ProofRow = Selectable<ProofTable>;
 export type NewProofRow = Insertable<ProofTable>;
+export type ProofDecisionRow = Selectable<ProofDecisionTable>;

@@ -6,6 +6,7 @@ import * as addProofEventLog from "./migrations/0004-add-proof-event-log.js";
 import * as addMediaProofs from "./migrations/0005-add-media-proofs.js";
 import * as addChainChecks from "./migrations/0006-add-chain-checks.js";
 import * as addDepositWatch from "./migrations/0007-add-deposit-watch.js";
+import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "0005-add-media-proofs": addMediaProofs,
   "0006-add-chain-checks": addChainChecks,
   "0007-add-deposit-watch": addDepositWatch,
+  "0009-add-proof-decisions": addProofDecisions,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

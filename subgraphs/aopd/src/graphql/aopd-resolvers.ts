@@ -13,6 +13,7 @@ import { proofCursorField, rememberListOrder } from "./proof-cursor-field.js";
 import { proofColumnsFor } from "../proofs/proof-columns.js";
 import { selectedFieldNames } from "./selected-field-names.js";
 import type { GraphQLResolveInfo } from "graphql";
+import { decisionHistoryLoaderOf } from "../decisions/decision-history-loader.js";
 
 interface PageArgs {
   offset: number;
@@ -115,10 +116,12 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
   },
   AopdSatoshiProof: {
     cursor: proofCursorField,
+    decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdMediaProof: {
     cursor: proofCursorField,
+    decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     mediaUrl: (proof: Proof, _args, context: AopdContext) => `${context.config.mediaUrl.replace(/\/+$/, "")}/${proof.id}`,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },

@@ -39,6 +39,19 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   sha256: ["media_sha256"],
   uploadedAt: ["media_uploaded_at"],
   mediaUrl: ["id"],
+  decision: [
+    "decision_id",
+    "decided_at",
+    "assessment",
+    "decision_reason",
+    "decision_reason_text",
+    "decision_comment",
+    "decider_subject",
+    "decider_client",
+    "decider_username",
+    "decider_system",
+  ],
+  decisions: ["id"],
 };
 
 /**

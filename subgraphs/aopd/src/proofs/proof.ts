@@ -1,4 +1,5 @@
 import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus } from "../database/database-schema.js";
+import { currentDecisionOf, type Decision } from "../decisions/decision.js";
 
 interface ProofBase {
   id: string;
@@ -31,6 +32,7 @@ export interface SatoshiProof extends ProofBase {
   blockHeight: number | null;
   confirmations: number | null;
   failureReason: string | null;
+  decision: Decision | null;
 }
 
 export interface MediaProof extends ProofBase {
@@ -41,6 +43,7 @@ export interface MediaProof extends ProofBase {
   sha256: string | null;
   uploadedAt: Date | null;
   assessment: Assessment | null;
+  decision: Decision | null;
 }
 
 /** A proof as the API shows it; the resolvers, the export and the events all read this shape. */
@@ -71,6 +74,7 @@ export function toProof(row: ProofRow): Proof {
       blockHeight: row.block_height === null ? null : Number(row.block_height),
       confirmations: row.confirmations,
       failureReason: row.failure_reason,
+      decision: currentDecisionOf(row),
     };
   }
   if (row.kind === "media") {
@@ -90,6 +94,7 @@ export function toProof(row: ProofRow): Proof {
       sha256: row.media_sha256,
       uploadedAt: row.media_uploaded_at,
       assessment: row.assessment,
+      decision: currentDecisionOf(row),
     };
   }
   return {

@@ -1,4 +1,4 @@
-import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
+import { startAopd, type RunningAopd, type StartAopdOptions } from "../../src/start-aopd.js";
 import type { AopdConfig } from "../../src/aopd-config.js";
 import { createTestDatabase } from "../../../../test/support/postgres-server.js";
 import type { DatabaseDriver } from "./test-database.js";
@@ -14,13 +14,17 @@ export interface GraphQLBody {
 }
 
 /** The aopd subgraph on a free port, on a fresh database of the given driver. */
-export async function startTestAopd(driver: DatabaseDriver, options: { seedDemoProofs?: number; config?: Partial<AopdConfig>; compiledExecution?: boolean } = {}): Promise<TestAopd> {
+export async function startTestAopd(
+  driver: DatabaseDriver,
+  options: { seedDemoProofs?: number; config?: Partial<AopdConfig>; compiledExecution?: boolean; authenticate?: StartAopdOptions["authenticate"] } = {},
+): Promise<TestAopd> {
   const databaseUrl = driver === "postgres" ? await createTestDatabase("aopdapi") : undefined;
   const aopd = await startAopd({
     // No expiry job unless a test asks for one: the demo proofs' due times lie in the past, and a
     // job expiring them midway would change rows a test is comparing.
     config: { port: 0, databaseUrl, dataDir: "memory://", expiryIntervalSeconds: 0, ...options.config },
     seedDemoProofs: options.seedDemoProofs,
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.compiledExecution !== undefined ? { compiledExecution: options.compiledExecution } : {}),
   });
   return {
