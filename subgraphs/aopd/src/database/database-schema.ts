@@ -78,9 +78,11 @@ export interface ProofTable {
   decider_client: string | null;
   decider_username: string | null;
   decider_system: boolean | null;
+  /** The proposal awaiting a second officer's confirmation (four eyes, migration 0010); only while SUBMITTED. */
+  proposal_id: string | null;
 }
 
-export type DecisionAction = "DECIDED" | "REOPENED";
+export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
 
 /** The reason codes of a decision (see decision-reason.ts for what each means). */
 export type DecisionReason =

@@ -7,6 +7,7 @@ import * as addMediaProofs from "./migrations/0005-add-media-proofs.js";
 import * as addChainChecks from "./migrations/0006-add-chain-checks.js";
 import * as addDepositWatch from "./migrations/0007-add-deposit-watch.js";
 import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
+import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0006-add-chain-checks": addChainChecks,
   "0007-add-deposit-watch": addDepositWatch,
   "0009-add-proof-decisions": addProofDecisions,
+  "0010-add-four-eyes": addFourEyes,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -4,6 +4,7 @@ import { isUuid } from "@compliance-graph/filter";
 import type { Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "../ingestion/change-proof-status.js";
+import { appendDecision } from "./decide-proof.js";
 import type { Decider } from "./decider.js";
 import { optionalDecisionText } from "./decision-reason.js";
 
@@ -45,22 +46,7 @@ export async function reopenProof(db: Kysely<AopdDatabase>, id: string, reason: 
         decider_system: null,
       },
     });
-    await trx
-      .insertInto("aopd_proof_decision")
-      .values({
-        id: entryId,
-        proof_id: row.id,
-        action: "REOPENED",
-        outcome: null,
-        reason: null,
-        reason_text: reasonText,
-        comment: null,
-        decider_subject: decider.subject,
-        decider_client: decider.client,
-        decider_username: decider.username,
-        decider_system: decider.system,
-      })
-      .execute();
+    await appendDecision(trx, { id: entryId, proofId: row.id, action: "REOPENED", outcome: null, reason: null, reasonText, comment: null, decider });
     return row;
   });
 }

@@ -2,6 +2,7 @@ import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/ind
 import type { AssessmentInput } from "../decisions/assessment-input.js";
 import { deciderOf } from "../decisions/decider.js";
 import { reopenProof } from "../decisions/reopen-proof.js";
+import { confirmProposal, rejectProposal } from "../decisions/settle-proposal.js";
 import { requestAoppProof, type RequestAoppProofInput } from "../ingestion/request-aopp-proof.js";
 import { requestSatoshiProof, type RequestSatoshiProofInput } from "../ingestion/request-satoshi-proof.js";
 import { assessSatoshiProof, finalizeSatoshiProof } from "../ingestion/satoshi-proof-transitions.js";
@@ -27,14 +28,18 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
     finalizeSatoshiProof: async (_parent, { id, txId }: { id: string; txId: string }, context: AopdContext) =>
       toProof(await finalizeSatoshiProof(context.db, context.config, id, txId)),
     assessSatoshiProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
-      toProof(await assessSatoshiProof(context.db, id, input, deciderOf(context.identity))),
+      toProof(await assessSatoshiProof(context.db, context.config, id, input, deciderOf(context.identity))),
     requestMediaProof: async (_parent, { input }: { input: RequestMediaProofInput }, context: AopdContext) => {
       // As for Satoshi proofs, this answer is the one place the credential's portal URL appears.
       const request = await requestMediaProof(context.db, context.config, input);
       return { ...toProof(request.row), portalUrl: request.portalUrl };
     },
     assessMediaProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
-      toProof(await assessMediaProof(context.db, id, input, deciderOf(context.identity))),
+      toProof(await assessMediaProof(context.db, context.config.fourEyesKinds, id, input, deciderOf(context.identity))),
+    confirmProofDecision: async (_parent, { id, comment }: { id: string; comment?: string | null }, context: AopdContext) =>
+      toProof(await confirmProposal(context.db, id, comment, deciderOf(context.identity))),
+    rejectProofDecision: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
+      toProof(await rejectProposal(context.db, id, reason, deciderOf(context.identity))),
     reopenProof: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
       toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity))),
   },

@@ -6,7 +6,7 @@ import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { decisionRequestOf, type AssessmentInput } from "../decisions/assessment-input.js";
-import { decideProof } from "../decisions/decide-proof.js";
+import { assessProof } from "../decisions/assess-proof.js";
 import type { Decider } from "../decisions/decider.js";
 import { changeProofStatus } from "./change-proof-status.js";
 
@@ -66,7 +66,7 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
   }
 }
 
-/** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED, recorded as the officer's decision. */
-export async function assessSatoshiProof(db: Kysely<AopdDatabase>, id: string, input: AssessmentInput, decider: Decider): Promise<ProofRow> {
-  return decideProof(db, decisionRequestOf("satoshi", id, input, decider));
+/** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED, recorded as the officer's decision (or proposal, under four eyes). */
+export async function assessSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, input: AssessmentInput, decider: Decider): Promise<ProofRow> {
+  return assessProof(db, config.fourEyesKinds, decisionRequestOf("satoshi", id, input, decider));
 }

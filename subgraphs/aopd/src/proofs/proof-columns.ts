@@ -52,6 +52,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
     "decider_system",
   ],
   decisions: ["id"],
+  proposal: ["proposal_id"],
 };
 
 /**

@@ -33,6 +33,8 @@ export interface SatoshiProof extends ProofBase {
   confirmations: number | null;
   failureReason: string | null;
   decision: Decision | null;
+  /** The id of the proposal awaiting a second officer (four eyes); `proposal` resolves it. */
+  proposalId?: string | null;
 }
 
 export interface MediaProof extends ProofBase {
@@ -44,6 +46,7 @@ export interface MediaProof extends ProofBase {
   uploadedAt: Date | null;
   assessment: Assessment | null;
   decision: Decision | null;
+  proposalId?: string | null;
 }
 
 /** A proof as the API shows it; the resolvers, the export and the events all read this shape. */
@@ -75,6 +78,7 @@ export function toProof(row: ProofRow): Proof {
       confirmations: row.confirmations,
       failureReason: row.failure_reason,
       decision: currentDecisionOf(row),
+      proposalId: row.proposal_id,
     };
   }
   if (row.kind === "media") {
@@ -95,6 +99,7 @@ export function toProof(row: ProofRow): Proof {
       uploadedAt: row.media_uploaded_at,
       assessment: row.assessment,
       decision: currentDecisionOf(row),
+      proposalId: row.proposal_id,
     };
   }
   return {
