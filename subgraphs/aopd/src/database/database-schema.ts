@@ -80,6 +80,8 @@ export interface ProofTable {
   decider_system: boolean | null;
   /** The proposal awaiting a second officer's confirmation (four eyes, migration 0010); only while SUBMITTED. */
   proposal_id: string | null;
+  /** How the decision in force was made (migration 0010); null means DECIDED. */
+  decision_action: "DECIDED" | "CONFIRMED" | null;
 }
 
 export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";

@@ -27,9 +27,10 @@ export interface DecisionEntry extends CheckedReason {
 }
 
 /** The decision columns of the proof row: a copy of the decision in force (see migration 0009). */
-export function decisionColumns(decisionId: string, decision: CheckedReason & { comment: string | null; decider: Decider }) {
+export function decisionColumns(decisionId: string, action: "DECIDED" | "CONFIRMED", decision: CheckedReason & { comment: string | null; decider: Decider }) {
   return {
     decision_id: decisionId,
+    decision_action: action,
     decided_at: sql<Date>`now()`,
     decision_reason: decision.reason,
     decision_reason_text: decision.reasonText,
@@ -76,7 +77,7 @@ export async function decideProof(db: Kysely<AopdDatabase>, request: DecisionReq
       action: "assessed",
       kind: request.kind,
       from: ["SUBMITTED"],
-      set: { ...request.alsoSet, status: request.outcome, assessment: request.outcome, proposal_id: null, ...decisionColumns(decisionId, request) },
+      set: { ...request.alsoSet, status: request.outcome, assessment: request.outcome, proposal_id: null, ...decisionColumns(decisionId, "DECIDED", request) },
     });
     await appendDecision(trx, { ...request, id: decisionId, proofId: row.id, action: "DECIDED" });
     return row;

@@ -31,7 +31,7 @@ export function currentDecisionOf(row: ProofRow): Decision | null {
   if (row.decision_id === null || row.decided_at === null || row.decider_subject === null || row.decider_client === null) return null;
   return {
     id: row.decision_id,
-    action: "DECIDED",
+    action: row.decision_action ?? "DECIDED",
     decidedAt: row.decided_at,
     outcome: row.assessment,
     reason: row.decision_reason,

@@ -36,6 +36,7 @@ export async function reopenProof(db: Kysely<AopdDatabase>, id: string, reason: 
         assessment: null,
         chain_check_until: null,
         decision_id: null,
+        decision_action: null,
         decided_at: null,
         decision_reason: null,
         decision_reason_text: null,

@@ -47,7 +47,7 @@ export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comm
       action: "confirmed",
       kind: decidable(proof.kind),
       from: ["SUBMITTED"],
-      set: { status: outcome, assessment: outcome, proposal_id: null, ...decisionColumns(decisionId, confirmed) },
+      set: { status: outcome, assessment: outcome, proposal_id: null, ...decisionColumns(decisionId, "CONFIRMED", confirmed) },
     });
     await appendDecision(trx, { ...confirmed, id: decisionId, proofId: proof.id, action: "CONFIRMED", outcome });
     return row;

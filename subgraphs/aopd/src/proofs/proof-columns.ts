@@ -41,6 +41,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   mediaUrl: ["id"],
   decision: [
     "decision_id",
+    "decision_action",
     "decided_at",
     "assessment",
     "decision_reason",
