@@ -45,7 +45,7 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
   beforeAll(async () => {
     // Media proofs need four eyes; Satoshi proofs do not.
     aopd = await startAopdWithOfficers(driver, { fourEyesKinds: ["media"] });
-     // Starting PGlite (WebAssembly) and migrating takes long on a busy machine.
+    // Starting PGlite (WebAssembly) and migrating takes long on a busy machine.
   }, 180_000);
   afterAll(async () => {
     await aopd?.close();

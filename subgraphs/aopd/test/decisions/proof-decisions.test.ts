@@ -63,7 +63,7 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
 
   beforeAll(async () => {
     aopd = await startAopdWithOfficers(driver);
-     // Starting PGlite (WebAssembly) and migrating takes long on a busy machine.
+    // Starting PGlite (WebAssembly) and migrating takes long on a busy machine.
   }, 180_000);
   afterAll(async () => {
     await aopd?.close();
