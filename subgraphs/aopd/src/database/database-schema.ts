@@ -82,7 +82,12 @@ export interface ProofTable {
   proposal_id: string | null;
   /** How the decision in force was made (migration 0010); null means DECIDED. */
   decision_action: "DECIDED" | "CONFIRMED" | null;
+  /** The scheme a verified signature proof's signature was verified with (migration 0011). */
+  signature_scheme: SignatureScheme | null;
 }
+
+/** As `OwnershipSignatureScheme` of ownership/ names them. */
+export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191";
 
 export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
 

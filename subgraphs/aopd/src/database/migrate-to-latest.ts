@@ -8,6 +8,7 @@ import * as addChainChecks from "./migrations/0006-add-chain-checks.js";
 import * as addDepositWatch from "./migrations/0007-add-deposit-watch.js";
 import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
 import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
+import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   "0007-add-deposit-watch": addDepositWatch,
   "0009-add-proof-decisions": addProofDecisions,
   "0010-add-four-eyes": addFourEyes,
+  "0011-add-signature-scheme": addSignatureScheme,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

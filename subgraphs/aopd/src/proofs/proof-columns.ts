@@ -54,6 +54,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   ],
   decisions: ["id"],
   proposal: ["proposal_id"],
+  signatureScheme: ["signature_scheme"],
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus } from "../database/database-schema.js";
+import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme } from "../database/database-schema.js";
 import { currentDecisionOf, type Decision } from "../decisions/decision.js";
 
 interface ProofBase {
@@ -20,7 +20,19 @@ export interface SignatureProof extends ProofBase {
   message: string;
   signature: string | null;
   xpub: string | null;
+  /** How the signature was verified, once it was (the API's `AopdSignatureScheme` names). */
+  signatureScheme?: SignatureSchemeName | null;
 }
+
+/** The API's names of the signature schemes (`AopdSignatureScheme`). */
+export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "EIP191" | "ED25519" | "TIP191";
+const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
+  legacy: "BITCOIN_SIGNED_MESSAGE",
+  "bip322-simple": "BIP322_SIMPLE",
+  eip191: "EIP191",
+  ed25519: "ED25519",
+  tip191: "TIP191",
+};
 
 export interface SatoshiProof extends ProofBase {
   __typename: "AopdSatoshiProof";
@@ -117,5 +129,6 @@ export function toProof(row: ProofRow): Proof {
     message: row.message ?? "",
     signature: row.signature,
     xpub: row.xpub,
+    signatureScheme: row.signature_scheme === null || row.signature_scheme === undefined ? null : schemeNames[row.signature_scheme],
   };
 }
