@@ -7,8 +7,10 @@ export const roles = {
   proofsRead: "proofs:read",
   /** Export proofs as XLSX. */
   proofsExport: "proofs:export",
-  /** Submit or change proofs. */
+  /** Request proofs and attach their evidence. */
   proofsWrite: "proofs:write",
+  /** Decide proofs (VERIFIED or FAILED) and reopen decided ones. */
+  proofsAssess: "proofs:assess",
   /** Read travel-rule data (VASPs, transfers). */
   travelRuleRead: "travel-rule:read",
 } as const;

@@ -115,6 +115,11 @@ export interface AopdConfig {
    */
   eventRetentionDays: number;
   /**
+   * `AOPD_FOUR_EYES_KINDS` (comma-separated: `media`, `satoshi`): the proof kinds whose decisions
+   * need two officers, one proposing and another confirming (docs/decisions.md). @default none
+   */
+  fourEyesKinds: readonly FourEyesKind[];
+  /**
    * `AOPD_EVENT_PRUNE_INTERVAL_SECONDS`: how often each replica prunes the event log (one at a time
    * across replicas; `0` turns pruning off in this replica). @default 600 // 10 minutes
    */
@@ -213,6 +218,20 @@ function originsFrom(name: string, value: string | undefined, separator: string)
   });
 }
 
+/** The proof kinds people decide, and so the ones four eyes can apply to. */
+export type FourEyesKind = "media" | "satoshi";
+const fourEyesKindNames: readonly FourEyesKind[] = ["media", "satoshi"];
+
+function fourEyesKindsFrom(value: string | undefined): FourEyesKind[] {
+  const kinds = (value ?? "").split(",").map((kind) => kind.trim()).filter((kind) => kind !== "");
+  for (const kind of kinds) {
+    if (!(fourEyesKindNames as readonly string[]).includes(kind)) {
+      throw new Error(`AOPD_FOUR_EYES_KINDS names ${JSON.stringify(kind)}; allowed: ${fourEyesKindNames.join(", ")} (comma-separated), or empty for none.`);
+    }
+  }
+  return [...new Set(kinds as FourEyesKind[])];
+}
+
 export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdConfig {
   const production = env.NODE_ENV === "production";
   const assets = AssetRegistry.load();
@@ -277,6 +296,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     eventRetentionDays,
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
     idempotencyKeyLifetimeSeconds,
+    fourEyesKinds: fourEyesKindsFrom(env.AOPD_FOUR_EYES_KINDS),
     maxFailedAttempts,
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
     rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),

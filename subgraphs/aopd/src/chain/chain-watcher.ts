@@ -5,6 +5,8 @@ import type { Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "../ingestion/change-proof-status.js";
 import { submissionOf } from "../ingestion/satoshi-proof-transitions.js";
+import { decideProof } from "../decisions/decide-proof.js";
+import { chainWatcherDecider } from "../decisions/decider.js";
 import { ChainBackoff, type ChainWatcherStats } from "./chain-backoff.js";
 import { ChainConnectionError } from "./chain-connection-error.js";
 import { claimProofsForChainCheck } from "./claim-proofs-for-chain-check.js";
@@ -176,15 +178,22 @@ export class ChainWatcher {
       return;
     }
     try {
-      await changeProofStatus(this.db, proof.id, {
-        action: "assessed on chain",
-        kind: "satoshi",
-        from: ["SUBMITTED"],
-        set:
-          verdict.outcome === "verified"
-            ? { status: "VERIFIED", assessment: "VERIFIED", ...found }
-            : { status: "FAILED", assessment: "FAILED", failure_reason: verdict.reason, ...found },
-      });
+      // Decided as the system, named as such in the decision (see decider.ts).
+      await decideProof(
+        this.db,
+        verdict.outcome === "verified"
+          ? { kind: "satoshi", id: proof.id, outcome: "VERIFIED", reason: null, reasonText: null, comment: null, decider: chainWatcherDecider, alsoSet: found }
+          : {
+              kind: "satoshi",
+              id: proof.id,
+              outcome: "FAILED",
+              reason: verdict.code,
+              reasonText: verdict.reason,
+              comment: null,
+              decider: chainWatcherDecider,
+              alsoSet: { failure_reason: verdict.reason, ...found },
+            },
+      );
     } catch (error) {
       // An officer assessed it meanwhile: their assessment stands.
       if (!(error instanceof ConflictError)) throw error;

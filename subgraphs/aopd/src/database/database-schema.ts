@@ -68,6 +68,57 @@ export interface ProofTable {
   /** Lowercase hex. */
   media_sha256: string | null;
   media_uploaded_at: Timestamp | null;
+  /** The decision in force (migration 0009): a copy of its `aopd_proof_decision` row, null while undecided or reopened. */
+  decision_id: string | null;
+  decided_at: Timestamp | null;
+  decision_reason: DecisionReason | null;
+  decision_reason_text: string | null;
+  decision_comment: string | null;
+  decider_subject: string | null;
+  decider_client: string | null;
+  decider_username: string | null;
+  decider_system: boolean | null;
+  /** The proposal awaiting a second officer's confirmation (four eyes, migration 0010); only while SUBMITTED. */
+  proposal_id: string | null;
+  /** How the decision in force was made (migration 0010); null means DECIDED. */
+  decision_action: "DECIDED" | "CONFIRMED" | null;
+  /** The scheme a verified signature proof's signature was verified with (migration 0011). */
+  signature_scheme: SignatureScheme | null;
+}
+
+/** As `OwnershipSignatureScheme` of ownership/ names them. */
+export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191";
+
+export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+
+/** The reason codes of a decision (see decision-reason.ts for what each means). */
+export type DecisionReason =
+  | "ADDRESS_NOT_SHOWN"
+  | "EVIDENCE_UNREADABLE"
+  | "SUSPECTED_MANIPULATION"
+  | "THIRD_PARTY_WALLET"
+  | "WRONG_AMOUNT"
+  | "WRONG_SENDER"
+  | "WRONG_RECIPIENT"
+  | "TRANSACTION_FAILED"
+  | "OTHER";
+
+/** One decision or reopening of a proof, never changed once written (migration 0009). */
+export interface ProofDecisionTable {
+  id: string;
+  /** The order decisions were recorded in. */
+  recorded: Generated<string>;
+  proof_id: string;
+  action: DecisionAction;
+  decided_at: Generated<Date> & Timestamp;
+  outcome: Assessment | null;
+  reason: DecisionReason | null;
+  reason_text: string | null;
+  comment: string | null;
+  decider_subject: string;
+  decider_client: string;
+  decider_username: string | null;
+  decider_system: boolean;
 }
 
 /** A media proof's bytes, one row per chunk in order; deleted with the proof. */
@@ -124,7 +175,9 @@ export interface AopdDatabase {
   aopd_proof_event: ProofEventTable;
   aopd_proof_event_log: ProofEventLogTable;
   aopd_proof_media_chunk: ProofMediaChunkTable;
+  aopd_proof_decision: ProofDecisionTable;
 }
 
 export type ProofRow = Selectable<ProofTable>;
 export type NewProofRow = Insertable<ProofTable>;
+export type ProofDecisionRow = Selectable<ProofDecisionTable>;

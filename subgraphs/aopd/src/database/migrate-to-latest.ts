@@ -7,6 +7,9 @@ import * as addMediaProofs from "./migrations/0005-add-media-proofs.js";
 import * as addChainChecks from "./migrations/0006-add-chain-checks.js";
 import * as addDepositWatch from "./migrations/0007-add-deposit-watch.js";
 import * as addIdempotentRequests from "./migrations/0008-add-idempotent-requests.js";
+import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
+import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
+import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -21,6 +24,9 @@ const migrations: Record<string, Migration> = {
   "0006-add-chain-checks": addChainChecks,
   "0007-add-deposit-watch": addDepositWatch,
   "0008-add-idempotent-requests": addIdempotentRequests,
+  "0009-add-proof-decisions": addProofDecisions,
+  "0010-add-four-eyes": addFourEyes,
+  "0011-add-signature-scheme": addSignatureScheme,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

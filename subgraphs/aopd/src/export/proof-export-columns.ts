@@ -27,6 +27,7 @@ export const exportDateFormat = "yyyy-mm-dd hh:mm:ss.000";
 const signature = (proof: Proof) => (proof.__typename === "AopdSignatureProof" ? proof : undefined);
 const satoshi = (proof: Proof) => (proof.__typename === "AopdSatoshiProof" ? proof : undefined);
 const media = (proof: Proof) => (proof.__typename === "AopdMediaProof" ? proof : undefined);
+const decision = (proof: Proof) => satoshi(proof)?.decision ?? media(proof)?.decision ?? null;
 const kindOf = { AopdSignatureProof: "signature", AopdSatoshiProof: "satoshi", AopdMediaProof: "media" } as const;
 
 /**
@@ -61,7 +62,22 @@ export const proofExportColumns: readonly ProofExportColumn[] = [
   { header: "Media size (bytes)", width: 14, type: "text", value: (p) => (media(p)?.byteSize ?? null)?.toString() ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_byte_size::text END" },
   { header: "Media SHA-256", width: 66, type: "text", value: (p) => media(p)?.sha256 ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_sha256 END" },
   { header: "Media uploaded (UTC)", width: 24, type: "date", value: (p) => media(p)?.uploadedAt ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_uploaded_at END" },
+  // The decision in force (docs/decisions.md); its outcome is the Assessment column. Empty while undecided.
+  { header: "Decided (UTC)", width: 24, type: "date", value: (p) => decision(p)?.decidedAt ?? null, sql: "p.decided_at" },
+  { header: "Decided by", width: 24, type: "text", value: (p) => decision(p)?.decider.username ?? decision(p)?.decider.subject ?? null, sql: "coalesce(p.decider_username, p.decider_subject)" },
+  { header: "Decider subject", width: 38, type: "text", value: (p) => decision(p)?.decider.subject ?? null, sql: "p.decider_subject" },
+  { header: "Decider client", width: 20, type: "text", value: (p) => decision(p)?.decider.client ?? null, sql: "p.decider_client" },
+  { header: "Decision reason", width: 22, type: "text", value: (p) => decision(p)?.reason ?? null, sql: "p.decision_reason" },
+  { header: "Decision reason text", width: 30, type: "text", value: (p) => decision(p)?.reasonText ?? null, sql: "p.decision_reason_text" },
+  { header: "Decision comment", width: 30, type: "text", value: (p) => decision(p)?.comment ?? null, sql: "p.decision_comment" },
 ];
 
+/** A column's letters in a worksheet: A to Z, then AA, AB, ... (bijective base 26). */
+function columnLetter(index: number): string {
+  let letters = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
 /** Each column's letter in the worksheet, in order. */
-export const proofExportColumnLetters: readonly string[] = proofExportColumns.map((_, index) => String.fromCharCode(65 + index));
+export const proofExportColumnLetters: readonly string[] = proofExportColumns.map((_, index) => columnLetter(index));

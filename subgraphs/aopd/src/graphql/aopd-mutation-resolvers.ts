@@ -1,5 +1,8 @@
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
-import type { Assessment } from "../database/database-schema.js";
+import type { AssessmentInput } from "../decisions/assessment-input.js";
+import { deciderOf } from "../decisions/decider.js";
+import { reopenProof } from "../decisions/reopen-proof.js";
+import { confirmProposal, rejectProposal } from "../decisions/settle-proposal.js";
 import { requestAoppProof, type RequestAoppProofInput } from "../ingestion/request-aopp-proof.js";
 import { requestSatoshiProof, type RequestSatoshiProofInput } from "../ingestion/request-satoshi-proof.js";
 import { assessSatoshiProof, finalizeSatoshiProof } from "../ingestion/satoshi-proof-transitions.js";
@@ -24,14 +27,20 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
     },
     finalizeSatoshiProof: async (_parent, { id, txId }: { id: string; txId: string }, context: AopdContext) =>
       toProof(await finalizeSatoshiProof(context.db, context.config, id, txId)),
-    assessSatoshiProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>
-      toProof(await assessSatoshiProof(context.db, args.id, args.assessment, args.comment)),
+    assessSatoshiProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
+      toProof(await assessSatoshiProof(context.db, context.config, id, input, deciderOf(context.identity))),
     requestMediaProof: async (_parent, { input, idempotencyKey }: { input: RequestMediaProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
       // As for Satoshi proofs, this answer (and its repeats) is where the credential's portal URL appears.
       const request = await requestMediaProof(context.db, context.config, input, { caller: context.identity, key: idempotencyKey });
       return { ...toProof(request.row), portalUrl: request.portalUrl };
     },
-    assessMediaProof: async (_parent, args: { id: string; assessment: Assessment; comment?: string | null }, context: AopdContext) =>
-      toProof(await assessMediaProof(context.db, args.id, args.assessment, args.comment)),
+    assessMediaProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
+      toProof(await assessMediaProof(context.db, context.config.fourEyesKinds, id, input, deciderOf(context.identity))),
+    confirmProofDecision: async (_parent, { id, comment }: { id: string; comment?: string | null }, context: AopdContext) =>
+      toProof(await confirmProposal(context.db, id, comment, deciderOf(context.identity))),
+    rejectProofDecision: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
+      toProof(await rejectProposal(context.db, id, reason, deciderOf(context.identity))),
+    reopenProof: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
+      toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity))),
   },
 };

@@ -3,7 +3,8 @@ import { hasWildcard } from "@compliance-graph/filter";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
 import { proofOrder, type ProofSortInput } from "../proofs/proof-sort.js";
-import { toProof, type Proof } from "../proofs/proof.js";
+import { toProof, type MediaProof, type Proof, type SatoshiProof } from "../proofs/proof.js";
+import type { Decision } from "../decisions/decision.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
 import { aopdProofsSubscription } from "../subscriptions/aopd-proofs-subscription.js";
 import { configurationOf } from "./configuration-of.js";
@@ -13,6 +14,7 @@ import { proofCursorField, rememberListOrder } from "./proof-cursor-field.js";
 import { proofColumnsFor } from "../proofs/proof-columns.js";
 import { selectedFieldNames } from "./selected-field-names.js";
 import type { GraphQLResolveInfo } from "graphql";
+import { decisionHistoryLoaderOf } from "../decisions/decision-history-loader.js";
 
 interface PageArgs {
   offset: number;
@@ -116,14 +118,25 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
   },
   AopdSatoshiProof: {
     cursor: proofCursorField,
+    decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
+    proposal: (proof: SatoshiProof, _args, context: AopdContext) => proposalOf(proof, context),
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdMediaProof: {
     cursor: proofCursorField,
+    decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
+    proposal: (proof: MediaProof, _args, context: AopdContext) => proposalOf(proof, context),
     mediaUrl: (proof: Proof, _args, context: AopdContext) => `${context.config.mediaUrl.replace(/\/+$/, "")}/${proof.id}`,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
 };
+
+/** The proposal awaiting a second officer (four eyes): the last entry of the proof's history, when the proof names it. */
+async function proposalOf(proof: SatoshiProof | MediaProof, context: AopdContext): Promise<Decision | null> {
+  if (proof.proposalId === null || proof.proposalId === undefined) return null;
+  const history = await decisionHistoryLoaderOf(context).load(proof.id);
+  return history.find((entry) => entry.id === proof.proposalId) ?? null;
+}
 
 /** Entity resolution for other subgraphs: an id that names no proof resolves to null. */
 async function resolveProofReference(reference: { id: string }, context: AopdContext): Promise<Proof | null> {

@@ -138,6 +138,7 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         signature: resolved.signature,
         xpub: resolved.xpub ?? null,
         due_at: null,
+        signature_scheme: verification.scheme,
       },
     });
     return { proof: verified, repeated: false };

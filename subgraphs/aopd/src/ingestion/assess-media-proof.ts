@@ -1,15 +1,11 @@
 import type { Kysely } from "kysely";
-import type { AopdDatabase, Assessment, ProofRow } from "../database/database-schema.js";
-import { changeProofStatus } from "./change-proof-status.js";
-import { optionalComment } from "./proof-input-rules.js";
+import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
+import { decisionRequestOf, type AssessmentInput } from "../decisions/assessment-input.js";
+import { assessProof } from "../decisions/assess-proof.js";
+import type { FourEyesKind } from "../aopd-config.js";
+import type { Decider } from "../decisions/decider.js";
 
-/** An officer reviews the uploaded file: SUBMITTED to VERIFIED or FAILED, as Satoshi proofs are assessed. */
-export async function assessMediaProof(db: Kysely<AopdDatabase>, id: string, assessment: Assessment, comment: string | null | undefined): Promise<ProofRow> {
-  const checkedComment = optionalComment("comment", comment);
-  return changeProofStatus(db, id, {
-    action: "assessed",
-    kind: "media",
-    from: ["SUBMITTED"],
-    set: { status: assessment, assessment, ...(checkedComment !== null ? { comment: checkedComment } : {}) },
-  });
+/** An officer reviews the uploaded file: SUBMITTED to VERIFIED or FAILED, recorded as their decision (or their proposal, under four eyes). */
+export async function assessMediaProof(db: Kysely<AopdDatabase>, fourEyesKinds: readonly FourEyesKind[], id: string, input: AssessmentInput, decider: Decider): Promise<ProofRow> {
+  return assessProof(db, fourEyesKinds, decisionRequestOf("media", id, input, decider));
 }

@@ -4,9 +4,11 @@ import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
-import type { AopdDatabase, Assessment, ProofRow } from "../database/database-schema.js";
+import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
+import { decisionRequestOf, type AssessmentInput } from "../decisions/assessment-input.js";
+import { assessProof } from "../decisions/assess-proof.js";
+import type { Decider } from "../decisions/decider.js";
 import { changeProofStatus } from "./change-proof-status.js";
-import { optionalComment } from "./proof-input-rules.js";
 
 /** Transaction ids as each address family writes them; other families get a shape check. */
 const txIdRules: Record<string, { accepts: (txId: string) => boolean; allowed: string }> = {
@@ -64,13 +66,7 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
   }
 }
 
-/** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED. */
-export async function assessSatoshiProof(db: Kysely<AopdDatabase>, id: string, assessment: Assessment, comment: string | null | undefined): Promise<ProofRow> {
-  const checkedComment = optionalComment("comment", comment);
-  return changeProofStatus(db, id, {
-    action: "assessed",
-    kind: "satoshi",
-    from: ["SUBMITTED"],
-    set: { status: assessment, assessment, ...(checkedComment !== null ? { comment: checkedComment } : {}) },
-  });
+/** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED, recorded as the officer's decision (or proposal, under four eyes). */
+export async function assessSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, input: AssessmentInput, decider: Decider): Promise<ProofRow> {
+  return assessProof(db, config.fourEyesKinds, decisionRequestOf("satoshi", id, input, decider));
 }

@@ -39,6 +39,22 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   sha256: ["media_sha256"],
   uploadedAt: ["media_uploaded_at"],
   mediaUrl: ["id"],
+  decision: [
+    "decision_id",
+    "decision_action",
+    "decided_at",
+    "assessment",
+    "decision_reason",
+    "decision_reason_text",
+    "decision_comment",
+    "decider_subject",
+    "decider_client",
+    "decider_username",
+    "decider_system",
+  ],
+  decisions: ["id"],
+  proposal: ["proposal_id"],
+  signatureScheme: ["signature_scheme"],
 };
 
 /**

@@ -26,6 +26,16 @@ export const proofFilterSpec: FilterGroupSpec<ProofColumnName> = {
             asset: { kind: "string", column: "asset" },
             comment: { kind: "string", column: "comment" },
             status: { kind: "enumList", column: "status", values: proofStatuses },
+            decision: {
+              kind: "group",
+              requires: { column: "decision_id", notNull: true },
+              fields: {
+                decidedAt: { kind: "timestamp", column: "decided_at" },
+                deciderSubject: { kind: "string", column: "decider_subject" },
+                deciderUsername: { kind: "string", column: "decider_username" },
+                deciderClient: { kind: "string", column: "decider_client" },
+              },
+            },
           },
         },
         signature: {

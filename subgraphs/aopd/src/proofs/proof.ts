@@ -1,4 +1,5 @@
-import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus } from "../database/database-schema.js";
+import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme } from "../database/database-schema.js";
+import { currentDecisionOf, type Decision } from "../decisions/decision.js";
 
 interface ProofBase {
   id: string;
@@ -19,7 +20,19 @@ export interface SignatureProof extends ProofBase {
   message: string;
   signature: string | null;
   xpub: string | null;
+  /** How the signature was verified, once it was (the API's `AopdSignatureScheme` names). */
+  signatureScheme?: SignatureSchemeName | null;
 }
+
+/** The API's names of the signature schemes (`AopdSignatureScheme`). */
+export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "EIP191" | "ED25519" | "TIP191";
+const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
+  legacy: "BITCOIN_SIGNED_MESSAGE",
+  "bip322-simple": "BIP322_SIMPLE",
+  eip191: "EIP191",
+  ed25519: "ED25519",
+  tip191: "TIP191",
+};
 
 export interface SatoshiProof extends ProofBase {
   __typename: "AopdSatoshiProof";
@@ -31,6 +44,9 @@ export interface SatoshiProof extends ProofBase {
   blockHeight: number | null;
   confirmations: number | null;
   failureReason: string | null;
+  decision: Decision | null;
+  /** The id of the proposal awaiting a second officer (four eyes); `proposal` resolves it. */
+  proposalId?: string | null;
 }
 
 export interface MediaProof extends ProofBase {
@@ -41,6 +57,8 @@ export interface MediaProof extends ProofBase {
   sha256: string | null;
   uploadedAt: Date | null;
   assessment: Assessment | null;
+  decision: Decision | null;
+  proposalId?: string | null;
 }
 
 /** A proof as the API shows it; the resolvers, the export and the events all read this shape. */
@@ -71,6 +89,8 @@ export function toProof(row: ProofRow): Proof {
       blockHeight: row.block_height === null ? null : Number(row.block_height),
       confirmations: row.confirmations,
       failureReason: row.failure_reason,
+      decision: currentDecisionOf(row),
+      proposalId: row.proposal_id,
     };
   }
   if (row.kind === "media") {
@@ -90,6 +110,8 @@ export function toProof(row: ProofRow): Proof {
       sha256: row.media_sha256,
       uploadedAt: row.media_uploaded_at,
       assessment: row.assessment,
+      decision: currentDecisionOf(row),
+      proposalId: row.proposal_id,
     };
   }
   return {
@@ -107,5 +129,6 @@ export function toProof(row: ProofRow): Proof {
     message: row.message ?? "",
     signature: row.signature,
     xpub: row.xpub,
+    signatureScheme: row.signature_scheme === null || row.signature_scheme === undefined ? null : schemeNames[row.signature_scheme],
   };
 }

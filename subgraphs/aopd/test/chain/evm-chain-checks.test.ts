@@ -62,7 +62,8 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     const id = await submittedProof(usdt, (amount) => anvil.transferToken(token, sender, deposit, amount));
     await anvil.mine(2);
     await watcher.pass();
-    expect(await proof(id)).toMatchObject({ status: "VERIFIED", confirmations: 3 });
+    // Decided by the chain watcher, named as the system.
+    expect(await proof(id)).toMatchObject({ status: "VERIFIED", confirmations: 3, decider_subject: "system:chain-watcher", decider_client: "aopd", decider_system: true, decision_reason: null });
   });
 
   it("FAILS a proof whose transaction pays the wrong amount, naming both amounts", async () => {
@@ -76,6 +77,10 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
       status: "FAILED",
       assessment: "FAILED",
       failure_reason: `The transaction pays ${asked + 1n} to the deposit address; the proof asks for exactly ${asked} (lowest denomination).`,
+      decider_subject: "system:chain-watcher",
+      decider_system: true,
+      decision_reason: "WRONG_AMOUNT",
+      decision_reason_text: `The transaction pays ${asked + 1n} to the deposit address; the proof asks for exactly ${asked} (lowest denomination).`,
     });
   });
 
@@ -86,8 +91,8 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     });
     const elsewhere = await submittedProof(ether, (amount) => anvil.send({ from: sender, to: stranger, value: amount }));
     await watcher.pass();
-    expect(await proof(fromStranger)).toMatchObject({ status: "FAILED", failure_reason: "The transaction does not come from the sender address." });
-    expect(await proof(elsewhere)).toMatchObject({ status: "FAILED", failure_reason: "The transaction pays nothing of the asset to the deposit address." });
+    expect(await proof(fromStranger)).toMatchObject({ status: "FAILED", failure_reason: "The transaction does not come from the sender address.", decision_reason: "WRONG_SENDER" });
+    expect(await proof(elsewhere)).toMatchObject({ status: "FAILED", failure_reason: "The transaction pays nothing of the asset to the deposit address.", decision_reason: "WRONG_RECIPIENT" });
   });
 
   it("leaves a proof past its due time to the officer, and an unknown transaction waiting", async () => {

@@ -1,20 +1,31 @@
 import { expect } from "vitest";
 import { excelNumberToIso, type ReadCell, type ReadSheet } from "@compliance-graph/test-kit";
 
+interface DecisionJson {
+  decidedAt: string;
+  reason: string | null;
+  reasonText: string | null;
+  comment: string | null;
+  decider: { subject: string; username: string | null; client: string };
+}
+
 /** A proof as `proofs` returns it over GraphQL with every field of every kind asked for. */
-export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string };
+export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string; satoshiDecision?: DecisionJson | null; mediaDecision?: DecisionJson | null };
+
+const decisionFields = "decidedAt reason reasonText comment decider { subject username client }";
 
 /** The proof fields to ask `proofs` for, so that a test can state every cell of the export. */
 export const everyProofField = `__typename id createdAt updatedAt address customerId asset comment status dueAt
   ... on AopdSignatureProof { format message signature xpub }
-  ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment }
-  ... on AopdMediaProof { mediaAssessment: assessment contentType byteSize sha256 uploadedAt }`;
+  ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment satoshiDecision: decision { ${decisionFields} } }
+  ... on AopdMediaProof { mediaAssessment: assessment contentType byteSize sha256 uploadedAt mediaDecision: decision { ${decisionFields} } }`;
 
 /** The documented columns (docs/xlsx-export.md), stated here on their own rather than imported from the writer. */
 export const documentedHeaders = [
   "ID", "Kind", "Created (UTC)", "Updated (UTC)", "Customer ID", "Asset (DTI)", "Asset name", "Address", "Address format", "Status",
   "Comment", "Xpub", "Message", "Signature", "Amount (lowest denomination)", "Sender address", "Deposit address", "Transaction ID",
   "Due (UTC)", "Assessment", "Media type", "Media size (bytes)", "Media SHA-256", "Media uploaded (UTC)",
+  "Decided (UTC)", "Decided by", "Decider subject", "Decider client", "Decision reason", "Decision reason text", "Decision comment",
 ];
 
 type Expected = { text: string } | { date: string } | null;
@@ -26,12 +37,15 @@ const unwritable = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 function expectedCells(proof: ProofJson, assetNames: Map<string, string>): Expected[] {
   const text = (value: string | null | undefined): Expected => (value === null || value === undefined || value === "" ? null : { text: value.replace(unwritable, "\ufffd") });
   const date = (value: string | null | undefined): Expected => (value ? { date: value } : null);
+  const decision = proof.satoshiDecision ?? proof.mediaDecision ?? null;
   return [
     text(proof.id), text({ AopdSignatureProof: "signature", AopdSatoshiProof: "satoshi", AopdMediaProof: "media" }[proof.__typename]), date(proof.createdAt), date(proof.updatedAt),
     text(proof.customerId), text(proof.asset), text(assetNames.get(proof.asset as string)), text(proof.address), text(proof.format),
     text(proof.status), text(proof.comment), text(proof.xpub), text(proof.message), text(proof.signature), text(proof.amount),
     text(proof.senderAddress), text(proof.depositAddress), text(proof.txId), date(proof.dueAt), text(proof.assessment ?? proof.mediaAssessment),
     text(proof.contentType), text(proof.byteSize === null || proof.byteSize === undefined ? null : String(proof.byteSize)), text(proof.sha256), date(proof.uploadedAt),
+    date(decision?.decidedAt), text(decision ? (decision.decider.username ?? decision.decider.subject) : null), text(decision?.decider.subject),
+    text(decision?.decider.client), text(decision?.reason), text(decision?.reasonText), text(decision?.comment),
   ];
 }
 

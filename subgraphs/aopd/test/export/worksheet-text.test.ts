@@ -27,7 +27,7 @@ describe("text in the written worksheet", () => {
   const comments = ["line one\r\nline two\rthree", "bell\u0007 nul\u0000 end", "_x0041_ stays, _x0041_x0042_ too", "  padded\t", "<b>&amp;</b>"];
   const proofs: Proof[] = comments.map((comment, index) => ({
     __typename: "AopdSatoshiProof", id: `id-${index}`, createdAt: at, updatedAt: at, dueAt: null, asset: "DTI4H95J0R2X", status: "VERIFIED",
-    address: "bc1q", customerId: "c", comment, amount: "1", senderAddress: "bc1q", depositAddress: "bc1d", txId: null, assessment: null, blockHeight: null, confirmations: null, failureReason: null,
+    address: "bc1q", customerId: "c", comment, amount: "1", senderAddress: "bc1q", depositAddress: "bc1d", txId: null, assessment: null, blockHeight: null, confirmations: null, failureReason: null, decision: null,
   }));
 
   it("reads back as the text itself, control characters shown as U+FFFD", async () => {

@@ -53,12 +53,12 @@ function proofs(): Proof[] {
     {
       ...base, __typename: "AopdSatoshiProof", id: `satoshi-${index}`, createdAt: at(index), updatedAt: at(index), dueAt: new Date(Date.UTC(2025, 0, 2, 0, 0, 0, 999)),
       address: text, customerId: text, comment: text, amount: "9".repeat(78), senderAddress: text, depositAddress: text, txId: text,
-      assessment: "FAILED", blockHeight: null, confirmations: null, failureReason: null,
+      assessment: "FAILED", blockHeight: null, confirmations: null, failureReason: null, decision: null,
     },
     {
       ...base, __typename: "AopdMediaProof", id: `media-${index}`, createdAt: at(index), updatedAt: at(index), address: text, customerId: text,
       comment: text, contentType: "image/png", byteSize: 1234, sha256: "ab".repeat(32), uploadedAt: new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 1)),
-      assessment: null,
+      assessment: null, decision: null,
     },
   ]);
 }

@@ -40,8 +40,8 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
       body: response.status === 204 ? undefined : ((await response.json()) as { error: string; reason?: string }),
     }));
   const statusOf = async (id: string) => {
-    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signature xpub } } } }`, { id });
-    return (body.data!.aopd as { proof: { status: string; signature: string | null; xpub: string | null } }).proof;
+    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signature xpub signatureScheme } } } }`, { id });
+    return (body.data!.aopd as { proof: { status: string; signature: string | null; xpub: string | null; signatureScheme: string | null } }).proof;
   };
 
   beforeAll(async () => {
@@ -72,12 +72,14 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     const { aoppUri, proof } = await created();
     const signature = signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, proof.message);
     expect(await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })).toEqual({ status: 204, body: undefined });
-    expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", signature, xpub: null });
+    // The record says how control was proven: the scheme that verified the signature.
+    expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", signature, xpub: null, signatureScheme: "BIP322_SIMPLE" });
     // The wallet lost the 204 and retries: the same success, nothing changes.
     expect(await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })).toEqual({ status: 204, body: undefined });
     const other = await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature: signLegacy(bitcoinKey, proof.message, 39) });
     expect(other).toMatchObject({ status: 409, body: { error: "not_pending", status: "VERIFIED" } });
-    expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", signature, xpub: null });
+    // The record says how control was proven: the scheme that verified the signature.
+    expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", signature, xpub: null, signatureScheme: "BIP322_SIMPLE" });
   });
 
   it("of fifty concurrent callbacks with two different signatures, one signature wins: its copies get 204, the others 409", async () => {
@@ -86,7 +88,8 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     const bip322 = signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, proof.message);
     const signatures = Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? legacy : bip322));
     const answers = await Promise.all(signatures.map((signature) => post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })));
-    const { signature: winner } = await statusOf(proof.id);
+    const { signature: winner, signatureScheme } = await statusOf(proof.id);
+    expect(signatureScheme).toBe(winner === legacy ? "BITCOIN_SIGNED_MESSAGE" : "BIP322_SIMPLE");
     expect([legacy, bip322]).toContain(winner);
     answers.forEach((answer, index) => expect(answer.status).toBe(signatures[index] === winner ? 204 : 409));
   });

@@ -18,8 +18,14 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     return body;
   };
   const finalize = (id: string, tx = txId) => mutate(`($id: ID!, $tx: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $tx) { ${fields} } } }`, { id, tx });
+  // FAILED needs a reason code (docs/decisions.md).
   const assess = (id: string, assessment: string, comment?: string) =>
-    mutate(`($id: ID!, $a: AopdAssessment!, $c: String) { aopd { assessSatoshiProof(id: $id, assessment: $a, comment: $c) { ${fields} } } }`, { id, a: assessment, c: comment });
+    mutate(`($id: ID!, $a: AopdAssessment!, $r: AopdDecisionReason, $c: String) { aopd { assessSatoshiProof(id: $id, assessment: $a, reason: $r, comment: $c) { ${fields} } } }`, {
+      id,
+      a: assessment,
+      r: assessment === "FAILED" ? "WRONG_AMOUNT" : null,
+      c: comment,
+    });
   const proofOf = (body: { data?: Record<string, unknown> | null }, field: string) => (body.data!.aopd as Record<string, Record<string, unknown>>)[field]!;
 
   beforeAll(async () => {
@@ -40,7 +46,8 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     const submitted = proofOf(await finalize(requested.id as string), "finalizeSatoshiProof");
     expect(submitted).toMatchObject({ status: "SUBMITTED", txId, dueAt: null });
     const verified = proofOf(await assess(requested.id as string, "VERIFIED", "amount matched"), "assessSatoshiProof");
-    expect(verified).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "amount matched", amount: requested.amount });
+    // The assessment's comment is the decider's, on the decision; the requester's comment stays.
+    expect(verified).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "first deposit", amount: requested.amount });
   });
 
   it("takes token and Solana/TRON proofs: amounts in the token's own lowest unit, each network's transaction ids, token payment links", async () => {

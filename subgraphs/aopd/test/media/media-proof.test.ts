@@ -69,8 +69,8 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
     expect([head.status, head.headers.get("content-type"), head.headers.get("x-content-type-options"), (await head.arrayBuffer()).byteLength]).toEqual([200, "video/mp4", "nosniff", 0]);
 
     const assessed = await mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address visible") { ${fields} } } }`, { id: requested.id });
-    expect(assessed).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "address visible", contentType: "video/mp4", byteSize: file.length, sha256: sha256(file), dueAt: null });
-    await expect(mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED) { id } } }`, { id: requested.id })).rejects.toMatchObject({
+    expect(assessed).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "hardware wallet", contentType: "video/mp4", byteSize: file.length, sha256: sha256(file), dueAt: null });
+    await expect(mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED, reason: ADDRESS_NOT_SHOWN) { id } } }`, { id: requested.id })).rejects.toMatchObject({
       extensions: { code: "CONFLICT" },
     });
   });
@@ -106,7 +106,7 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
     expect(again.body).toEqual(first.body);
     const other = await upload(requested.token, padded(jpegHeader(800, 600), 50_000, 6));
     expect(other).toMatchObject({ status: 409, body: { error: "not_pending", status: "SUBMITTED" } });
-    await mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED) { id } } }`, { id: requested.id });
+    await mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED, reason: ADDRESS_NOT_SHOWN) { id } } }`, { id: requested.id });
     expect((await upload(requested.token, file)).body.proof).toMatchObject({ status: "FAILED" });
     expect((await upload(requested.token, pngImage(2, 2))).status).toBe(409);
     expect(await chunkCount(requested.id)).toBe(1);

@@ -72,7 +72,7 @@ describe.each(databaseDrivers)("the portal's live updates on %s", (driver) => {
     expect((await next(events)).data).toMatchObject({ status: "PENDING" });
     expect((await postJson(aopd, `${token}/transaction`, { txId: "f".repeat(64) })).status).toBe(200);
     expect((await next(events)).data).toMatchObject({ status: "SUBMITTED", satoshi: { txId: "f".repeat(64) } });
-    await aopd.query(`mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: FAILED) { id } } }`, { id });
+    await aopd.query(`mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: FAILED, reason: WRONG_AMOUNT) { id } } }`, { id });
     expect((await next(events)).data).toMatchObject({ status: "FAILED" });
     expect((await events.next()).done).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
+import { startAopd, type RunningAopd, type StartAopdOptions } from "../../src/start-aopd.js";
 import type { AopdConfig } from "../../src/aopd-config.js";
 import { createTestDatabase } from "@compliance-graph/test-kit";
 import type { DatabaseDriver } from "./test-database.js";
@@ -14,15 +14,18 @@ export interface GraphQLBody {
 }
 
 /** The aopd subgraph on a free port, on a fresh database of the given driver. */
-export async function startTestAopd(driver: DatabaseDriver, options: { seedDemoProofs?: number; config?: Partial<AopdConfig>; compiledExecution?: boolean } = {}): Promise<TestAopd> {
+export async function startTestAopd(
+  driver: DatabaseDriver,
+  options: { seedDemoProofs?: number; config?: Partial<AopdConfig>; compiledExecution?: boolean; authenticate?: StartAopdOptions["authenticate"] } = {},
+): Promise<TestAopd> {
   const databaseUrl = driver === "postgres" ? await createTestDatabase("aopdapi") : undefined;
   const aopd = await startAopd({
     // No expiry job unless a test asks for one: the demo proofs' due times lie in the past, and a
     // job expiring them midway would change rows a test is comparing.
     config: { port: 0, databaseUrl, dataDir: "memory://", expiryIntervalSeconds: 0, ...options.config },
     seedDemoProofs: options.seedDemoProofs,
-    // No gateway in front: the tests call aopd as a developer with every role, said explicitly.
-    insecureDevelopmentIdentity: true,
+    // No gateway in front: without a verifier the tests call aopd as a developer with every role, said explicitly.
+    ...(options.authenticate ? { authenticate: options.authenticate } : { insecureDevelopmentIdentity: true }),
     ...(options.compiledExecution !== undefined ? { compiledExecution: options.compiledExecution } : {}),
   });
   return {

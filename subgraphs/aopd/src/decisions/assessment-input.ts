@@ -1,0 +1,25 @@
+import type { Assessment, DecisionReason, ProofKind } from "../database/database-schema.js";
+import type { Decider } from "./decider.js";
+import type { DecisionRequest } from "./decide-proof.js";
+import { optionalDecisionText, requireDecisionReason } from "./decision-reason.js";
+
+/** The arguments of `assessSatoshiProof` and `assessMediaProof`, as GraphQL passes them. */
+export interface AssessmentInput {
+  assessment: Assessment;
+  reason?: DecisionReason | null;
+  reasonText?: string | null;
+  /** The officer's own comment on the decision. */
+  comment?: string | null;
+}
+
+/** Checks an officer's assessment whole before anything is written; each refusal names its argument. */
+export function decisionRequestOf(kind: DecisionRequest["kind"] & ProofKind, id: string, input: AssessmentInput, decider: Decider): DecisionRequest {
+  return {
+    kind,
+    id,
+    outcome: input.assessment,
+    ...requireDecisionReason(input.assessment, input.reason, input.reasonText),
+    comment: optionalDecisionText("comment", input.comment),
+    decider,
+  };
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
+import { isUuid } from "@compliance-graph/filter";
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { AopdDatabase, ProofDecisionRow, ProofRow } from "../database/database-schema.js";
+import { changeProofStatus } from "../ingestion/change-proof-status.js";
+import { appendDecision, decisionColumns } from "./decide-proof.js";
+import type { Decider } from "./decider.js";
+import { optionalDecisionText } from "./decision-reason.js";
+
+/**
+ * The second pair of eyes. Threat: one officer deciding alone a proof the institution wants two
+ * people to decide, by proposing and then confirming (or rejecting and re-proposing) under their
+ * own name. The proposal names its proposer's subject; whoever settles it must be another subject,
+ * checked under the proof row's lock so that a proposal is settled once. A second identity of the
+ * same person (another account) is the identity provider's matter, not aopd's.
+ */
+async function lockProposal(trx: Transaction<AopdDatabase>, id: string, decider: Decider, settling: string) {
+  if (!isUuid(id)) throw new NotFoundError("The proof", id);
+  const proof = await trx.selectFrom("aopd_proof").select(["id", "kind", "status", "proposal_id"]).where("id", "=", id.toLowerCase()).forUpdate().executeTakeFirst();
+  if (!proof) throw new NotFoundError("The proof", id);
+  if (proof.proposal_id === null) throw new ConflictError(`The proof is ${proof.status} and has no proposed decision to ${settling}.`, { status: proof.status });
+  const proposal = await trx.selectFrom("aopd_proof_decision").selectAll().where("id", "=", proof.proposal_id).executeTakeFirstOrThrow();
+  if (proposal.decider_subject === decider.subject) {
+    throw new ConflictError(
+      `You proposed this decision (${proposal.decider_username ?? proposal.decider_subject}); four eyes: a second, different officer must ${settling} it.`,
+      { status: proof.status, proposedBy: proposal.decider_subject },
+    );
+  }
+  return { proof, proposal };
+}
+
+const decidable = (kind: string) => {
+  if (kind !== "satoshi" && kind !== "media") throw new UserInputError("id", `names a ${kind} proof; only Satoshi and media proofs have proposals.`);
+  return kind;
+};
+
+/** A second officer confirms the proposal: its outcome and reason become the decision in force, confirmed in the confirmer's name. */
+export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comment: string | null | undefined, decider: Decider): Promise<ProofRow> {
+  const checkedComment = optionalDecisionText("comment", comment);
+  return db.transaction().execute(async (trx) => {
+    const { proof, proposal } = await lockProposal(trx, id, decider, "confirm");
+    const outcome = (proposal as ProofDecisionRow & { outcome: "VERIFIED" | "FAILED" }).outcome;
+    const confirmed = { reason: proposal.reason, reasonText: proposal.reason_text, comment: checkedComment, decider };
+    const decisionId = randomUUID();
+    const row = await changeProofStatus(trx, proof.id, {
+      action: "confirmed",
+      kind: decidable(proof.kind),
+      from: ["SUBMITTED"],
+      set: { status: outcome, assessment: outcome, proposal_id: null, ...decisionColumns(decisionId, "CONFIRMED", confirmed) },
+    });
+    await appendDecision(trx, { ...confirmed, id: decisionId, proofId: proof.id, action: "CONFIRMED", outcome });
+    return row;
+  });
+}
+
+/** A second officer rejects the proposal: the proof stays SUBMITTED, without a proposal, to be reviewed again. */
+export async function rejectProposal(db: Kysely<AopdDatabase>, id: string, reason: string, decider: Decider): Promise<ProofRow> {
+  const reasonText = optionalDecisionText("reason", reason);
+  if (reasonText === null) throw new UserInputError("reason", "is required: say why the proposal is rejected, in 1 to 2000 characters.");
+  return db.transaction().execute(async (trx) => {
+    const { proof } = await lockProposal(trx, id, decider, "reject");
+    decidable(proof.kind);
+    const row = await trx
+      .updateTable("aopd_proof")
+      .set({ proposal_id: null, updated_at: sql<Date>`now()` })
+      .where("id", "=", proof.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await appendDecision(trx, { id: randomUUID(), proofId: proof.id, action: "REJECTED", outcome: null, reason: null, reasonText, comment: null, decider });
+    return row;
+  });
+}
