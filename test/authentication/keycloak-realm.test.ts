@@ -43,7 +43,10 @@ describe("the committed Keycloak realm (gateway/realm/dev-realm.json)", () => {
     expect(api?.defaultClientScopes).toContain(audienceScope?.name);
     expect(realm.clients.find((client) => client.clientId === "compliance-graph-frontend")).toMatchObject({ publicClient: true, standardFlowEnabled: true });
     expect(realm.roles.realm.map((role) => role.name).sort()).toEqual(["proofs:export", "proofs:read", "proofs:write", "travel-rule:read"]);
-    expect(readDevRealm()).toMatchObject({ realm: "dev", audience: "compliance-graph", accessTokenTtlSeconds: 300, users: [{ username: "demo-officer", roles: ["proofs:read", "proofs:export", "travel-rule:read"] }] });
+    expect(readDevRealm()).toMatchObject({ realm: "dev", audience: "compliance-graph", accessTokenTtlSeconds: 300, users: [
+      { username: "demo-officer", roles: ["proofs:read", "proofs:export", "proofs:write", "proofs:assess", "travel-rule:read"] },
+      { username: "demo-auditor", roles: ["proofs:read", "audit:read"] },
+    ] });
   });
 
   it("gives the demo user a token through the API client's direct access grant, with the user's roles only", async () => {
