@@ -1,5 +1,5 @@
 import type { GatewayApi } from "./gateway-api.js";
-import { proofFields, type Proof, type ProofKind } from "./proof-fields.js";
+import type { Proof, ProofKind } from "./proof-fields.js";
 
 export type Decision = "VERIFIED" | "FAILED";
 
@@ -8,10 +8,10 @@ export type Decision = "VERIFIED" | "FAILED";
  * `assessSatoshiProof` mutations. When the decisions work adds a reason and moves them to the
  * `proofs:assess` role, only this module changes.
  */
-export async function decideProof(api: GatewayApi, kind: Exclude<ProofKind, "signature">, id: string, decision: Decision, comment: string): Promise<Proof> {
+export async function decideProof(api: GatewayApi, kind: Exclude<ProofKind, "signature">, id: string, decision: Decision, comment: string): Promise<Pick<Proof, "__typename" | "id" | "status" | "comment" | "updatedAt">> {
   const field = kind === "media" ? "assessMediaProof" : "assessSatoshiProof";
-  const data = await api.graphql<{ aopd: Record<string, Proof> }>(
-    `mutation Decide($id: ID!, $assessment: AopdAssessment!, $comment: String) { aopd { ${field}(id: $id, assessment: $assessment, comment: $comment) { ${proofFields} } } }`,
+  const data = await api.graphql<{ aopd: Record<string, Pick<Proof, "__typename" | "id" | "status" | "comment" | "updatedAt">> }>(
+    `mutation Decide($id: ID!, $assessment: AopdAssessment!, $comment: String) { aopd { ${field}(id: $id, assessment: $assessment, comment: $comment) { __typename id status comment updatedAt } } }`,
     { id, assessment: decision, comment: comment || null },
   );
   return data.aopd[field]!;
