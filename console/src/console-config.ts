@@ -16,7 +16,8 @@ const defaultExplorers: ConsoleConfig["explorers"] = {
 };
 
 export async function loadConsoleConfig(): Promise<ConsoleConfig> {
-  const response = await fetch(new URL("config.json", document.baseURI), { cache: "no-cache" });
+  // Absolute: a deep link (/console/proofs/<id>) must not resolve it relative to its own path.
+  const response = await fetch("/console/config.json", { cache: "no-cache" });
   if (!response.ok) throw new Error(`config.json answered ${response.status}`);
   const raw = (await response.json()) as Partial<ConsoleConfig>;
   if (typeof raw.issuer !== "string") throw new Error("config.json names no issuer");
