@@ -50,10 +50,11 @@ describe("the committed Keycloak realm (gateway/realm/dev-realm.json)", () => {
   });
 
   it("gives the demo user a token through the API client's direct access grant, with the user's roles only", async () => {
-    const { status, body } = await passwordToken(stack.idp.tokenEndpoint, { client_id: "dev-api-client", client_secret: "dev-secret", username: "demo-officer", password: "demo-password" });
+    // The auditor may read but not write: the token carries the user's roles, not the API client's.
+    const { status, body } = await passwordToken(stack.idp.tokenEndpoint, { client_id: "dev-api-client", client_secret: "dev-secret", username: "demo-auditor", password: "demo-password" });
     expect(status).toBe(200);
     const claims = decodeJwt(body.access_token!);
-    expect(claims).toMatchObject({ aud: "compliance-graph", azp: "dev-api-client", preferred_username: "demo-officer", typ: "Bearer" });
+    expect(claims).toMatchObject({ aud: "compliance-graph", azp: "dev-api-client", preferred_username: "demo-auditor", typ: "Bearer" });
     const read = await stack.query("{ aopd { proofs(limit: 1) { id } } }", body.access_token);
     expect(read.body.errors).toBeUndefined();
     const write = await stack.query('mutation { aopd { requestAoppProof(input: { customerId: "c", asset: DTI4H95J0R2X }) { portalUrl } } }', body.access_token);

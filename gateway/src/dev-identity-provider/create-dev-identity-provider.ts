@@ -72,14 +72,16 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const cookieKeys = [randomBytes(32).toString("hex")];
   const clientsById = new Map<string, DevClient>(config.clients.map((client) => [client.clientId, client]));
   const usersByName = new Map<string, DevUser>((config.users ?? []).map((user) => [user.username, user]));
+  // The code flow's account id is the user's `sub`, as Keycloak's user ids are.
+  const usersById = new Map<string, DevUser>((config.users ?? []).map((user) => [userId(`user:${user.username}`), user]));
   // A password grant's user, from the grant to the token customizer (which gets the same token).
   const userOfToken = new WeakMap<object, DevUser>();
   const redirectAllowed = new Map(config.clients.map((client) => [client.clientId, redirectUriMatcher(client.redirectUris ?? [], options.baseUrl)]));
 
   const customizeToken = (_ctx: KoaContextWithOIDC, token: { clientId?: string; accountId?: string }, jwt: { payload: Record<string, unknown> }) => {
     const clientId = token.clientId ?? "";
-    // The password grant's user, or the code flow's (and its refresh tokens'): the account is the username.
-    const user = userOfToken.get(token) ?? (token.accountId === undefined ? undefined : usersByName.get(token.accountId));
+    // The password grant's user, or the code flow's (and its refresh tokens'), by account id.
+    const user = userOfToken.get(token) ?? (token.accountId === undefined ? undefined : usersById.get(token.accountId));
     // What a Keycloak token carries, beside iss, aud, exp, iat, jti: a service account's own roles
     // (realm roles, and client roles of the API client), or a user's realm roles.
     const roles = user ? user.roles : (clientsById.get(clientId)?.roles ?? []);
@@ -119,8 +121,8 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
         ...(client.standardFlow ? { post_logout_redirect_uris: [`${options.baseUrl.replace(/\/+$/, "")}/`] } : {}),
       })),
       findAccount: (_ctx: unknown, id: string) => {
-        const user = usersByName.get(id);
-        return user ? { accountId: id, claims: () => ({ sub: userId(`user:${id}`), preferred_username: id }) } : undefined;
+        const user = usersById.get(id);
+        return user ? { accountId: id, claims: () => ({ sub: id, preferred_username: user.username }) } : undefined;
       },
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${realmPath}/login/${interaction.uid}` },
       // The realm's own first-party clients need no consent screen, as in Keycloak with consent off:
@@ -201,6 +203,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       const matches = samePassword(password, user?.password ?? "\u0000no user");
       return user && matches ? user : undefined;
     },
+    accountIdOf: (user) => userId(`user:${user.username}`),
   });
 
   return {

@@ -22,6 +22,8 @@ export function devLoginPage(options: {
   realmPath: string;
   realmName: string;
   findUser: (username: string, password: string) => DevUser | undefined;
+  /** The account id the provider keeps for the user: the token's `sub`. */
+  accountIdOf: (user: DevUser) => string;
 }) {
   const prefix = `${options.realmPath}/login/`;
   const send = (response: ServerResponse, status: number, body: string) => {
@@ -79,7 +81,7 @@ ${error ? `<p role="alert">${html(error)}</p>` : ""}
       send(response, 401, page(path, clientId, username, "Invalid username or password."));
       return true;
     }
-    await provider.interactionFinished(request, response, { login: { accountId: user.username } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(request, response, { login: { accountId: options.accountIdOf(user) } }, { mergeWithLastSubmission: false });
     return true;
   };
 }
