@@ -166,6 +166,25 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
   });
 
+  it("resumes its live updates after a lost connection from the last event it saw, missing nothing", async () => {
+    const customerId = `CUST-LIVE-${Date.now()}`;
+    await uploadedMediaProof(customerId);
+    const page = await signedIn(`/console/?customer=${customerId}`);
+    await page.getByRole("status").filter({ hasText: "1 proofs, page 1 of 1" }).waitFor(slow);
+    await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor(slow);
+    // An event while connected, so the console holds an eventCursor.
+    await uploadedMediaProof(customerId);
+    await page.getByRole("status").filter({ hasText: "2 proofs, page 1 of 1" }).waitFor(slow);
+
+    const cut = stack.cutWebSockets();
+    await page.getByRole("status").filter({ hasText: "Reconnecting…" }).waitFor(slow);
+    // Happens while the console cannot hear it: only a resumed subscription (`after`) brings it.
+    await uploadedMediaProof(customerId);
+    cut.restore();
+    await page.getByRole("status").filter({ hasText: "3 proofs, page 1 of 1" }).waitFor(slow);
+    await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor(slow);
+  });
+
   it("exports the current filter as a workbook whose rows are the filter's proofs", async () => {
     const customerId = `CUST-EXPORT-${Date.now()}`;
     const ids = [await uploadedMediaProof(customerId), await uploadedMediaProof(customerId), await uploadedMediaProof(`${customerId}-OTHER`)];

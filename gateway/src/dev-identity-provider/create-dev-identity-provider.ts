@@ -143,7 +143,21 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       jwks: { keys },
       cookies: { keys: cookieKeys },
       scopes: ["openid", "profile", "email"],
-      ttl: { ClientCredentials: config.accessTokenTtlSeconds },
+      // Keycloak's defaults where the realm file says nothing: a code lives a minute, a sign-in
+      // page ten, a session and its refresh tokens at most a day (SSO session max).
+      ttl: {
+        ClientCredentials: config.accessTokenTtlSeconds,
+        AccessToken: config.accessTokenTtlSeconds,
+        IdToken: config.accessTokenTtlSeconds,
+        AuthorizationCode: 60,
+        Interaction: 600,
+        Grant: 86_400,
+        Session: 86_400,
+        RefreshToken: 86_400,
+      },
+      // A console on another origin than the provider (the gateway's own dev mode) calls the token
+      // endpoint from the page: allowed for the origins of the client's redirect URIs, as Keycloak's "+" web origins.
+      clientBasedCORS: (_ctx: unknown, origin: string, client: { clientId: string }) => redirectAllowed.get(client.clientId)?.(`${origin}/`) ?? false,
       routes: {
         authorization: "/protocol/openid-connect/auth",
         token: "/protocol/openid-connect/token",

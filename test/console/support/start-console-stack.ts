@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect } from "node:net";
+import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
@@ -21,6 +22,8 @@ export interface ConsoleStack {
   /** A realm user's token through the password grant of the frontend client. */
   userToken(username: string, password: string): Promise<string>;
   query(query: string, token: string, variables?: Record<string, unknown>): Promise<GraphQLBody>;
+  /** A network cut for WebSockets only: cuts the open ones and refuses new ones until `restore` is called. */
+  cutWebSockets(): { restore(): void };
   close(): Promise<void>;
 }
 
@@ -42,7 +45,15 @@ export async function startConsoleStack(options: { databaseUrl: string; accessTo
       if (!handled) proxy(request, response, gatewayPort);
     });
   });
-  ingress.on("upgrade", (request: IncomingMessage, socket, head: Buffer) => {
+  const openSockets = new Set<Duplex>();
+  let socketsCut = false;
+  ingress.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (socketsCut) {
+      socket.destroy();
+      return;
+    }
+    openSockets.add(socket);
+    socket.on("close", () => openSockets.delete(socket));
     const upstream = connect(gatewayPort, "127.0.0.1", () => {
       const lines = [`${request.method} ${request.url} HTTP/1.1`, ...Object.entries(request.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => `${name}: ${item}`))];
       upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
@@ -109,6 +120,11 @@ export async function startConsoleStack(options: { databaseUrl: string; accessTo
         return body.access_token;
       },
       query: async (query, token, variables) => (await postGraphQL(`${baseUrl}/graphql`, query, token, variables)).body,
+      cutWebSockets() {
+        socketsCut = true;
+        for (const socket of openSockets) socket.destroy();
+        return { restore: () => void (socketsCut = false) };
+      },
       close,
     };
   } catch (error) {
