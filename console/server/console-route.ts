@@ -56,6 +56,23 @@ function staticFile(name: string, body: Buffer, cacheControl: string): StaticFil
  * Every path that is not a file gets `index.html`, the console's own router decides.
  */
 export function consoleRoute(distDir: string, settings: ConsoleSettings) {
+  let issuer: URL;
+  try {
+    issuer = new URL(settings.issuer);
+  } catch {
+    throw new Error(`consoleRoute: issuer must be an absolute URL such as https://id.example.com/realms/compliance; got ${JSON.stringify(settings.issuer)}.`);
+  }
+  // Tokens and passwords must not cross the network in clear text in production.
+  if (issuer.protocol !== "https:" && (process.env.NODE_ENV === "production" || issuer.protocol !== "http:")) {
+    throw new Error(`consoleRoute: issuer must use https${process.env.NODE_ENV === "production" ? " in production" : " or http"}; got ${issuer.protocol}.`);
+  }
+  for (const [network, explorer] of Object.entries(settings.explorers ?? {})) {
+    for (const [kind, template] of Object.entries(explorer)) {
+      if (typeof template !== "string" || !/^https:\/\//.test(template) || !template.includes(`{${kind === "tx" ? "tx" : "address"}}`)) {
+        throw new Error(`consoleRoute: explorers.${network}.${kind} must be an https URL containing {${kind === "tx" ? "tx" : "address"}}; got ${JSON.stringify(template)}.`);
+      }
+    }
+  }
   const files = new Map<string, StaticFile>();
   const built = existsSync(join(distDir, "index.html"));
   if (built) {
@@ -69,10 +86,10 @@ export function consoleRoute(distDir: string, settings: ConsoleSettings) {
     "style-src 'self'",
     "img-src 'self' blob: data:",
     "media-src 'self' blob:",
-    `connect-src 'self' ${new URL(settings.issuer).origin}`,
+    `connect-src 'self' ${issuer.origin}`,
     "object-src 'none'",
     "base-uri 'none'",
-    `form-action 'self' ${new URL(settings.issuer).origin}`,
+    `form-action 'self' ${issuer.origin}`,
     "frame-ancestors 'none'",
   ].join("; ");
   return async (request: IncomingMessage, response: ServerResponse): Promise<boolean> => {
