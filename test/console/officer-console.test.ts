@@ -117,6 +117,31 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     expect(await page.getByRole("region", { name: "Decide" }).count()).toBe(0);
   });
 
+  it("assesses a Satoshi proof from its detail: amount in whole and lowest units, the customer's transaction, a FAILED with its reason", async () => {
+    const { aopd } = await graphql<{ aopd: { requestSatoshiProof: { id: string; amount: string; portalUrl: string } } }>(
+      `mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id amount portalUrl } } }`,
+      { input: { customerId: `CUST-SAT-${Date.now()}`, asset: bitcoin, senderAddress: bitcoinAddress, depositAddress: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" } },
+    );
+    const { id, amount, portalUrl } = aopd.requestSatoshiProof;
+    const txId = "ab".repeat(32);
+    const credential = new URL(portalUrl).pathname.split("/").at(-1);
+    const reported = await fetch(`${stack.baseUrl}/portal/api/proof/${credential}/transaction`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ txId }) });
+    expect(reported.status).toBe(200);
+
+    const page = await signedIn(`/console/proofs/${id}`);
+    const evidence = page.getByRole("region", { name: "Evidence" });
+    await evidence.waitFor(slow);
+    const whole = (Number(amount) / 1e8).toFixed(8).replace(/0+$/, "");
+    await evidence.getByText(`${whole} BTC (${amount} in the lowest unit)`).waitFor(slow);
+    expect(await evidence.getByRole("link", { name: txId }).getAttribute("href")).toBe(`https://mempool.space/tx/${txId}`);
+    await page.getByRole("radio", { name: "Failed" }).check();
+    await page.getByLabel("Comment (the reason, required for Failed)").fill("no such transaction on chain");
+    await page.getByRole("button", { name: "Review decision" }).click();
+    await page.getByRole("button", { name: "Confirm decision" }).click();
+    await page.getByRole("region", { name: "Overview" }).getByText("Failed", { exact: true }).waitFor(slow);
+    expect(await proofById(id)).toEqual({ status: "FAILED", comment: "no such transaction on chain" });
+  });
+
   it("shows a signature proof requested in the console and completed in the portal as VERIFIED without a reload", async () => {
     const customerId = `CUST-SIG-${Date.now()}`;
     const page = await signedIn("/console/request");
