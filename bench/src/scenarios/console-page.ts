@@ -1,4 +1,4 @@
-import { chromium } from "playwright-core";
+import { chromium, type Response } from "playwright-core";
 import { startConsoleStack } from "../../../test/console/support/start-console-stack.js";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
@@ -27,7 +27,7 @@ export const consolePageScenario: BenchmarkScenario = {
       const page = await context.newPage();
       // The first load's assets, as transferred (brotli): counted on the way to the sign-in page.
       const assetBytes = { js: 0, css: 0 };
-      const counting = async (response: import("playwright-core").Response) => {
+      const counting = async (response: Response) => {
         const path = new URL(response.url()).pathname;
         if (!path.startsWith("/console/assets/")) return;
         const sizes = await response.request().sizes();
