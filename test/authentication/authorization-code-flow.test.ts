@@ -53,7 +53,7 @@ describe("the development identity provider's authorization code flow", () => {
     const claims = decodeJwt(tokens.body.access_token ?? "");
     expect(claims).toMatchObject({ iss: idp.issuer, aud: "compliance-graph", azp: "compliance-graph-frontend", preferred_username: "demo-officer", typ: "Bearer" });
     expect((claims.realm_access as { roles: string[] }).roles).toEqual(expect.arrayContaining(["proofs:read", "proofs:export", "proofs:write", "proofs:assess"]));
-    expect(decodeJwt(tokens.body.id_token ?? "").sub).toBe(claims.sub);
+    expect(decodeJwt(tokens.body.id_token ?? "")).toMatchObject({ sub: claims.sub, preferred_username: "demo-officer" });
 
     const renewed = await token({ grant_type: "refresh_token", refresh_token: tokens.body.refresh_token ?? "" });
     expect(renewed.status).toBe(200);

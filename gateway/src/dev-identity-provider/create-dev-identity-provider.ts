@@ -143,6 +143,8 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       jwks: { keys },
       cookies: { keys: cookieKeys },
       scopes: ["openid", "profile", "email"],
+      // The ID token's profile claims, as Keycloak's `profile` scope gives them.
+      claims: { openid: ["sub"], profile: ["preferred_username"] },
       // Keycloak's defaults where the realm file says nothing: a code lives a minute, a sign-in
       // page ten, a session and its refresh tokens at most a day (SSO session max).
       ttl: {
