@@ -21,19 +21,25 @@ export function liveProofs(session: OfficerSession, onStateChange: (connected: b
 
   const connect = () => {
     if (stopped) return;
-    client = createClient({ url, retryAttempts: 0, lazy: false, connectionParams: async () => ({ bearer_token: await session.accessToken() }) });
-    client.on("connected", () => {
+    // One client per connection: its own end (error or complete, whichever comes first, once)
+    // schedules the next, so two endings never start two competing connections.
+    const current = createClient({ url, retryAttempts: 0, lazy: false, connectionParams: async () => ({ bearer_token: await session.accessToken() }) });
+    client = current;
+    let ended = false;
+    current.on("connected", () => {
       attempt = 0;
       onStateChange(true);
     });
     const retry = () => {
+      if (ended) return;
+      ended = true;
       onStateChange(false);
-      void client?.dispose();
+      void current.dispose();
       if (stopped) return;
       attempt += 1;
       setTimeout(connect, Math.min(maxBackoffMs, 500 * 2 ** attempt));
     };
-    client.subscribe<{ aopdProofs: Proof }>(
+    current.subscribe<{ aopdProofs: Proof }>(
       { query: `subscription($after: String) { aopdProofs(after: $after) { ${proofFields} } }`, variables: { after: lastCursor ?? null } },
       {
         next: ({ data }) => {
