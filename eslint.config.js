@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", ".data/**", "**/.data/**", "docs/**", "portal/dist/**", "test-artifacts/**"] },
+  { ignores: ["**/node_modules/**", ".data/**", "**/.data/**", "docs/**", "portal/dist/**", "console/dist/**", "test-artifacts/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

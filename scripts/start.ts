@@ -1,10 +1,11 @@
 // `npm start`: the whole system on one base URL for a local trial, as a Keycloak deployment behind
 // one ingress would look: the development identity provider at /auth/realms/<realm>/..., the
 // gateway at /graphql, the public AOPP callback at /aopp/callback/ and the customer portal at /portal/ (both
-// forwarded to aopd), and the aopd (embedded PGlite, demo proofs) and trpd subgraphs behind it.
+// forwarded to aopd), the officer console at /console/, and the aopd (embedded PGlite, demo proofs) and trpd subgraphs behind it.
 // Ctrl-C stops everything. Each part also runs on its own (see docs/authentication.md).
 import { fileURLToPath } from "node:url";
 import { startAopd } from "@compliance-graph/aopd";
+import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
 import { createDevIdentityProvider, gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
 import { createLogger, forwardPathPrefix, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
@@ -50,6 +51,7 @@ const aopd = await startAopd({
 started.aopd = aopd;
 const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
 const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
+const serveConsole = consoleRoute(consoleDistDir, { issuer: idp.issuer });
 const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
 started.trpd = trpd;
 const options = await gatewayOptionsFromEnv({
@@ -65,9 +67,9 @@ const gateway = await startGateway({
   host: process.env.HOST ?? "localhost",
   subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
   logger: createLogger("gateway"),
-  // The ingress of this trial: the identity provider's paths, and aopd's public AOPP callback and portal.
+  // The ingress of this trial: the identity provider's paths, aopd's public AOPP callback and portal, the console.
   handleOtherRoute: async (request, response) =>
-    (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)),
+    (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)) || (await serveConsole(request, response)),
 });
 started.gateway = gateway;
 
@@ -75,6 +77,10 @@ const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
 const secret = process.env.DEV_IDP_CLIENT_SECRET ?? "dev-secret";
 console.log(`
 compliance-graph is running at ${baseUrl}
+
+The officer console: ${baseUrl}/console/
+  sign in as demo-officer / demo-password (reads, exports, requests and decides proofs)
+          or demo-auditor / demo-password (reads only)
 
 Get a token (client-credentials grant, spec 4.3):
 

@@ -5,6 +5,7 @@ import { renderTable, type BenchmarkScenario } from "./benchmark-report.js";
 import { assetSchemaScenario } from "./scenarios/asset-schema.js";
 import { callbackFloodScenario } from "./scenarios/callback-flood.js";
 import { portalPageScenario } from "./scenarios/portal-page.js";
+import { consolePageScenario } from "./scenarios/console-page.js";
 import { gatewayComparisonScenario } from "./scenarios/gateway-comparison.js";
 import { proofExportScenario } from "./scenarios/proof-export.js";
 import { proofIngestionScenario } from "./scenarios/proof-ingestion.js";
@@ -21,7 +22,7 @@ import { subscriptionCapsScenario } from "./scenarios/subscription-caps.js";
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

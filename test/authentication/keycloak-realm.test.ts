@@ -42,15 +42,19 @@ describe("the committed Keycloak realm (gateway/realm/dev-realm.json)", () => {
     expect(audienceScope?.protocolMappers[0]?.config["included.custom.audience"]).toBe("compliance-graph");
     expect(api?.defaultClientScopes).toContain(audienceScope?.name);
     expect(realm.clients.find((client) => client.clientId === "compliance-graph-frontend")).toMatchObject({ publicClient: true, standardFlowEnabled: true });
-    expect(realm.roles.realm.map((role) => role.name).sort()).toEqual(["proofs:assess", "proofs:export", "proofs:read", "proofs:write", "travel-rule:read"]);
-    expect(readDevRealm()).toMatchObject({ realm: "dev", audience: "compliance-graph", accessTokenTtlSeconds: 300, users: [{ username: "demo-officer", roles: ["proofs:read", "proofs:assess", "proofs:export", "travel-rule:read"] }] });
+    expect(realm.roles.realm.map((role) => role.name).sort()).toEqual(["audit:read", "proofs:assess", "proofs:export", "proofs:read", "proofs:write", "travel-rule:read"]);
+    expect(readDevRealm()).toMatchObject({ realm: "dev", audience: "compliance-graph", accessTokenTtlSeconds: 300, users: [
+      { username: "demo-officer", roles: ["proofs:read", "proofs:export", "proofs:write", "proofs:assess", "travel-rule:read"] },
+      { username: "demo-auditor", roles: ["proofs:read", "audit:read"] },
+    ] });
   });
 
   it("gives the demo user a token through the API client's direct access grant, with the user's roles only", async () => {
-    const { status, body } = await passwordToken(stack.idp.tokenEndpoint, { client_id: "dev-api-client", client_secret: "dev-secret", username: "demo-officer", password: "demo-password" });
+    // The auditor may read but not write: the token carries the user's roles, not the API client's.
+    const { status, body } = await passwordToken(stack.idp.tokenEndpoint, { client_id: "dev-api-client", client_secret: "dev-secret", username: "demo-auditor", password: "demo-password" });
     expect(status).toBe(200);
     const claims = decodeJwt(body.access_token!);
-    expect(claims).toMatchObject({ aud: "compliance-graph", azp: "dev-api-client", preferred_username: "demo-officer", typ: "Bearer" });
+    expect(claims).toMatchObject({ aud: "compliance-graph", azp: "dev-api-client", preferred_username: "demo-auditor", typ: "Bearer" });
     const read = await stack.query("{ aopd { proofs(limit: 1) { id } } }", body.access_token);
     expect(read.body.errors).toBeUndefined();
     const write = await stack.query('mutation { aopd { requestAoppProof(input: { customerId: "c", asset: DTI4H95J0R2X }) { portalUrl } } }', body.access_token);

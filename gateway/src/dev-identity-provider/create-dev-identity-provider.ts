@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import type { KoaContextWithOIDC } from "oidc-provider";
 import { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig, type DevUser } from "./dev-identity-provider-config.js";
+import { devLoginPage } from "./dev-login-page.js";
+import { redirectUriMatcher } from "./redirect-uri-matcher.js";
 
 export interface DevIdentityProviderOptions extends Partial<DevIdentityProviderConfig> {
   /** The public base URL the provider is reached at, e.g. `http://localhost:4000`. */
@@ -19,6 +21,8 @@ export interface DevIdentityProvider {
   /** `<issuer>/protocol/openid-connect/token`. */
   tokenEndpoint: string;
   audience: string;
+  /** `<issuer>/protocol/openid-connect/auth`: where the authorization code flow starts. */
+  authorizationEndpoint: string;
   /** Serves the request when its path is under `realmPath`; returns false otherwise. */
   handle(request: IncomingMessage, response: ServerResponse): boolean;
   /**
@@ -50,8 +54,10 @@ export async function generateDevSigningKey(kid: string = randomUUID()): Promise
  * A real OIDC provider (`oidc-provider`) for development and tests, at Keycloak's paths
  * (`/auth/realms/<realm>/.well-known/openid-configuration`, `.../protocol/openid-connect/token`,
  * `.../protocol/openid-connect/certs`), issuing Keycloak-shaped JWT access tokens through the
- * client-credentials grant with the form fields of spec 4.3 (service accounts) and the password
- * grant (direct access grants, for the realm's users, confidential and public clients alike). Its
+ * client-credentials grant with the form fields of spec 4.3 (service accounts), the password
+ * grant (direct access grants, for the realm's users, confidential and public clients alike), and
+ * the authorization code flow with PKCE and refresh tokens through a sign-in page of its own for
+ * clients with the standard flow (the officer console: `compliance-graph-frontend`). Its
  * clients, users, roles and audience come from a Keycloak realm export (gateway/realm/). It refuses
  * to exist in production.
  */
@@ -66,12 +72,16 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const cookieKeys = [randomBytes(32).toString("hex")];
   const clientsById = new Map<string, DevClient>(config.clients.map((client) => [client.clientId, client]));
   const usersByName = new Map<string, DevUser>((config.users ?? []).map((user) => [user.username, user]));
+  // The code flow's account id is the user's `sub`, as Keycloak's user ids are.
+  const usersById = new Map<string, DevUser>((config.users ?? []).map((user) => [userId(`user:${user.username}`), user]));
   // A password grant's user, from the grant to the token customizer (which gets the same token).
   const userOfToken = new WeakMap<object, DevUser>();
+  const redirectAllowed = new Map(config.clients.map((client) => [client.clientId, redirectUriMatcher(client.redirectUris ?? [], options.baseUrl)]));
 
-  const customizeToken = (_ctx: KoaContextWithOIDC, token: { clientId?: string }, jwt: { payload: Record<string, unknown> }) => {
+  const customizeToken = (_ctx: KoaContextWithOIDC, token: { clientId?: string; accountId?: string }, jwt: { payload: Record<string, unknown> }) => {
     const clientId = token.clientId ?? "";
-    const user = userOfToken.get(token);
+    // The password grant's user, or the code flow's (and its refresh tokens'), by account id.
+    const user = userOfToken.get(token) ?? (token.accountId === undefined ? undefined : usersById.get(token.accountId));
     // What a Keycloak token carries, beside iss, aud, exp, iat, jti: a service account's own roles
     // (realm roles, and client roles of the API client), or a user's realm roles.
     const roles = user ? user.roles : (clientsById.get(clientId)?.roles ?? []);
@@ -100,14 +110,56 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       clients: config.clients.map((client) => ({
         client_id: client.clientId,
         ...(client.clientSecret === undefined ? { token_endpoint_auth_method: "none" } : { client_secret: client.clientSecret, token_endpoint_auth_method: "client_secret_post" }),
-        grant_types: [...((client.serviceAccount ?? client.clientSecret !== undefined) && client.clientSecret !== undefined ? ["client_credentials"] : []), ...(client.directAccessGrants ? ["password"] : [])],
-        response_types: [],
-        redirect_uris: [],
+        grant_types: [
+          ...((client.serviceAccount ?? client.clientSecret !== undefined) && client.clientSecret !== undefined ? ["client_credentials"] : []),
+          ...(client.directAccessGrants ? ["password"] : []),
+          ...(client.standardFlow ? ["authorization_code", "refresh_token"] : []),
+        ],
+        response_types: client.standardFlow ? ["code"] : [],
+        // oidc-provider wants concrete URIs at registration; the patterns are checked by redirectUriAllowed below.
+        redirect_uris: client.standardFlow ? [`${options.baseUrl.replace(/\/+$/, "")}/`] : [],
+        ...(client.standardFlow ? { post_logout_redirect_uris: [`${options.baseUrl.replace(/\/+$/, "")}/`] } : {}),
       })),
+      findAccount: (_ctx: unknown, id: string) => {
+        const user = usersById.get(id);
+        return user ? { accountId: id, claims: () => ({ sub: id, preferred_username: user.username }) } : undefined;
+      },
+      interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${realmPath}/login/${interaction.uid}` },
+      // The realm's own first-party clients need no consent screen, as in Keycloak with consent off:
+      // the grant covers the OpenID scopes and the API's audience.
+      loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+        const { client, session } = ctx.oidc;
+        const existing = ctx.oidc.result?.consent?.grantId ?? (client ? session?.grantIdFor(client.clientId) : undefined);
+        if (existing) return provider.Grant.find(existing);
+        if (!client || !session?.accountId) return undefined;
+        const grant = new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+        grant.addOIDCScope("openid profile email");
+        grant.addResourceScope(`urn:${config.audience}`, "openid profile email");
+        await grant.save();
+        return grant;
+      },
+      // Keycloak hands a refresh token to every standard-flow client; the console renews with it.
+      issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed("refresh_token"),
       jwks: { keys },
       cookies: { keys: cookieKeys },
       scopes: ["openid", "profile", "email"],
-      ttl: { ClientCredentials: config.accessTokenTtlSeconds },
+      // The ID token's profile claims, as Keycloak's `profile` scope gives them.
+      claims: { openid: ["sub"], profile: ["preferred_username"] },
+      // Keycloak's defaults where the realm file says nothing: a code lives a minute, a sign-in
+      // page ten, a session and its refresh tokens at most a day (SSO session max).
+      ttl: {
+        ClientCredentials: config.accessTokenTtlSeconds,
+        AccessToken: config.accessTokenTtlSeconds,
+        IdToken: config.accessTokenTtlSeconds,
+        AuthorizationCode: 60,
+        Interaction: 600,
+        Grant: 86_400,
+        Session: 86_400,
+        RefreshToken: 86_400,
+      },
+      // A console on another origin than the provider (the gateway's own dev mode) calls the token
+      // endpoint from the page: allowed for the origins of the client's redirect URIs, as Keycloak's "+" web origins.
+      clientBasedCORS: (_ctx: unknown, origin: string, client: { clientId: string }) => redirectAllowed.get(client.clientId)?.(`${origin}/`) ?? false,
       routes: {
         authorization: "/protocol/openid-connect/auth",
         token: "/protocol/openid-connect/token",
@@ -130,6 +182,11 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       },
       formats: { customizers: { jwt: customizeToken as never } },
     });
+    // Keycloak's redirect URI patterns (`http://localhost:4000/*`), which oidc-provider has no notion of.
+    provider.Client.prototype.redirectUriAllowed = function (this: { clientId: string }, value: string) {
+      return redirectAllowed.get(this.clientId)?.(value) ?? false;
+    };
+    provider.Client.prototype.postLogoutRedirectUriAllowed = provider.Client.prototype.redirectUriAllowed;
     // The direct access grant (Keycloak's name for OAuth's password grant), which oidc-provider
     // leaves to the deployer: a realm user's token for a client that allows it.
     provider.registerGrantType(
@@ -152,15 +209,35 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
 
   let provider = build(keys[0]?.kid ?? "");
   let callback = provider.callback();
+  const loginPage = devLoginPage({
+    provider: () => provider,
+    realmPath,
+    realmName: config.realm,
+    findUser: (username, password) => {
+      const user = usersByName.get(username);
+      // Compared even for an unknown name, so the time taken does not tell which names exist.
+      const matches = samePassword(password, user?.password ?? "\u0000no user");
+      return user && matches ? user : undefined;
+    },
+    accountIdOf: (user) => userId(`user:${user.username}`),
+  });
 
   return {
     issuer,
     realmPath,
     tokenEndpoint: `${issuer}/protocol/openid-connect/token`,
+    authorizationEndpoint: `${issuer}/protocol/openid-connect/auth`,
     audience: config.audience,
     handle(request, response) {
       const url = request.url ?? "/";
       if (url !== realmPath && !url.startsWith(`${realmPath}/`) && !url.startsWith(`${realmPath}?`)) return false;
+      if (url.startsWith(`${realmPath}/login/`)) {
+        loginPage(request, response).catch(() => {
+          if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+          response.end("The sign-in failed.");
+        });
+        return true;
+      }
       // Mounted under the realm path as a framework would: the provider sees the rest of the path.
       (request as IncomingMessage & { originalUrl?: string }).originalUrl = url;
       request.url = url.slice(realmPath.length) || "/";

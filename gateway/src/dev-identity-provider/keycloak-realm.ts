@@ -10,6 +10,13 @@ export interface DevClient {
   serviceAccount?: boolean;
   /** Password grant for the realm's users (Keycloak: direct access grants). @default false */
   directAccessGrants?: boolean;
+  /** Authorization code flow with PKCE through the sign-in page (Keycloak: standard flow). @default false */
+  standardFlow?: boolean;
+  /**
+   * Where the code flow may return to, as Keycloak writes them (a trailing `*` matches any rest);
+   * the development provider also accepts each on its own base URL's origin. @default none
+   */
+  redirectUris?: string[];
 }
 
 /** A person of the realm, for the password grant. */
@@ -34,6 +41,8 @@ interface RealmRepresentation {
     secret?: string;
     serviceAccountsEnabled?: boolean;
     directAccessGrantsEnabled?: boolean;
+    standardFlowEnabled?: boolean;
+    redirectUris?: string[];
     defaultClientScopes?: string[];
   }[];
   users?: {
@@ -80,6 +89,7 @@ export function readDevRealm(file: URL | string = devRealmFile): DevRealm {
         roles: client.serviceAccountsEnabled ? [...(serviceAccount?.realmRoles ?? [])] : [],
         serviceAccount: client.serviceAccountsEnabled === true && !client.publicClient,
         directAccessGrants: client.directAccessGrantsEnabled === true,
+        ...(client.standardFlowEnabled ? { standardFlow: true, redirectUris: [...(client.redirectUris ?? [])] } : {}),
       };
     });
   const people: DevUser[] = users.flatMap((user) => {

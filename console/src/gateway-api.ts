@@ -1,0 +1,40 @@
+import type { OfficerSession } from "./officer-session.js";
+
+export interface ApiErrorEntry {
+  message: string;
+  extensions?: { code?: string; field?: string; [key: string]: unknown };
+}
+
+/** The API refused: the GraphQL errors as they came, so a form can show each next to its field. */
+export class ApiError extends Error {
+  constructor(readonly errors: ApiErrorEntry[]) {
+    super(errors.map((error) => error.message).join("; "));
+  }
+  get code(): string | undefined {
+    return this.errors[0]?.extensions?.code;
+  }
+}
+
+/**
+ * The gateway's public API on this origin, with the officer's bearer token: `/graphql`, and the
+ * HTTP routes beside it (media, download). A 401 renews the token once and retries.
+ */
+export function gatewayApi(session: OfficerSession) {
+  async function authorized(input: string, init: RequestInit = {}): Promise<Response> {
+    const send = (token: string) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` } });
+    const response = await send(await session.accessToken());
+    return response.status === 401 ? send(await session.renew()) : response;
+  }
+  return {
+    authorized,
+    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+      const response = await authorized("/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+      const body = (await response.json()) as { data?: T; errors?: ApiErrorEntry[] };
+      if (body.errors?.length) throw new ApiError(body.errors);
+      if (!body.data) throw new ApiError([{ message: `HTTP ${response.status}` }]);
+      return body.data;
+    },
+  };
+}
+
+export type GatewayApi = ReturnType<typeof gatewayApi>;

@@ -1,0 +1,113 @@
+import "./style.css";
+import { loadConsoleConfig } from "./console-config.js";
+import type { ConsoleContext } from "./console-context.js";
+import { h } from "./dom.js";
+import { gatewayApi } from "./gateway-api.js";
+import { liveProofs } from "./live-proofs.js";
+import { startOfficerSession } from "./officer-session.js";
+import type { Asset } from "./proof-fields.js";
+import { proofDetail } from "./screens/proof-detail.js";
+import { proofsOverview } from "./screens/proofs-overview.js";
+import { requestProof } from "./screens/request-proof.js";
+import { reviewQueue } from "./screens/review-queue.js";
+import { currentLanguage, formatNumber, languages, setLanguage, t } from "./translations.js";
+
+const app = document.getElementById("app")!;
+
+async function start(): Promise<void> {
+  setLanguage(currentLanguage());
+  const config = await loadConsoleConfig();
+  const session = await startOfficerSession(config);
+  if (!session) return;
+  const api = gatewayApi(session);
+  const connection = h("span", { role: "status", class: "connection" });
+  const live = liveProofs(session, (connected) => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting")));
+  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[] } } }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } } } }`);
+  const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
+
+  let cleanups: (() => void)[] = [];
+  const main = h("main", { id: "main" });
+  const queueCount = h("span", { class: "count" });
+  const context: ConsoleContext = {
+    config,
+    session,
+    api,
+    live,
+    assets,
+    navigate(path, replace = false) {
+      if (replace) history.replaceState(null, "", path);
+      else history.pushState(null, "", path);
+      void route();
+    },
+    onLeave: (cleanup) => cleanups.push(cleanup),
+  };
+
+  const refreshQueueCount = async () => {
+    const data = await api.graphql<{ aopd: { proofsCount: number } }>(`{ aopd { proofsCount(filter: { is: { any: { status: [SUBMITTED] } } }) } }`);
+    queueCount.textContent = ` (${formatNumber(data.aopd.proofsCount)})`;
+  };
+  live.listen(() => void refreshQueueCount().catch(() => undefined));
+
+  const route = async () => {
+    for (const cleanup of cleanups) cleanup();
+    cleanups = [];
+    const path = location.pathname.replace(/^\/console\/?/, "");
+    for (const link of nav.querySelectorAll("a")) link.toggleAttribute("aria-current", link.getAttribute("href") === location.pathname);
+    if (path === "review") await reviewQueue(context, main);
+    else if (path.startsWith("proofs/")) await proofDetail(context, main, decodeURIComponent(path.slice("proofs/".length)));
+    else if (path === "request" && session.roles.has("proofs:write")) requestProof(context, main);
+    else await proofsOverview(context, main);
+    main.focus();
+  };
+
+  const languageSelect = h("select", { id: "language" }, ...languages.map((code) => h("option", { value: code, selected: code === currentLanguage() }, t(`language.${code}`)))) as HTMLSelectElement;
+  languageSelect.addEventListener("change", () => {
+    setLanguage(languageSelect.value);
+    renderShell();
+    void route();
+  });
+  const nav = h("nav", {});
+  const renderShell = () => {
+    nav.replaceChildren(
+      h(
+        "ul",
+        {},
+        h("li", {}, h("a", { href: "/console/", "data-route": "" }, t("nav.proofs"))),
+        h("li", {}, h("a", { href: "/console/review", "data-route": "" }, t("nav.review"), queueCount)),
+        session.roles.has("proofs:write") ? h("li", {}, h("a", { href: "/console/request", "data-route": "" }, t("nav.request"))) : null,
+      ),
+    );
+    nav.setAttribute("aria-label", t("nav.label"));
+    document.title = t("app.title");
+    app.replaceChildren(
+      h(
+        "header",
+        { class: "bar" },
+        h("strong", {}, t("app.title")),
+        nav,
+        h("label", { for: "language", class: "language" }, t("language.label")),
+        languageSelect,
+        h("span", { class: "user" }, t("app.signedInAs", { name: session.name })),
+        h("button", { type: "button", onclick: () => void session.signOut() }, t("app.signOut")),
+        connection,
+      ),
+      main,
+    );
+    main.tabIndex = -1;
+  };
+  renderShell();
+  // Links marked data-route change the screen without a reload; the back button works through popstate.
+  document.addEventListener("click", (event) => {
+    const link = (event.target as Element).closest?.("a[data-route]");
+    if (!link || (event as MouseEvent).ctrlKey || (event as MouseEvent).metaKey) return;
+    event.preventDefault();
+    context.navigate(link.getAttribute("href") ?? "/console/");
+  });
+  window.addEventListener("popstate", () => void route());
+  void refreshQueueCount().catch(() => undefined);
+  await route();
+}
+
+start().catch((error: unknown) => {
+  app.replaceChildren(h("p", { role: "alert" }, `${t("app.startFailed")} ${error instanceof Error ? error.message : String(error)}`));
+});

@@ -1,0 +1,74 @@
+/** The fields every screen reads of a proof, per kind: one fragment so the table, the detail and live events agree. */
+export const proofFields = `
+  __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
+  ... on AopdSignatureProof { format message signature xpub }
+  ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason }
+  ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
+`;
+
+/** One entry of a decided kind's decision history (`AopdDecision`), as the detail shows it. */
+export interface ProofDecision {
+  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+  decidedAt: string;
+  outcome: string | null;
+  reason: string | null;
+  reasonText: string | null;
+  comment: string | null;
+  decider: { subject: string; username: string | null; client: string; system: boolean };
+}
+
+const decisionSelection = "action decidedAt outcome reason reasonText comment decider { subject username client system }";
+
+/** What the detail reads beside `proofFields`: the decision in force, the proposal awaiting a second officer, and the whole history. */
+export const decisionFields = `
+  ... on AopdSatoshiProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
+  ... on AopdMediaProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
+`;
+
+export type ProofKind = "signature" | "satoshi" | "media";
+
+export interface Proof {
+  __typename: "AopdSignatureProof" | "AopdSatoshiProof" | "AopdMediaProof";
+  id: string;
+  address: string | null;
+  customerId: string;
+  asset: string;
+  status: string;
+  comment: string | null;
+  createdAt: string;
+  updatedAt: string;
+  dueAt: string | null;
+  eventCursor: string | null;
+  format?: string | null;
+  message?: string;
+  signature?: string | null;
+  xpub?: string | null;
+  amount?: string;
+  senderAddress?: string;
+  depositAddress?: string;
+  txId?: string | null;
+  assessment?: string | null;
+  blockHeight?: number | null;
+  confirmations?: number | null;
+  failureReason?: string | null;
+  contentType?: string | null;
+  byteSize?: number | null;
+  sha256?: string | null;
+  uploadedAt?: string | null;
+  mediaUrl?: string;
+  decision?: ProofDecision | null;
+  proposal?: ProofDecision | null;
+  decisions?: ProofDecision[];
+}
+
+export function kindOf(proof: Pick<Proof, "__typename">): ProofKind {
+  return proof.__typename === "AopdSatoshiProof" ? "satoshi" : proof.__typename === "AopdMediaProof" ? "media" : "signature";
+}
+
+export interface Asset {
+  asset: string;
+  name: string;
+  symbol: string | null;
+  network: string | null;
+  decimals: number | null;
+}

@@ -1,0 +1,88 @@
+import type { ProofKind } from "./proof-fields.js";
+
+/**
+ * The overview's filter, sort and page as the address bar carries them, so a link can be shared
+ * and the back button works: `?status=SUBMITTED,VERIFIED&kind=media&customer=C-1&customerMatch=pattern
+ * &sort=CREATED_AT:DESC&page=2&size=50`.
+ */
+export interface ProofListState {
+  statuses: string[];
+  kind: ProofKind | "";
+  asset: string;
+  id: string;
+  customer: string;
+  customerMatch: "exact" | "pattern";
+  address: string;
+  comment: string;
+  createdFrom: string;
+  createdTo: string;
+  sortField: string;
+  sortDirection: "ASC" | "DESC";
+  page: number;
+  size: number;
+}
+
+export const statuses = ["PENDING", "SUBMITTED", "VERIFIED", "FAILED", "EXPIRED"];
+export const sortFields = ["CREATED_AT", "ID", "ADDRESS", "CUSTOMER_ID", "ASSET", "STATUS", "COMMENT"];
+export const pageSizes = [25, 50, 100, 200];
+
+export function readListState(search: string): ProofListState {
+  const params = new URLSearchParams(search);
+  const [sortField, sortDirection] = (params.get("sort") ?? "CREATED_AT:DESC").split(":");
+  const kind = params.get("kind") ?? "";
+  const size = Number(params.get("size") ?? 50);
+  return {
+    statuses: (params.get("status") ?? "").split(",").filter((status) => statuses.includes(status)),
+    kind: kind === "signature" || kind === "satoshi" || kind === "media" ? kind : "",
+    asset: params.get("asset") ?? "",
+    id: params.get("id") ?? "",
+    customer: params.get("customer") ?? "",
+    customerMatch: params.get("customerMatch") === "pattern" ? "pattern" : "exact",
+    address: params.get("address") ?? "",
+    comment: params.get("comment") ?? "",
+    createdFrom: params.get("from") ?? "",
+    createdTo: params.get("to") ?? "",
+    sortField: sortFields.includes(sortField ?? "") ? sortField! : "CREATED_AT",
+    sortDirection: sortDirection === "ASC" ? "ASC" : "DESC",
+    page: Math.max(1, Math.floor(Number(params.get("page") ?? 1)) || 1),
+    size: pageSizes.includes(size) ? size : 50,
+  };
+}
+
+export function writeListState(state: ProofListState): string {
+  const params = new URLSearchParams();
+  if (state.statuses.length) params.set("status", state.statuses.join(","));
+  if (state.kind) params.set("kind", state.kind);
+  if (state.asset) params.set("asset", state.asset);
+  if (state.id) params.set("id", state.id);
+  if (state.customer) params.set("customer", state.customer);
+  if (state.customer && state.customerMatch === "pattern") params.set("customerMatch", "pattern");
+  if (state.address) params.set("address", state.address);
+  if (state.comment) params.set("comment", state.comment);
+  if (state.createdFrom) params.set("from", state.createdFrom);
+  if (state.createdTo) params.set("to", state.createdTo);
+  if (state.sortField !== "CREATED_AT" || state.sortDirection !== "DESC") params.set("sort", `${state.sortField}:${state.sortDirection}`);
+  if (state.page > 1) params.set("page", String(state.page));
+  if (state.size !== 50) params.set("size", String(state.size));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The API's `AopdProofFilterInput` for the state; undefined matches every proof. */
+export function filterOf(state: ProofListState): Record<string, unknown> | undefined {
+  const any: Record<string, unknown> = {};
+  if (state.statuses.length) any.status = state.statuses;
+  if (state.asset) any.asset = { eq: state.asset };
+  if (state.id) any.id = { ilike: state.id };
+  if (state.customer) any.customerId = state.customerMatch === "pattern" ? { ilike: state.customer } : { eq: state.customer };
+  if (state.address) any.address = { ilike: state.address };
+  if (state.comment) any.comment = { ilike: state.comment };
+  const createdAt: Record<string, string> = {};
+  if (state.createdFrom) createdAt.gte = new Date(state.createdFrom).toISOString();
+  if (state.createdTo) createdAt.lt = new Date(state.createdTo).toISOString();
+  if (Object.keys(createdAt).length) any.createdAt = createdAt;
+  const is: Record<string, unknown> = {};
+  if (Object.keys(any).length) is.any = any;
+  if (state.kind) is[state.kind] = {};
+  return Object.keys(is).length ? { is } : undefined;
+}

@@ -1,0 +1,73 @@
+import type { ConsoleContext } from "../console-context.js";
+import { decideProof, decisionReasons, type Decision, type DecisionReason } from "../decide-proof.js";
+import { fieldId, h } from "../dom.js";
+import { ApiError } from "../gateway-api.js";
+import type { Proof, ProofKind } from "../proof-fields.js";
+import { t } from "../translations.js";
+
+/**
+ * VERIFIED or FAILED, a reason (required for FAILED; "other" needs words) and the officer's own
+ * comment, then a confirmation step naming the proof and the decision before anything is sent.
+ * `done` re-reads the proof, which then shows its new status and who decided.
+ */
+export function decisionForm(context: ConsoleContext, proof: Proof, kind: Exclude<ProofKind, "signature">, done: () => void): HTMLElement {
+  const commentId = fieldId("comment");
+  const reasonId = fieldId("reason");
+  const reasonTextId = fieldId("reason-text");
+  const message = h("p", { role: "alert", class: "error" });
+  const form = h(
+    "form",
+    { "aria-label": t("decide.title") },
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, t("decide.decision")),
+      h("label", {}, h("input", { type: "radio", name: "decision", value: "VERIFIED", required: true }), t("status.VERIFIED")),
+      h("label", {}, h("input", { type: "radio", name: "decision", value: "FAILED" }), t("status.FAILED")),
+    ),
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: reasonId }, t("decide.reason")),
+      h("select", { id: reasonId, name: "reason" }, h("option", { value: "" }, t("decide.reasonNone")), ...decisionReasons.map((code) => h("option", { value: code }, t(`reason.${code}`)))),
+    ),
+    h("div", { class: "field" }, h("label", { for: reasonTextId }, t("decide.reasonText")), h("input", { id: reasonTextId, name: "reasonText", maxlength: "2000" })),
+    h("div", { class: "field" }, h("label", { for: commentId }, t("decide.comment")), h("textarea", { id: commentId, name: "comment", maxlength: "2000", rows: "3" })),
+    message,
+    h("button", { type: "submit" }, t("decide.review")),
+  ) as HTMLFormElement;
+  const section = h("section", { class: "decide", "aria-label": t("decide.title") }, h("h2", {}, t("decide.title")), form);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const decision = String(data.get("decision") ?? "") as Decision;
+    const comment = String(data.get("comment") ?? "").trim();
+    const reason = (String(data.get("reason") ?? "") || null) as DecisionReason | null;
+    const reasonText = String(data.get("reasonText") ?? "").trim();
+    const refuse = (text: string, field: string) => {
+      message.textContent = text;
+      (form.querySelector(`#${field}`) as HTMLElement).focus();
+    };
+    if (decision === "FAILED" && !reason) return refuse(t("decide.reasonRequired"), reasonId);
+    if (reason === "OTHER" && !reasonText) return refuse(t("decide.reasonTextRequired"), reasonTextId);
+    message.textContent = "";
+    const confirm = h("button", { type: "button" }, t("decide.confirm")) as HTMLButtonElement;
+    const back = h("button", { type: "button" }, t("decide.back"));
+    const outcome = h("p", { role: "alert", class: "error" });
+    const step = h("div", { role: "group", "aria-label": t("decide.confirmTitle") }, h("p", {}, t("decide.confirmText", { id: proof.id, decision: t(`status.${decision}`) })), reason ? h("p", {}, t(`reason.${reason}`)) : null, reasonText ? h("p", {}, reasonText) : null, comment ? h("blockquote", {}, comment) : null, confirm, back, outcome);
+    back.addEventListener("click", () => section.replaceChildren(h("h2", {}, t("decide.title")), form));
+    confirm.addEventListener("click", async () => {
+      confirm.disabled = true;
+      try {
+        await decideProof(context.api, kind, proof.id, { decision, reason, reasonText, comment });
+        done();
+      } catch (error) {
+        outcome.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
+        confirm.disabled = false;
+      }
+    });
+    section.replaceChildren(h("h2", {}, t("decide.title")), step);
+    confirm.focus();
+  });
+  return section;
+}

@@ -1,0 +1,131 @@
+import { explorerUrl } from "../console-config.js";
+import type { ConsoleContext } from "../console-context.js";
+import { decideRole } from "../decide-proof.js";
+import { h } from "../dom.js";
+import { ApiError } from "../gateway-api.js";
+import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
+import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } from "../proof-fields.js";
+import { formatDate, formatNumber, t } from "../translations.js";
+import { decisionForm } from "./decision-form.js";
+import { mediaViewer } from "./media-viewer.js";
+
+type Row = [string, Node | string | null | undefined];
+
+function facts(label: string, rows: Row[]): HTMLElement {
+  return h("section", { "aria-label": label }, h("h2", {}, label), h("dl", {}, ...rows.filter(([, value]) => value !== null && value !== undefined && value !== "").flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value as Node | string)])));
+}
+
+/** Who decided, as a person reads it: the username where the token named one, the subject beside it. */
+function deciderLabel(decision: ProofDecision): string {
+  const { decider } = decision;
+  if (decider.system) return t("detail.system", { subject: decider.subject });
+  return decider.username ? `${decider.username} (${decider.subject}, ${decider.client})` : `${decider.subject} (${decider.client})`;
+}
+
+function decisionFacts(label: string, decision: ProofDecision): HTMLElement {
+  return facts(label, [
+    [t("detail.outcome"), decision.outcome ? t(`status.${decision.outcome}`) : t(`action.${decision.action}`)],
+    [t("detail.decidedBy"), deciderLabel(decision)],
+    [t("detail.decidedAt"), formatDate(decision.decidedAt)],
+    [t("decide.reason"), decision.reason ? t(`reason.${decision.reason}`) : null],
+    [t("decide.reasonText"), decision.reasonText],
+    [t("detail.decisionComment"), decision.comment],
+  ]);
+}
+
+/** One proof: everything it rests on per kind, its file for media proofs, its history, and the decision where one is due. */
+export async function proofDetail(context: ConsoleContext, root: HTMLElement, id: string): Promise<void> {
+  const status = h("p", { role: "status" }, t("common.loading"));
+  root.replaceChildren(h("h1", {}, t("detail.title", { id })), status);
+  const read = async () => {
+    const data = await context.api.graphql<{ aopd: { proofs: Proof[]; proofEvents: { events: { change: string; recordedAt: string; proof: { status: string } }[] } } }>(
+      `query Detail($filter: AopdProofFilterInput) { aopd {
+        proofs(filter: $filter, limit: 1) { ${proofFields} ${decisionFields} }
+        proofEvents(filter: $filter, limit: 100) { events { change recordedAt proof { status } } }
+      } }`,
+      { filter: { is: { any: { id: { eq: id } } } } },
+    );
+    return data.aopd;
+  };
+  let shownStatus: string | undefined;
+  const render = async () => {
+    const { proofs, proofEvents } = await read();
+    const proof = proofs[0];
+    if (!proof) {
+      status.textContent = t("detail.notFound");
+      return;
+    }
+    shownStatus = proof.status;
+    const kind = kindOf(proof);
+    const sections: Node[] = [
+      facts(t("detail.overview"), [
+        [t("column.status"), t(`status.${proof.status}`)],
+        [t("column.kind"), t(`kind.${kind}`)],
+        [t("column.asset"), `${assetLabel(context, proof.asset)} · ${proof.asset}`],
+        [t("column.address"), addressCell(context, proof)],
+        [t("column.customer"), proof.customerId],
+        [t("filter.comment"), proof.comment],
+        [t("column.created"), formatDate(proof.createdAt)],
+        [t("detail.updated"), formatDate(proof.updatedAt)],
+        [t("column.due"), formatDate(proof.dueAt)],
+      ]),
+    ];
+    if (kind === "signature") {
+      sections.push(facts(t("detail.evidence"), [[t("detail.message"), proof.message], [t("detail.signature"), proof.signature], [t("detail.format"), proof.format], [t("detail.xpub"), proof.xpub]]));
+    } else if (kind === "satoshi") {
+      const network = context.assets.get(proof.asset)?.network;
+      const txHref = proof.txId ? explorerUrl(context.config, network, "tx", proof.txId) : undefined;
+      sections.push(
+        facts(t("detail.evidence"), [
+          [t("detail.depositAddress"), proof.depositAddress],
+          [t("detail.senderAddress"), proof.senderAddress],
+          [t("detail.amount"), `${wholeUnits(context, proof.asset, proof.amount ?? "0") ?? "–"} (${proof.amount} ${t("detail.lowestUnit")})`],
+          [t("detail.txId"), proof.txId ? (txHref ? h("a", { href: txHref, target: "_blank", rel: "noopener noreferrer" }, proof.txId) : proof.txId) : t("detail.noTx")],
+          [t("detail.block"), proof.blockHeight === null || proof.blockHeight === undefined ? null : formatNumber(proof.blockHeight)],
+          [t("detail.confirmations"), proof.confirmations === null || proof.confirmations === undefined ? null : formatNumber(proof.confirmations)],
+          [t("detail.failureReason"), proof.failureReason],
+        ]),
+      );
+    } else {
+      sections.push(
+        facts(t("detail.evidence"), [
+          [t("detail.contentType"), proof.contentType],
+          [t("detail.byteSize"), proof.byteSize === null || proof.byteSize === undefined ? null : formatNumber(proof.byteSize)],
+          [t("detail.uploadedAt"), formatDate(proof.uploadedAt)],
+          [t("detail.sha256"), proof.sha256],
+        ]),
+      );
+      if (proof.sha256 && proof.mediaUrl) {
+        sections.push(context.session.roles.has("proofs:export") ? mediaViewer(context, proof) : h("p", {}, t("media.needsExport")));
+      }
+    }
+    if (proof.decision) sections.push(decisionFacts(t("detail.decision"), proof.decision));
+    if (proof.proposal) sections.push(decisionFacts(t("detail.proposal"), proof.proposal));
+    // The history: status changes from the event log and the decision record's entries, in time order.
+    const history = [
+      ...proofEvents.events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
+      ...(proof.decisions ?? []).map((entry) => ({
+        at: entry.decidedAt,
+        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? t(`reason.${entry.reason}`) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
+      })),
+    ].sort((a, b) => a.at.localeCompare(b.at));
+    sections.push(h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`)))));
+    if (proof.status === "SUBMITTED" && kind !== "signature" && context.session.roles.has(decideRole)) {
+      sections.push(decisionForm(context, proof, kind, () => void render()));
+    }
+    status.textContent = "";
+    root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);
+  };
+  try {
+    await render();
+  } catch (error) {
+    status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
+    return;
+  }
+  // A change of this proof made elsewhere (another officer, the customer, the chain check) shows at once.
+  context.onLeave(
+    context.live.listen((proof) => {
+      if (proof.id === id && proof.status !== shownStatus) void render().catch(() => undefined);
+    }),
+  );
+}

@@ -1,0 +1,182 @@
+import type { ConsoleContext } from "../console-context.js";
+import { fieldId, h } from "../dom.js";
+import { ApiError } from "../gateway-api.js";
+import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
+import { kindOf, proofFields, type Proof } from "../proof-fields.js";
+import { filterOf, pageSizes, readListState, sortFields, statuses, writeListState, type ProofListState } from "../proof-list-state.js";
+import { formatDate, formatNumber, t } from "../translations.js";
+import { exportControls } from "./export-controls.js";
+
+const columns: { key: string; sort?: string }[] = [
+  { key: "address", sort: "ADDRESS" },
+  { key: "id", sort: "ID" },
+  { key: "status", sort: "STATUS" },
+  { key: "kind" },
+  { key: "asset", sort: "ASSET" },
+  { key: "customer", sort: "CUSTOMER_ID" },
+  { key: "evidence" },
+  { key: "created", sort: "CREATED_AT" },
+  { key: "due" },
+];
+
+function labelled(label: string, control: HTMLElement): HTMLElement {
+  const id = fieldId("filter");
+  control.id = id;
+  return h("div", { class: "field" }, h("label", { for: id }, label), control);
+}
+
+function textInput(name: string, value: string, type = "text"): HTMLInputElement {
+  return h("input", { name, type, value }) as HTMLInputElement;
+}
+
+function select(name: string, value: string, options: [string, string][]): HTMLSelectElement {
+  const element = h("select", { name }, ...options.map(([optionValue, label]) => h("option", { value: optionValue, selected: optionValue === value }, label))) as HTMLSelectElement;
+  return element;
+}
+
+/** The filter form: one field per condition of the API, read back into the address bar on submit. */
+function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement {
+  const assets = [...context.assets.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const form = h(
+    "form",
+    { class: "filters", role: "search", "aria-label": t("filter.title") },
+    h(
+      "fieldset",
+      { class: "statuses" },
+      h("legend", {}, t("column.status")),
+      ...statuses.map((status) => h("label", {}, h("input", { type: "checkbox", name: "status", value: status, checked: state.statuses.includes(status) }), t(`status.${status}`))),
+    ),
+    labelled(t("column.kind"), select("kind", state.kind, [["", t("filter.anyKind")], ["signature", t("kind.signature")], ["satoshi", t("kind.satoshi")], ["media", t("kind.media")]])),
+    labelled(t("column.asset"), select("asset", state.asset, [["", t("filter.anyAsset")], ...assets.map((asset): [string, string] => [asset.asset, assetLabel(context, asset.asset)])])),
+    labelled(t("column.id"), textInput("id", state.id)),
+    labelled(t("column.customer"), textInput("customer", state.customer)),
+    labelled(t("filter.customerMatch"), select("customerMatch", state.customerMatch, [["exact", t("filter.exact")], ["pattern", t("filter.pattern")]])),
+    labelled(t("column.address"), textInput("address", state.address)),
+    labelled(t("filter.comment"), textInput("comment", state.comment)),
+    labelled(t("filter.createdFrom"), textInput("from", state.createdFrom, "datetime-local")),
+    labelled(t("filter.createdTo"), textInput("to", state.createdTo, "datetime-local")),
+    labelled(t("filter.sortBy"), select("sortField", state.sortField, sortFields.map((field): [string, string] => [field, t(`sort.${field}`)]))),
+    labelled(t("filter.direction"), select("sortDirection", state.sortDirection, [["ASC", t("sort.ASC")], ["DESC", t("sort.DESC")]])),
+    labelled(t("filter.pageSize"), select("size", String(state.size), pageSizes.map((size): [string, string] => [String(size), String(size)]))),
+    h("div", { class: "actions" }, h("button", { type: "submit" }, t("filter.apply")), h("button", { type: "reset" }, t("filter.clear"))),
+  ) as HTMLFormElement;
+  const read = (): ProofListState => {
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? "").trim();
+    return readListState(
+      writeListState({
+        statuses: data.getAll("status").map(String),
+        kind: text("kind") as ProofListState["kind"],
+        asset: text("asset"),
+        id: text("id"),
+        customer: text("customer"),
+        customerMatch: text("customerMatch") === "pattern" ? "pattern" : "exact",
+        address: text("address"),
+        comment: text("comment"),
+        createdFrom: text("from"),
+        createdTo: text("to"),
+        sortField: text("sortField"),
+        sortDirection: text("sortDirection") === "ASC" ? "ASC" : "DESC",
+        page: 1,
+        size: Number(text("size")),
+      }),
+    );
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    context.navigate(`/console/${writeListState(read())}`);
+  });
+  form.addEventListener("reset", (event) => {
+    event.preventDefault();
+    context.navigate("/console/");
+  });
+  return form;
+}
+
+/** The proofs overview: filters, the table, sorting by column, paging with the total, live updates, export. */
+export async function proofsOverview(context: ConsoleContext, root: HTMLElement): Promise<void> {
+  const state = readListState(location.search);
+  const filter = filterOf(state);
+  const status = h("p", { role: "status", class: "summary" }, t("common.loading"));
+  const tableHolder = h("div", { class: "table-holder" });
+  root.replaceChildren(
+    h("h1", {}, t("overview.title")),
+    filterForm(context, state),
+    ...(context.session.roles.has("proofs:export") ? [exportControls(context, filter)] : []),
+    status,
+    tableHolder,
+  );
+
+  const load = async () => {
+    const data = await context.api.graphql<{ aopd: { proofsCount: number; proofs: Proof[] } }>(
+      `query Overview($filter: AopdProofFilterInput, $sort: [AopdProofSortInput!], $offset: Int!, $limit: Int!) {
+        aopd { proofsCount(filter: $filter) proofs(filter: $filter, sortOrder: $sort, offset: $offset, limit: $limit) { ${proofFields} } }
+      }`,
+      { filter: filter ?? null, sort: [{ field: state.sortField, direction: state.sortDirection }], offset: (state.page - 1) * state.size, limit: state.size },
+    );
+    const { proofsCount: total, proofs } = data.aopd;
+    const pages = Math.max(1, Math.ceil(total / state.size));
+    status.textContent = t("overview.summary", { total: formatNumber(total), page: formatNumber(state.page), pages: formatNumber(pages) });
+    tableHolder.replaceChildren(proofTable(context, state, proofs), pager(context, state, pages));
+  };
+  try {
+    await load();
+  } catch (error) {
+    status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
+    return;
+  }
+  // A proof created or changed anywhere: the page is read again, so its order and total stay right.
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  context.onLeave(
+    context.live.listen(() => {
+      clearTimeout(pending);
+      pending = setTimeout(() => void load().catch(() => undefined), 200);
+    }),
+  );
+  context.onLeave(() => clearTimeout(pending));
+}
+
+function proofTable(context: ConsoleContext, state: ProofListState, proofs: Proof[]): HTMLElement {
+  const header = h(
+    "tr",
+    {},
+    ...columns.map(({ key, sort }) => {
+      const label = t(`column.${key}`);
+      if (!sort) return h("th", { scope: "col" }, label);
+      const active = state.sortField === sort;
+      const next = active && state.sortDirection === "ASC" ? "DESC" : "ASC";
+      return h(
+        "th",
+        { scope: "col", "aria-sort": active ? (state.sortDirection === "ASC" ? "ascending" : "descending") : undefined },
+        h("button", { type: "button", class: "sort", onclick: () => context.navigate(`/console/${writeListState({ ...state, sortField: sort, sortDirection: next, page: 1 })}`) }, label, active ? (state.sortDirection === "ASC" ? " ▲" : " ▼") : ""),
+      );
+    }),
+  );
+  const rows = proofs.map((proof) =>
+    h(
+      "tr",
+      { "data-status": proof.status },
+      h("td", { class: "mono" }, addressCell(context, proof)),
+      h("td", { class: "mono" }, h("a", { href: `/console/proofs/${encodeURIComponent(proof.id)}`, "data-route": "" }, proof.id)),
+      h("td", {}, t(`status.${proof.status}`)),
+      h("td", {}, t(`kind.${kindOf(proof)}`)),
+      h("td", {}, assetLabel(context, proof.asset)),
+      h("td", {}, proof.customerId),
+      h("td", {}, evidenceSummary(context, proof)),
+      h("td", {}, formatDate(proof.createdAt)),
+      h("td", {}, formatDate(proof.dueAt)),
+    ),
+  );
+  return h("table", { "aria-label": t("overview.tableLabel") }, h("thead", {}, header), h("tbody", {}, ...(rows.length ? rows : [h("tr", {}, h("td", { colspan: String(columns.length) }, t("overview.empty")))])));
+}
+
+function pager(context: ConsoleContext, state: ProofListState, pages: number): HTMLElement {
+  const go = (page: number) => context.navigate(`/console/${writeListState({ ...state, page })}`);
+  return h(
+    "nav",
+    { class: "pager", "aria-label": t("pager.label") },
+    h("button", { type: "button", disabled: state.page <= 1, onclick: () => go(state.page - 1) }, t("pager.previous")),
+    h("span", {}, t("pager.position", { page: formatNumber(state.page), pages: formatNumber(pages) })),
+    h("button", { type: "button", disabled: state.page >= pages, onclick: () => go(state.page + 1) }, t("pager.next")),
+  );
+}

@@ -1,0 +1,57 @@
+import type { ConsoleContext } from "../console-context.js";
+import { h } from "../dom.js";
+import { ApiError } from "../gateway-api.js";
+import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
+import { kindOf, proofFields, type Proof } from "../proof-fields.js";
+import { formatDate, formatNumber, t } from "../translations.js";
+
+/** Most proofs the queue lists at once, oldest first. @default 200 */
+const queueLimit = 200;
+
+/** SUBMITTED proofs (media and Satoshi: the kinds a person decides), oldest first, kept current by live events. */
+export async function reviewQueue(context: ConsoleContext, root: HTMLElement): Promise<void> {
+  const status = h("p", { role: "status" }, t("common.loading"));
+  const holder = h("div", { class: "table-holder" });
+  root.replaceChildren(h("h1", {}, t("queue.title")), status, holder);
+  const load = async () => {
+    const filter = { is: { any: { status: ["SUBMITTED"] } } };
+    const data = await context.api.graphql<{ aopd: { proofsCount: number; proofs: Proof[] } }>(
+      `query Queue($filter: AopdProofFilterInput, $limit: Int!) { aopd { proofsCount(filter: $filter) proofs(filter: $filter, sortOrder: [{ field: CREATED_AT, direction: ASC }], limit: $limit) { ${proofFields} } } }`,
+      { filter, limit: queueLimit },
+    );
+    status.textContent = t("queue.count", { count: formatNumber(data.aopd.proofsCount) });
+    holder.replaceChildren(
+      data.aopd.proofs.length
+        ? h(
+            "table",
+            { "aria-label": t("queue.title") },
+            h("thead", {}, h("tr", {}, ...["id", "kind", "address", "asset", "customer", "evidence", "created"].map((key) => h("th", { scope: "col" }, t(`column.${key}`))))),
+            h(
+              "tbody",
+              {},
+              ...data.aopd.proofs.map((proof) =>
+                h(
+                  "tr",
+                  {},
+                  h("td", { class: "mono" }, h("a", { href: `/console/proofs/${encodeURIComponent(proof.id)}`, "data-route": "" }, proof.id)),
+                  h("td", {}, t(`kind.${kindOf(proof)}`)),
+                  h("td", { class: "mono" }, addressCell(context, proof)),
+                  h("td", {}, assetLabel(context, proof.asset)),
+                  h("td", {}, proof.customerId),
+                  h("td", {}, evidenceSummary(context, proof)),
+                  h("td", {}, formatDate(proof.createdAt)),
+                ),
+              ),
+            ),
+          )
+        : h("p", {}, t("queue.empty")),
+    );
+  };
+  try {
+    await load();
+  } catch (error) {
+    status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
+    return;
+  }
+  context.onLeave(context.live.listen(() => void load().catch(() => undefined)));
+}

@@ -1,0 +1,147 @@
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { connect } from "node:net";
+import type { Duplex } from "node:stream";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
+import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
+import { createDevIdentityProvider, startGateway, type DevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
+import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
+import { createLogger, forwardPathPrefix } from "@compliance-graph/server-kit";
+import { startTrpd } from "@compliance-graph/trpd";
+import { fetchToken, postGraphQL, type GraphQLBody } from "../../support/start-stack.js";
+
+export interface ConsoleStack {
+  /** The one origin of this stack, as `npm start` has one: `http://127.0.0.1:<port>`. */
+  baseUrl: string;
+  idp: DevIdentityProvider;
+  gateway: RunningGateway;
+  aopd: RunningAopd;
+  /** An API client's token (every role), for arranging and checking through /graphql. */
+  apiToken(): Promise<string>;
+  /** A realm user's token through the password grant of the frontend client. */
+  userToken(username: string, password: string): Promise<string>;
+  query(query: string, token: string, variables?: Record<string, unknown>): Promise<GraphQLBody>;
+  /** A network cut for WebSockets only: cuts the open ones and refuses new ones until `restore` is called. */
+  cutWebSockets(): { restore(): void };
+  close(): Promise<void>;
+}
+
+/**
+ * The whole system behind one origin, as `npm start` and a production ingress serve it: an ingress
+ * on a free port that serves the identity provider (issuer on this origin, so the browser's sign-in
+ * redirects stay here), the console's files, aopd's portal, and passes everything else (HTTP and
+ * WebSocket upgrades, with every header) to the gateway. The real aopd runs on `databaseUrl`.
+ */
+export async function startConsoleStack(options: { databaseUrl: string; accessTokenTtlSeconds?: number }): Promise<ConsoleStack> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+  };
+  let handle: ((request: IncomingMessage, response: ServerResponse) => Promise<boolean>) | undefined;
+  let gatewayPort = 0;
+  const ingress = createServer((request, response) => {
+    void (handle?.(request, response) ?? Promise.resolve(false)).then((handled) => {
+      if (!handled) proxy(request, response, gatewayPort);
+    });
+  });
+  const openSockets = new Set<Duplex>();
+  let socketsCut = false;
+  ingress.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (socketsCut) {
+      socket.destroy();
+      return;
+    }
+    openSockets.add(socket);
+    socket.on("close", () => openSockets.delete(socket));
+    const upstream = connect(gatewayPort, "127.0.0.1", () => {
+      const lines = [`${request.method} ${request.url} HTTP/1.1`, ...Object.entries(request.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => `${name}: ${item}`))];
+      upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
+      upstream.write(head);
+      upstream.pipe(socket).pipe(upstream);
+    });
+    upstream.on("error", () => socket.destroy());
+    socket.on("error", () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => ingress.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        ingress.close(() => resolve());
+        ingress.closeAllConnections();
+      }),
+  );
+  const baseUrl = `http://127.0.0.1:${(ingress.address() as AddressInfo).port}`;
+  try {
+    const idp = await createDevIdentityProvider({ baseUrl, ...(options.accessTokenTtlSeconds ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}) });
+    const internalKey = await generateInternalSigningKey();
+    const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
+    const aopd = await startAopd({
+      config: {
+        port: 0,
+        databaseUrl: options.databaseUrl,
+        production: false,
+        portalUrl: `${baseUrl}/portal`,
+        callbackBaseUrl: `${baseUrl}/aopp/callback`,
+        mediaUrl: `${baseUrl}/aopd/media`,
+        trustedProxyHops: 1,
+      },
+      authenticate: verifierFor("aopd"),
+      seedDemoProofs: 0,
+      logger: createLogger("aopd", "silent"),
+    });
+    closers.push(() => aopd.close());
+    const trpd = await startTrpd({ config: { port: 0, production: false }, authenticate: verifierFor("trpd"), logger: createLogger("trpd", "silent") });
+    closers.push(() => trpd.close());
+    const gateway = await startGateway({
+      port: 0,
+      production: false,
+      supergraph: { path: fileURLToPath(new URL("../../../supergraph.graphql", import.meta.url)), pollIntervalMs: 60_000 },
+      subgraphUrls: { aopd: aopd.url, trpd: trpd.url },
+      oidc: { issuer: idp.issuer, audience: idp.audience },
+      internalToken: { privateJwk: internalKey.privateJwk },
+      logger: createLogger("gateway", "silent"),
+    });
+    closers.push(() => gateway.close());
+    gatewayPort = Number(new URL(gateway.baseUrl).port);
+    const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
+    const serveConsole = consoleRoute(consoleDistDir, { issuer: idp.issuer });
+    handle = async (request, response) => idp.handle(request, response) || (await forwardPortal(request, response)) || (await serveConsole(request, response));
+    return {
+      baseUrl,
+      idp,
+      gateway,
+      aopd,
+      apiToken: () => fetchToken(idp.tokenEndpoint, "dev-api-client", "dev-secret"),
+      async userToken(username, password) {
+        const response = await fetch(idp.tokenEndpoint, { method: "POST", body: new URLSearchParams({ grant_type: "password", client_id: "compliance-graph-frontend", username, password, scope: "openid" }) });
+        const body = (await response.json()) as { access_token?: string };
+        if (!body.access_token) throw new Error(`no token for ${username}: ${JSON.stringify(body)}`);
+        return body.access_token;
+      },
+      query: async (query, token, variables) => (await postGraphQL(`${baseUrl}/graphql`, query, token, variables)).body,
+      cutWebSockets() {
+        socketsCut = true;
+        for (const socket of openSockets) socket.destroy();
+        return { restore: () => void (socketsCut = false) };
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** An ingress hop: the request as it came (every header, the body streamed) to the gateway, and its answer back. */
+function proxy(request: IncomingMessage, response: ServerResponse, port: number): void {
+  const upstream = httpRequest({ host: "127.0.0.1", port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(response);
+  });
+  upstream.on("error", () => {
+    if (!response.headersSent) response.writeHead(502);
+    response.end();
+  });
+  request.pipe(upstream);
+}
