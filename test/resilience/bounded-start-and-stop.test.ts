@@ -73,6 +73,8 @@ describe("bounded start-up and shutdown", { timeout: 180_000 }, () => {
     AOPD_EXPIRY_INTERVAL_SECONDS: "0",
     AOPD_DB_CONNECT_TIMEOUT_MS: "500",
     SHUTDOWN_DRAIN_SECONDS: "1",
+    // aopd alone, without a gateway's key to verify: said explicitly, or it refuses to start.
+    INSECURE_DEVELOPMENT_IDENTITY: "true",
     ...env,
   });
 

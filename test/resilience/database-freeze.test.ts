@@ -42,6 +42,8 @@ describe("aopd while its database does not answer", { timeout: 120_000 }, () => 
     const url = new URL(await createTestDatabase("freeze"));
     url.port = String(proxy.port);
     aopd = await startAopd({
+      // aopd alone, without a gateway in front: every caller a developer, said explicitly.
+      insecureDevelopmentIdentity: true,
       config: {
         port: 0,
         databaseUrl: url.toString(),
@@ -146,6 +148,8 @@ describe("aopd when a statement runs past its statement timeout", { timeout: 120
   beforeAll(async () => {
     databaseUrl = await createTestDatabase("stmttimeout");
     aopd = await startAopd({
+      // aopd alone, without a gateway in front: every caller a developer, said explicitly.
+      insecureDevelopmentIdentity: true,
       config: {
         port: 0,
         databaseUrl,

@@ -78,6 +78,10 @@ export function compiledExecutionGateway(schema: GraphQLSchema, options: Compile
     const resolved = resolvedOperationOf({ schema, document, operation, request });
     if (resolved.coercedVariables().errors) return interpret(document, operationName, variables, context);
     const result = await compiled.query(undefined, context, resolved.variables);
+    // graphql-jit refuses some variables graphql-js accepts (an input object's field left to its
+    // default value): it then answers before running anything, without `data`. graphql-js already
+    // coerced these variables, so the interpreter answers instead.
+    if (!("data" in result)) return interpret(document, operationName, variables, context);
     if (!result.errors || result.errors.length === 0) return { data: result.data };
     // As graphql-js builds it: errors first.
     return { errors: result.errors.map(asGraphQLJsError), data: result.data };

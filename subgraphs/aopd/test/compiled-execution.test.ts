@@ -23,6 +23,11 @@ const operations: { name: string; query: string; variables?: Record<string, unkn
     query: `query($f: AopdProofFilterInput, $s: [AopdProofSortInput!], $o: Int!) { aopd { proofs(offset: $o, limit: 5, filter: $f, sortOrder: $s) { id status cursor } proofsCount(filter: $f) } }`,
     variables: { f: { is: { any: { status: ["VERIFIED", "PENDING"] } } }, s: [{ field: "ADDRESS", direction: "DESC" }], o: 2 },
   },
+  {
+    name: "an input object's field left to its default in a variable",
+    query: `query($s: [AopdProofSortInput!]) { aopd { proofs(limit: 5, sortOrder: $s) { id customerId } } }`,
+    variables: { s: [{ field: "CUSTOMER_ID" }, { field: "ID", direction: "DESC" }] },
+  },
   { name: "aliases and __typename", query: `{ __typename aopd { a: proofs(limit: 2) { id } b: proofs(offset: 2, limit: 2) { id __typename } } }` },
   { name: "skip and include", query: `query($yes: Boolean!) { aopd { proofs(limit: 3) { id comment @include(if: $yes) status @skip(if: $yes) } } }`, variables: { yes: true } },
   { name: "a field error beside data", query: `{ aopd { proofsCount found: proof(id: "00000000-0000-4000-8000-000000000000") { id } } }` },
