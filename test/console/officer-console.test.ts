@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, ethereumAddressOf, pngImage, readWorkbook, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import { launchBrowser, openPage } from "../portal/support/browser.js";
 import { startConsoleStack, type ConsoleStack } from "./support/start-console-stack.js";
@@ -28,6 +28,10 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     stack = await startConsoleStack({ databaseUrl: await createTestDatabase("console"), accessTokenTtlSeconds: 70 });
     browser = await launchBrowser();
   }, 120_000);
+  // Each test starts with no other page open: an officer's earlier tabs are not part of its story.
+  afterEach(async () => {
+    for (const context of browser.contexts()) await context.close();
+  });
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
