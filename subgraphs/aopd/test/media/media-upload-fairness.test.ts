@@ -1,7 +1,7 @@
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mp4Header, padded, pngImage } from "@compliance-graph/test-kit";
+import { mp4Header, padded, pngImage, pollUntil } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 
@@ -56,9 +56,8 @@ function trickle(upload: Upload, everyMs: number): Promise<Answer | "closed"> {
   return upload.answer.finally(() => clearInterval(timer));
 }
 
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
-}
+/** Polls the replica's upload state, which only polling can see, with the test kit's deadline. */
+const until = (condition: () => boolean | Promise<boolean>) => pollUntil("the upload state", async () => condition(), (holds) => holds, { intervalMs: 10 });
 
 const requestProof = async (aopd: TestAopd) => {
   const { body } = await aopd.query(
