@@ -2,6 +2,7 @@ import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultFilterLimits } from "@compliance-graph/filter";
 import { createLogger } from "@compliance-graph/server-kit";
+import { pollUntil } from "@compliance-graph/test-kit";
 import type { Database } from "../../src/database/open-database.js";
 import { startProofEventPump, type ProofEventPump } from "../../src/events/start-proof-event-pump.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
@@ -46,8 +47,10 @@ describe.each(databaseDrivers)("the proof event pump on its own (%s)", (driver) 
     expect((await nextWithin(events, "the CREATED event")).aopdProofs).toMatchObject({ id, status: "PENDING" });
     await database.db.updateTable("aopd_proof").set({ status: "VERIFIED" }).where("id", "=", id).execute();
     expect((await nextWithin(events, "the VERIFIED event")).aopdProofs).toMatchObject({ id, status: "VERIFIED" });
-    const counted = (await proofEvents.get()).values.find((value) => value.labels.change === "STATUS_CHANGED" && value.labels.status === "VERIFIED");
-    expect(counted?.value).toBe(1);
+    // The numbering's own answer (which counts) and the notification (which delivers) travel on two
+    // connections: the count may land just after the delivery.
+    const verifiedCount = async () => (await proofEvents.get()).values.find((value) => value.labels.change === "STATUS_CHANGED" && value.labels.status === "VERIFIED")?.value;
+    expect(await pollUntil("the VERIFIED event counted", verifiedCount, (count) => count !== undefined, { timeoutMs: 30_000, intervalMs: 10 })).toBe(1);
     await events.return?.();
   });
 
