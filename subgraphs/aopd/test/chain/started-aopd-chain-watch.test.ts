@@ -22,14 +22,13 @@ function promtoolCheck(exposition: string): Promise<{ code: number | null; outpu
   });
 }
 
-// The watcher runs on its own schedule, so the test polls for the state it expects.
-const until = pollUntil;
 
 /**
  * aopd as production starts it: its entry point (`src/main.ts`) in a process of its own,
  * configured only by the environment, with the chain connections pointing at a real anvil node
  * and at the Blockbook stand-in (the API key in its URL's path).
  */
+// The watcher runs on its own schedule, so the test polls for the state it expects (pollUntil).
 describe("the chain watcher of a started aopd", () => {
   let anvil: LocalAnvil;
   let blockbook: BlockbookStandIn;
@@ -79,7 +78,7 @@ describe("the chain watcher of a started aopd", () => {
     });
     aopd.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     aopd.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await until("aopd's readiness", () => fetch(`${base}/health/ready`).then((response) => response.status, () => 0), (status) => status === 200);
+    await pollUntil("aopd's readiness", () => fetch(`${base}/health/ready`).then((response) => response.status, () => 0), (status) => status === 200);
   }, 180_000);
   afterAll(async () => {
     if (aopd && aopd.exitCode === null) {
@@ -97,10 +96,10 @@ describe("the chain watcher of a started aopd", () => {
     expect(await finalize(requested.id as string, txId)).toEqual({ status: "SUBMITTED", txId });
 
     // The watcher sees the transaction with one confirmation of the two: recorded, still SUBMITTED.
-    const shallow = await until("the first check", () => proof(requested.id as string), (seen) => seen.confirmations === 1);
+    const shallow = await pollUntil("the first check", () => proof(requested.id as string), (seen) => seen.confirmations === 1);
     expect(shallow).toMatchObject({ status: "SUBMITTED", txId, failureReason: null });
     await anvil.mine(1);
-    const verified = await until("the verification", () => proof(requested.id as string), (seen) => seen.status !== "SUBMITTED");
+    const verified = await pollUntil("the verification", () => proof(requested.id as string), (seen) => seen.status !== "SUBMITTED");
     expect(verified).toEqual({ status: "VERIFIED", txId, blockHeight: shallow.blockHeight, confirmations: 2, failureReason: null });
   });
 
@@ -109,7 +108,7 @@ describe("the chain watcher of a started aopd", () => {
     const requested = await requestProof("DTI4H95J0R2X", "bc1qmgwnfjlda4ns3g6g3yz74w6scnn9yu2ts82yyc", "1Nb1ykSD7J5k4RFjJQGsrD9gxBE6jzfNa9");
     await finalize(requested.id as string, "8c1e3dec662d1f2a5e322ccef5eca263f98eb16723c6f990be0c88c1db113fb1");
 
-    const ready = await until(
+    const ready = await pollUntil(
       "degraded readiness",
       async () => {
         const response = await fetch(`${base}/health/ready`);
