@@ -1,7 +1,7 @@
 import "./style.css";
 import { loadConsoleConfig } from "./console-config.js";
 import type { ConsoleContext } from "./console-context.js";
-import { h } from "./dom.js";
+import { h } from "@compliance-graph/web-dom";
 import { gatewayApi } from "./gateway-api.js";
 import { liveProofs } from "./live-proofs.js";
 import { startOfficerSession } from "./officer-session.js";

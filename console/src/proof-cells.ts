@@ -1,6 +1,6 @@
 import { explorerUrl } from "./console-config.js";
 import type { ConsoleContext } from "./console-context.js";
-import { h } from "./dom.js";
+import { h } from "@compliance-graph/web-dom";
 import { kindOf, type Proof } from "./proof-fields.js";
 import { formatNumber, t } from "./translations.js";
 

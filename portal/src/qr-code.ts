@@ -1,5 +1,5 @@
 import { toString } from "qrcode";
-import { h } from "./dom.js";
+import { h } from "@compliance-graph/web-dom";
 
 /**
  * A QR code of `text` (an `aopp:`, `bitcoin:` or `ethereum:` URI) as inline SVG, drawn by the

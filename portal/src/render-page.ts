@@ -1,4 +1,4 @@
-import { h } from "./dom.js";
+import { h } from "@compliance-graph/web-dom";
 import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { renderRequestDetails } from "./render-request-details.js";
 import { renderMediaProof } from "./render-media-proof.js";

@@ -1,4 +1,4 @@
-import { h } from "./dom.js";
+import { h } from "@compliance-graph/web-dom";
 import type { PageState } from "./page-state.js";
 import type { PublicProofView } from "@compliance-graph/portal-contract";
 

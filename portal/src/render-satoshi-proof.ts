@@ -1,4 +1,4 @@
-import { fieldId, h } from "./dom.js";
+import { fieldId, h } from "@compliance-graph/web-dom";
 import type { PageActions, PageState } from "./page-state.js";
 import type { PublicProofView } from "@compliance-graph/portal-contract";
 import { qrCode } from "./qr-code.js";

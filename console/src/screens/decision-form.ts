@@ -1,6 +1,6 @@
 import type { ConsoleContext } from "../console-context.js";
 import { decideProof, decisionReasons, type Decision, type DecisionReason } from "../decide-proof.js";
-import { fieldId, h } from "../dom.js";
+import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import type { Proof, ProofKind } from "../proof-fields.js";
 import { t } from "../translations.js";

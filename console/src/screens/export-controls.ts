@@ -1,5 +1,5 @@
 import type { ConsoleContext } from "../console-context.js";
-import { h } from "../dom.js";
+import { h } from "@compliance-graph/web-dom";
 import type { ApiErrorEntry } from "../gateway-api.js";
 import { formatNumber, t } from "../translations.js";
 

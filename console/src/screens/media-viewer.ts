@@ -1,5 +1,5 @@
 import type { ConsoleContext } from "../console-context.js";
-import { h } from "../dom.js";
+import { h } from "@compliance-graph/web-dom";
 import type { Proof } from "../proof-fields.js";
 import { t } from "../translations.js";
 

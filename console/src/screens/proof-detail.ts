@@ -1,7 +1,7 @@
 import { explorerUrl } from "../console-config.js";
 import type { ConsoleContext } from "../console-context.js";
 import { decideRole } from "../decide-proof.js";
-import { h } from "../dom.js";
+import { h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
 import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } from "../proof-fields.js";

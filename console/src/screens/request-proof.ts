@@ -1,5 +1,5 @@
 import type { ConsoleContext } from "../console-context.js";
-import { fieldId, h } from "../dom.js";
+import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { assetLabel } from "../proof-cells.js";
 import type { ProofKind } from "../proof-fields.js";

@@ -1,5 +1,5 @@
 import type { ConsoleContext } from "../console-context.js";
-import { h } from "../dom.js";
+import { h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";

@@ -31,3 +31,5 @@ export { metricsExposureFromEnv, startMetricsServer, type MetricsExposure } from
 export { isTracingEnabled, projectTracer, startTracing, type Tracing } from "./tracing/start-tracing.js";
 export { inSpanContext } from "./tracing/in-span-context.js";
 export { tracedRequest } from "./tracing/traced-request.js";
+export { loadStaticPage, type StaticPageFile } from "./static-page/static-page-files.js";
+export { staticPageRoute, type StaticPageRouteOptions } from "./static-page/static-page-route.js";

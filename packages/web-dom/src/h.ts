@@ -2,8 +2,8 @@ type Child = Node | string | null | undefined | false;
 type Attributes = Record<string, string | boolean | ((event: Event) => void) | undefined>;
 
 /**
- * A DOM element from a tag, attributes and children: the page builds its few screens with this
- * instead of a framework, as the portal does. Text always goes in as text nodes, never as HTML, so nothing a proof
+ * A DOM element from a tag, attributes and children: the portal and the console build their few screens with this
+ * instead of a framework. Text always goes in as text nodes, never as HTML, so nothing a proof
  * carries (a message, an address) can become markup.
  */
 export function h(tag: string, attributes: Attributes = {}, ...children: Child[]): HTMLElement {
@@ -19,11 +19,4 @@ export function h(tag: string, attributes: Attributes = {}, ...children: Child[]
     element.append(typeof child === "string" ? document.createTextNode(child) : child);
   }
   return element;
-}
-
-/** A unique id for pairing a label with its field. */
-let counter = 0;
-export function fieldId(name: string): string {
-  counter += 1;
-  return `${name}-${counter}`;
 }

@@ -1,0 +1,2 @@
+export { h } from "./h.js";
+export { fieldId } from "./field-id.js";
