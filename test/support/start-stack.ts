@@ -8,6 +8,7 @@ import { startAopd, type AopdConfig, type RunningAopd } from "@compliance-graph/
 import { composeSubgraphs, readDevRealm, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey, type RoleSource } from "@compliance-graph/identity";
 import { createLogger } from "@compliance-graph/server-kit";
+import { fetchToken, postGraphQL, type GraphQLBody } from "@compliance-graph/test-kit";
 import { startTrpd, trpdSchemaFile } from "@compliance-graph/trpd";
 import { aopdStandInSchemaFile, startAopdStandIn } from "./aopd-stand-in.js";
 
@@ -28,11 +29,6 @@ export interface Stack {
   /** POSTs a query to the gateway with the given token (none when undefined). */
   query(query: string, token: string | undefined, variables?: Record<string, unknown>): Promise<{ status: number; headers: Headers; body: GraphQLBody }>;
   close(): Promise<void>;
-}
-
-export interface GraphQLBody {
-  data?: Record<string, unknown> | null;
-  errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
 export interface StackOptions {
@@ -172,29 +168,5 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 }
 
-/** The client-credentials grant with exactly the form fields of spec 4.3. */
-export async function fetchToken(tokenEndpoint: string, clientId: string, clientSecret: string): Promise<string> {
-  const response = await fetch(tokenEndpoint, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: clientId, grant_type: "client_credentials", client_secret: clientSecret, scope: "openid" }),
-  });
-  const body = (await response.json()) as { access_token?: string; error?: string };
-  if (!body.access_token) throw new Error(`The token endpoint answered ${response.status}: ${JSON.stringify(body)}`);
-  return body.access_token;
-}
-
-export async function postGraphQL(
-  url: string,
-  query: string,
-  token: string | undefined,
-  variables?: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Headers; body: GraphQLBody }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: JSON.stringify({ query, ...(variables ? { variables } : {}) }),
-  });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as GraphQLBody };
-}
+// Moved to the test kit, where the benchmarks share them; re-exported for the many tests that import them from here.
+export { fetchToken, postGraphQL, type GraphQLBody };

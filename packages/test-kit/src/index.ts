@@ -10,3 +10,6 @@ export { excelNumberToIso, readWorkbook, worksheetXml, type ReadCell, type ReadS
 export { signSolanaMessage, solanaAddressOf } from "./solana-test-wallet.js";
 export { freePort, startProcess, type BenchProcess, type ReadyCheck } from "./start-process.js";
 export { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
+export { fetchToken } from "./fetch-token.js";
+export { postGraphQL, type GraphQLBody } from "./post-graphql.js";
+export { startConsoleStack, type ConsoleStack } from "./start-console-stack.js";

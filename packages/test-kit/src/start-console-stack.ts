@@ -9,7 +9,8 @@ import { createDevIdentityProvider, startGateway, type DevIdentityProvider, type
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
 import { createLogger, forwardPathPrefix } from "@compliance-graph/server-kit";
 import { startTrpd } from "@compliance-graph/trpd";
-import { fetchToken, postGraphQL, type GraphQLBody } from "../../support/start-stack.js";
+import { fetchToken } from "./fetch-token.js";
+import { postGraphQL, type GraphQLBody } from "./post-graphql.js";
 
 export interface ConsoleStack {
   /** The one origin of this stack, as `npm start` has one: `http://127.0.0.1:<port>`. */
