@@ -8,7 +8,7 @@ import { startAopd } from "@compliance-graph/aopd";
 import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
 import { createDevIdentityProvider, gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
-import { createLogger, forwardPathPrefix, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
+import { createLogger, forwardPathPrefix, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
 import { startTrpd } from "@compliance-graph/trpd";
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";

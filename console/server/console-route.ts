@@ -1,4 +1,4 @@
-import { loadStaticPage, staticPageRoute } from "@compliance-graph/server-kit";
+import { loadStaticPage, staticPageRoute } from "@compliance-graph/process-shell";
 
 /**
  * What the console reads from `/console/config.json` at start: the identity provider and client it

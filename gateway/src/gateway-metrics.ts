@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from "prom-client";
-import { latencyBuckets, ServiceMetrics } from "@compliance-graph/server-kit";
+import { latencyBuckets, ServiceMetrics } from "@compliance-graph/process-shell";
 
 /**
  * The gateway's metrics beside those of every deployable (HTTP, GraphQL operations): subgraph

@@ -1,7 +1,7 @@
 import type { JWK } from "jose";
 import { generateInternalSigningKey, parseRoleSources } from "@compliance-graph/identity";
 import { parseAccessTokenMarkers } from "./authentication/access-token-marker.js";
-import { metricsExposureFromEnv, type Logger } from "@compliance-graph/server-kit";
+import { metricsExposureFromEnv, type Logger } from "@compliance-graph/process-shell";
 import type { GatewayOptions } from "./start-gateway.js";
 import { subscriptionLimitsFromEnv } from "./subscriptions/subscription-limits.js";
 

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { availableParallelism } from "node:os";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 
 /**
  * `GATEWAY_WORKERS`: how many gateway processes share the listening port (node:cluster). One

@@ -1,5 +1,5 @@
 import cluster from "node:cluster";
-import { createLogger, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
+import { createLogger, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
 import { createDevIdentityProvider, type DevIdentityProvider } from "./dev-identity-provider/create-dev-identity-provider.js";
 import { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
 import { gatewayWorkersFromEnv, runGatewayWorkers } from "./gateway-workers.js";

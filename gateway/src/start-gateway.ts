@@ -5,22 +5,8 @@ import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReporting
 import type { JWK } from "jose";
 import { dateTimeScalar } from "@compliance-graph/filter";
 import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf } from "@compliance-graph/identity";
-import {
-  createLogger,
-  defaultQueryLimits,
-  hardenedApolloOptions,
-  inputValuesPlugin,
-  costLimitPlugin,
-  defaultCostLimits,
-  type CostLimits,
-  createHttpServerShell,
-  OutageLog,
-  graphqlMetricsPlugin,
-  unknownOutcomePlugin,
-  type MetricsExposure,
-  type Logger,
-  type QueryLimits,
-} from "@compliance-graph/server-kit";
+import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger } from "@compliance-graph/process-shell";
+import { defaultQueryLimits, hardenedApolloOptions, inputValuesPlugin, costLimitPlugin, defaultCostLimits, type CostLimits, graphqlMetricsPlugin, unknownOutcomePlugin, type QueryLimits } from "@compliance-graph/graphql-execution";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 import { GatewayMetrics } from "./gateway-metrics.js";
 import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, type Identity } from "@compliance-graph/identity";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { startStack, type Stack } from "../support/start-stack.js";
 
 interface Received {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTracing, type Tracing } from "@compliance-graph/server-kit";
+import { startTracing, type Tracing } from "@compliance-graph/process-shell";
 import { createTestDatabase, pollUntil } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 

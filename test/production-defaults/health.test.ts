@@ -28,7 +28,7 @@ describe("health endpoints of the gateway", () => {
     const { port } = probe.address() as { port: number };
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const { startGateway } = await import("@compliance-graph/gateway");
-    const { createLogger } = await import("@compliance-graph/server-kit");
+    const { createLogger } = await import("@compliance-graph/process-shell");
     const gateway = await startGateway({
       port: 0,
       production: false,

@@ -5,7 +5,7 @@ import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { startTrpd } from "@compliance-graph/trpd";
 import { createInternalTokenMinter, createInternalTokenVerifier } from "@compliance-graph/identity";
 import { postGraphQL, startStack, type Stack } from "../support/start-stack.js";

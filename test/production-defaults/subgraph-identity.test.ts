@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { startAopd } from "@compliance-graph/aopd";
 import { startTrpd } from "@compliance-graph/trpd";
 

@@ -1,5 +1,5 @@
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";

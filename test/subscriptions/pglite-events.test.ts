@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { resultsBeforeEndMarker } from "./support/await-end-marker.js";
 import { awaitLive } from "./support/await-live.js";
 import { proofWriterOn, type ProofWriter } from "./support/proof-writer.js";

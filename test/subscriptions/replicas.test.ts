@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
 import { createInternalTokenVerifier } from "@compliance-graph/identity";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { resultsBeforeEndMarker } from "./support/await-end-marker.js";

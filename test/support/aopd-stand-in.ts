@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import { parse } from "graphql";
 import { createIdentityDoor, enforceRequiredRoles, type InternalTokenVerifier } from "@compliance-graph/identity";
-import { createLogger, startSubgraphServer, type RunningSubgraphServer } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
+import { startSubgraphServer, type RunningSubgraphServer } from "@compliance-graph/graphql-execution";
 
 export const aopdStandInSchemaFile = new URL("./fixtures/aopd-stand-in.graphql", import.meta.url).pathname;
 

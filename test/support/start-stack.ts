@@ -7,7 +7,7 @@ import type { JWK } from "jose";
 import { startAopd, type AopdConfig, type RunningAopd } from "@compliance-graph/aopd";
 import { composeSubgraphs, readDevRealm, startDevIdentityProvider, startGateway, type DevClient, type GatewayOptions, type RunningDevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey, type InternalSigningKey, type RoleSource } from "@compliance-graph/identity";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { fetchToken, postGraphQL, type GraphQLBody } from "@compliance-graph/test-kit";
 import { startTrpd, trpdSchemaFile } from "@compliance-graph/trpd";
 import { aopdStandInSchemaFile, startAopdStandIn } from "./aopd-stand-in.js";

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { aopdConfigFromEnv, migrateToLatest, openDatabase } from "@compliance-graph/aopd";
 import { ChainWatcher, claimProofsForChainCheck, finalizeSatoshiProof, requestSatoshiProof } from "@compliance-graph/aopd/internals";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { sql } from "kysely";
 import { anvilAccounts, startLocalAnvil } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario } from "../benchmark-report.js";

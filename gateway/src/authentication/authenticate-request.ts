@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { IdentityProviderUnavailableError, UnauthenticatedError, type PublicError } from "@compliance-graph/errors";
 import { bearerTokenFrom, type Identity } from "@compliance-graph/identity";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { AccessTokenVerifier } from "./access-token-verifier.js";
 
 export interface AuthenticateRequestOptions {

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { SupergraphSdlHook } from "@apollo/gateway";
 import { Supergraph } from "@apollo/federation-internals";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import { composeSubgraphs } from "./compose-supergraph.js";
 import { readSupergraphConfig } from "./supergraph-config.js";
 

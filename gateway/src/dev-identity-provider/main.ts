@@ -1,4 +1,4 @@
-import { createLogger, onShutdownSignal } from "@compliance-graph/server-kit";
+import { createLogger, onShutdownSignal } from "@compliance-graph/process-shell";
 import { persistentSigningKey } from "./persistent-signing-key.js";
 import { startDevIdentityProvider } from "./start-dev-identity-provider.js";
 

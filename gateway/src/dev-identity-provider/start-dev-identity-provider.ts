@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { createBoundedHttpServer, sendJson } from "@compliance-graph/server-kit";
+import { createBoundedHttpServer, sendJson } from "@compliance-graph/process-shell";
 import { createDevIdentityProvider, type DevIdentityProvider, type DevIdentityProviderOptions } from "./create-dev-identity-provider.js";
 
 export interface RunningDevIdentityProvider extends DevIdentityProvider {

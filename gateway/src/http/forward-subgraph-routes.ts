@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { ForbiddenError, ServiceUnavailableError, UserInputError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, sendJson, type Logger } from "@compliance-graph/server-kit";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, sendJson, type Logger } from "@compliance-graph/process-shell";
 import { Agent } from "undici";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import { authenticateRequest } from "../authentication/authenticate-request.js";

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
-import { executeApolloRequest, readGraphQLBody, sendGraphQLError, type Logger } from "@compliance-graph/server-kit";
+import { sendGraphQLError, type Logger } from "@compliance-graph/process-shell";
+import { executeApolloRequest, readGraphQLBody } from "@compliance-graph/graphql-execution";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import { authenticateRequest } from "../authentication/authenticate-request.js";
 import type { GatewayContext } from "../gateway-context.js";

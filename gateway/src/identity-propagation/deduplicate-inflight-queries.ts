@@ -1,5 +1,5 @@
 import { Response } from "undici";
-import { requestIdHeader } from "@compliance-graph/server-kit";
+import { requestIdHeader } from "@compliance-graph/process-shell";
 
 type FetchFunction = (url: string, init?: Record<string, unknown>) => Promise<Response>;
 

@@ -9,7 +9,7 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@
 import { context as traceContext, propagation } from "@opentelemetry/api";
 import { isConnectionFailure, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
-import { requestIdHeader, type OutageLog } from "@compliance-graph/server-kit";
+import { requestIdHeader, type OutageLog } from "@compliance-graph/process-shell";
 import type { GatewayContext } from "../gateway-context.js";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 

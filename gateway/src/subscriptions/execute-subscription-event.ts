@@ -3,7 +3,7 @@ import type { FetchNode, QueryPlan } from "@apollo/query-planner";
 import type { GatewayGraphQLRequestContext } from "@apollo/server-gateway-interface";
 import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
 import { maskError } from "@compliance-graph/errors";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { GatewayContext } from "../gateway-context.js";
 import type { PlannedSubscription } from "./subscription-planner.js";
 

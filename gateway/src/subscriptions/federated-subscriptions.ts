@@ -1,7 +1,7 @@
 import type { GraphQLDataSource, ServiceMap } from "@apollo/gateway";
 import type { GraphQLFormattedError } from "graphql";
 import { identityKey, type Identity } from "@compliance-graph/identity";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import { SharedSubscription } from "./shared-subscription.js";
 import type { SubgraphSocketPool } from "./subgraph-socket-pool.js";

@@ -1,7 +1,7 @@
 import type { GraphQLFormattedError } from "graphql";
 import type WebSocket from "ws";
 import { maskError } from "@compliance-graph/errors";
-import type { OperationPayload } from "@compliance-graph/server-kit";
+import type { OperationPayload } from "@compliance-graph/graphql-execution";
 import { keepSocketAlive } from "./keep-socket-alive.js";
 import { SubscriptionCloseCode } from "./subscription-close-code.js";
 import { SubscriptionConnection, type SubscriptionService } from "./subscription-connection.js";

@@ -4,7 +4,7 @@ import { context } from "@opentelemetry/api";
 import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
 import { LimitExceededError, maskError, ServiceUnavailableError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
-import { inSpanContext, isTracingEnabled, projectTracer, type Logger } from "@compliance-graph/server-kit";
+import { inSpanContext, isTracingEnabled, projectTracer, type Logger } from "@compliance-graph/process-shell";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import type { Client } from "graphql-ws";
 import { executeSubscriptionEvent, type UpstreamEvent } from "./execute-subscription-event.js";

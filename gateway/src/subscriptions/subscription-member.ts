@@ -1,5 +1,5 @@
 import type { FormattedExecutionResult, GraphQLFormattedError } from "graphql";
-import { PushQueue } from "@compliance-graph/server-kit";
+import { PushQueue } from "@compliance-graph/graphql-execution";
 
 /** Ends a subscription with errors already formatted (masked) for the client. */
 export class SubscriptionEndedError extends Error {

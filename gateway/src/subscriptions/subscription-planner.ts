@@ -5,7 +5,7 @@ import type { GraphQLError} from "graphql";
 import { getVariableValues, parse, type DocumentNode, type GraphQLSchema } from "graphql";
 import { BadRequestError, ForbiddenError, InvalidVariableError } from "@compliance-graph/errors";
 import { findMissingRole, RequiredRoles, type Identity } from "@compliance-graph/identity";
-import { prepareOperation, type OperationPayload, type QueryLimits } from "@compliance-graph/server-kit";
+import { prepareOperation, type OperationPayload, type QueryLimits } from "@compliance-graph/graphql-execution";
 import { resumableOperation, type ResumableOperation } from "./resumable-operation.js";
 
 type OperationContext = ReturnType<typeof buildOperationContext>;

@@ -7,7 +7,7 @@ import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
 import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
 import { createDevIdentityProvider, startGateway, type DevIdentityProvider, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
-import { createLogger, forwardPathPrefix } from "@compliance-graph/server-kit";
+import { createLogger, forwardPathPrefix } from "@compliance-graph/process-shell";
 import { startTrpd } from "@compliance-graph/trpd";
 import { fetchToken } from "./fetch-token.js";
 import { postGraphQL, type GraphQLBody } from "./post-graphql.js";

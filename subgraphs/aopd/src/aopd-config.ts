@@ -157,7 +157,7 @@ export interface AopdConfig {
   eventStreamHeartbeatSeconds: number;
   /**
    * `AOPD_MAX_COST`: the most rows one operation may ask for across its list fields and aliases
-   * (see server-kit's operation-cost.ts); as the gateway's `GRAPHQL_MAX_COST`. @default 200_000
+   * (see graphql-execution's operation-cost.ts); as the gateway's `GRAPHQL_MAX_COST`. @default 200_000
    */
   maxCost: number;
   /** `AOPD_MAX_CONCURRENT_EXPORTS`: exports built at once by this process. At least 1. @default 2 */

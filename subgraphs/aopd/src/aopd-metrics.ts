@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import type pg from "pg";
 import { Counter, Gauge } from "prom-client";
-import { ServiceMetrics, startRepeatingJob, type Logger } from "@compliance-graph/server-kit";
+import { ServiceMetrics, startRepeatingJob, type Logger } from "@compliance-graph/process-shell";
 import type { ChainWatcherStats } from "./chain/chain-backoff.js";
 import type { AopdDatabase } from "./database/database-schema.js";
 

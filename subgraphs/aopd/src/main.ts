@@ -1,5 +1,5 @@
 import { insecureDevelopmentIdentityFromEnv, internalTokenVerifierFromEnv } from "@compliance-graph/identity";
-import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
+import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
 import { startAopd, type RunningAopd } from "./start-aopd.js";
 
 /**

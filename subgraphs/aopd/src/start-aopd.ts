@@ -1,6 +1,7 @@
 import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
 import { isConnectionFailure } from "@compliance-graph/errors";
-import { createLogger, OutageLog, startRepeatingJob, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
+import { createLogger, OutageLog, startRepeatingJob, type Logger, type MetricsExposure } from "@compliance-graph/process-shell";
+import { startSubgraphServer } from "@compliance-graph/graphql-execution";
 import { AopdMetrics } from "./aopd-metrics.js";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
@@ -45,7 +46,7 @@ export interface StartAopdOptions {
   logger?: Logger;
   /** Where `/metrics` is served. @default on aopd's port */
   metricsExposure?: MetricsExposure;
-  /** Queries compiled by graphql-jit (see server-kit's `compiledExecutionGateway`). @default GRAPHQL_COMPILED_EXECUTION !== "false" */
+  /** Queries compiled by graphql-jit (see graphql-execution's `compiledExecutionGateway`). @default GRAPHQL_COMPILED_EXECUTION !== "false" */
   compiledExecution?: boolean;
 }
 

@@ -1,5 +1,6 @@
 import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
-import { createLogger, startSubgraphServer, type Logger, type MetricsExposure } from "@compliance-graph/server-kit";
+import { createLogger, type Logger, type MetricsExposure } from "@compliance-graph/process-shell";
+import { startSubgraphServer } from "@compliance-graph/graphql-execution";
 import { buildTrpdSchema } from "./trpd-schema.js";
 import type { TrpdContext } from "./trpd-context.js";
 import { trpdConfigFromEnv, type TrpdConfig } from "./trpd-config.js";

@@ -1,6 +1,6 @@
 import { ConflictError } from "@compliance-graph/errors";
 import type { AssetRegistry } from "@compliance-graph/dti-assets";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "../ingestion/change-proof-status.js";

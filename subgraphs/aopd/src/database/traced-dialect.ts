@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
-import { isTracingEnabled, projectTracer } from "@compliance-graph/server-kit";
+import { isTracingEnabled, projectTracer } from "@compliance-graph/process-shell";
 
 /**
  * A span per statement of a recorded trace: its SQL text with placeholders (never the parameter

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase } from "./database-schema.js";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 
 /** The database did not answer within the start-up limit; the process should exit and be restarted. */
 export class DatabaseStartupTimeoutError extends Error {

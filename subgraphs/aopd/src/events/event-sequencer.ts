@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { AopdDatabase } from "../database/database-schema.js";
 import { sequenceProofEvents, type NumberedEvents } from "./sequence-proof-events.js";
 

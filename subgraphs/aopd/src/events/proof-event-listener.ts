@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { Database } from "../database/open-database.js";
 import { proofEventsChannel, proofWritesChannel } from "./proof-event.js";
 

@@ -1,5 +1,5 @@
 import type { FilterLimits } from "@compliance-graph/filter";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { AopdMetrics } from "../aopd-metrics.js";
 import type { Database } from "../database/open-database.js";
 import { ProofSubscriptionHub } from "../subscriptions/proof-subscription-hub.js";

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ForbiddenError, LimitExceededError, UserInputError } from "@compliance-graph/errors";
 import { roles, type IdentityDoor } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger } from "@compliance-graph/server-kit";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger } from "@compliance-graph/process-shell";
 import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import { streamProofsAsXlsx } from "./stream-proofs-as-xlsx.js";

@@ -1,7 +1,7 @@
 import type { AopdMetrics } from "../aopd-metrics.js";
 import type { BaseContext } from "@apollo/server";
 import type { Identity } from "@compliance-graph/identity";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { Kysely } from "kysely";
 import type pg from "pg";
 import type { AopdConfig } from "../aopd-config.js";

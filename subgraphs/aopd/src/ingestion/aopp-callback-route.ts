@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import { allowAnyOrigin, answerPreflight } from "../public-api/cross-origin.js";
 import { answerPublicRouteFailure } from "../public-api/answer-public-route-failure.js";
 import { PublicRouteError } from "../public-api/public-route-error.js";

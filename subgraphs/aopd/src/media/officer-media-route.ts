@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isUuid } from "@compliance-graph/filter";
 import { roles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
-import { sendJson, type Logger } from "@compliance-graph/server-kit";
+import { sendJson, type Logger } from "@compliance-graph/process-shell";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import type { ProofMedia } from "./read-proof-media.js";
 
 /**

@@ -1,4 +1,4 @@
-import { loadStaticPage, staticPageRoute, type Logger, type StaticPageFile } from "@compliance-graph/server-kit";
+import { loadStaticPage, staticPageRoute, type Logger, type StaticPageFile } from "@compliance-graph/process-shell";
 import type { AopdConfig } from "../aopd-config.js";
 import type { PortalResources } from "./load-portal-resources.js";
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Logger } from "@compliance-graph/server-kit";
+import type { Logger } from "@compliance-graph/process-shell";
 import { ProofRefusal } from "../proofs/proof-refusal.js";
 import { PublicRouteError, sendPublicRouteError } from "./public-route-error.js";
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { clientAddress, sendJson, type Logger } from "@compliance-graph/server-kit";
+import { clientAddress, sendJson, type Logger } from "@compliance-graph/process-shell";
 import { acceptProofSignature, type SignatureAcceptanceServices } from "../ingestion/accept-proof-signature.js";
 import { hashCallbackToken, isCallbackTokenShaped } from "../ingestion/callback-token.js";
 import { submitSatoshiTransaction } from "../ingestion/submit-satoshi-transaction.js";

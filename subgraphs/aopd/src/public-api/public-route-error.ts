@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { sendJson } from "@compliance-graph/server-kit";
+import { sendJson } from "@compliance-graph/process-shell";
 import type { ProofStatus } from "../database/database-schema.js";
 import type { ProofRefusal} from "../proofs/proof-refusal.js";
 import { BusyRefusal, ProofStateRefusal } from "../proofs/proof-refusal.js";

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { clientAddress, TokenBucketLimiter } from "@compliance-graph/server-kit";
+import { clientAddress, TokenBucketLimiter } from "@compliance-graph/process-shell";
 import type { AopdConfig } from "../aopd-config.js";
 import { PublicRouteError } from "./public-route-error.js";
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody } from "@compliance-graph/server-kit";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody } from "@compliance-graph/process-shell";
 import { PublicRouteError } from "./public-route-error.js";
 
 /** Reads a public route's JSON object body of at most `limitBytes`; refusals are `PublicRouteError`s. */

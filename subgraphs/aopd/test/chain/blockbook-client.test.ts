@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";
 import { ChainConnectionError } from "../../src/chain/chain-connection-error.js";

@@ -1,5 +1,5 @@
 import { AssetRegistry } from "@compliance-graph/dti-assets";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";

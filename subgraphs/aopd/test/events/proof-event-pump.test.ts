@@ -1,7 +1,7 @@
 import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultFilterLimits } from "@compliance-graph/filter";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { pollUntil } from "@compliance-graph/test-kit";
 import type { Database } from "../../src/database/open-database.js";
 import { startProofEventPump, type ProofEventPump } from "../../src/events/start-proof-event-pump.js";

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "@compliance-graph/server-kit";
+import { createLogger } from "@compliance-graph/process-shell";
 import { BusyRefusal, ProofStateRefusal, SubmissionRefusal, UnknownProofRefusal } from "../../src/proofs/proof-refusal.js";
 import { answerPublicRouteFailure } from "../../src/public-api/answer-public-route-failure.js";
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { forwardPathPrefix } from "@compliance-graph/server-kit";
+import { forwardPathPrefix } from "@compliance-graph/process-shell";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import { portalApi, postJson, requestSatoshiProofFor, requestSignatureProof } from "../support/portal-client.js";

@@ -1,7 +1,8 @@
 import { buildSchema } from "graphql";
 import { createIdentityDoor } from "@compliance-graph/identity";
 import { afterEach, describe, expect, it } from "vitest";
-import { BoundedLabel, createLogger, metricsExposureFromEnv, startSubgraphServer, type RunningSubgraphServer } from "../src/index.js";
+import { BoundedLabel, createLogger, metricsExposureFromEnv } from "@compliance-graph/process-shell";
+import { startSubgraphServer, type RunningSubgraphServer } from "../src/index.js";
 
 const schema = buildSchema("type Query { hello: String }");
 

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody } from "./read-json-body.js";
-import { sendGraphQLError } from "./send-json.js";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError } from "@compliance-graph/process-shell";
 
 /**
  * Reads a GraphQL request's JSON body (POST only) within `maxBodyBytes`. A body over the limit is

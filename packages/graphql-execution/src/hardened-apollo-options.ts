@@ -1,7 +1,6 @@
 import type { GraphQLFormattedError } from "graphql";
 import { isConnectionFailure, isStatementTimeout, maskError, publicErrorIn, ServiceUnavailableError } from "@compliance-graph/errors";
-import type { Logger } from "./logger.js";
-import type { OutageLog } from "./outage-log.js";
+import type { Logger, OutageLog } from "@compliance-graph/process-shell";
 import { aliasLimitRule, depthLimitRule, type QueryLimits } from "./query-limits.js";
 import { withoutSuggestions } from "./without-suggestions.js";
 

@@ -3,8 +3,7 @@ import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
 import type { Identity, IdentityDoor } from "@compliance-graph/identity";
-import type { Logger } from "./logger.js";
-import type { OutageLog } from "./outage-log.js";
+import { createHttpServerShell, isTracingEnabled, type Logger, type MetricsExposure, type OutageLog, type ReadinessReport, sendGraphQLError, ServiceMetrics } from "@compliance-graph/process-shell";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
 import { inputValuesPlugin } from "./input-values-plugin.js";
 import { unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
@@ -13,14 +12,9 @@ import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { compiledExecutionGateway } from "./compiled-execution-gateway.js";
 import { readGraphQLBody } from "./read-graphql-body.js";
-import { createHttpServerShell, type ReadinessReport } from "./http-server-shell.js";
-import { sendGraphQLError } from "./send-json.js";
-import { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
-import { operationAttributesPlugin } from "./tracing/operation-attributes-plugin.js";
-import { isTracingEnabled } from "./tracing/start-tracing.js";
-import { traceResolvers } from "./tracing/trace-resolvers.js";
-import { ServiceMetrics } from "./metrics/service-metrics.js";
-import type { MetricsExposure } from "./metrics/start-metrics-server.js";
+import { graphqlMetricsPlugin } from "./graphql-metrics-plugin.js";
+import { operationAttributesPlugin } from "./operation-attributes-plugin.js";
+import { traceResolvers } from "./trace-resolvers.js";
 
 export interface SubgraphServerOptions<TContext extends BaseContext> {
   /** The subgraph's name, as in `supergraph.yaml`; used in logs. */

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
 import type { GraphQLFormattedError } from "graphql";
-import type { ServiceMetrics } from "./service-metrics.js";
+import type { ServiceMetrics } from "@compliance-graph/process-shell";
 
 /**
  * Counts and times one GraphQL operation. The outcome is `ok` or the code of the first error (a

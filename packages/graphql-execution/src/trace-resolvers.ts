@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { defaultFieldResolver, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
-import { projectTracer } from "./start-tracing.js";
+import { projectTracer } from "@compliance-graph/process-shell";
 
 /**
  * Wraps the resolvers that do I/O in a span each, active while they run (so their SQL statements
