@@ -6,7 +6,8 @@
 import { fileURLToPath } from "node:url";
 import { startAopd } from "@compliance-graph/aopd";
 import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
-import { createDevIdentityProvider, gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
+import { createDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
+import { gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
 import { createLogger, forwardPathPrefix, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
 import { startTrpd } from "@compliance-graph/trpd";

@@ -10,10 +10,6 @@ export {
   type AccessTokenVerifierOptions,
 } from "./authentication/access-token-verifier.js";
 export { defaultAccessTokenMarkers, parseAccessTokenMarkers, type AccessTokenMarker } from "./authentication/access-token-marker.js";
-export { createDevIdentityProvider, generateDevSigningKey, type DevIdentityProvider, type DevIdentityProviderOptions } from "./dev-identity-provider/create-dev-identity-provider.js";
-export { startDevIdentityProvider, type RunningDevIdentityProvider } from "./dev-identity-provider/start-dev-identity-provider.js";
-export { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig, type DevUser } from "./dev-identity-provider/dev-identity-provider-config.js";
-export { readDevRealm, devRealmFile, type DevRealm } from "./dev-identity-provider/keycloak-realm.js";
 export type { GatewayContext } from "./gateway-context.js";
 export { SubscriptionCloseCode } from "./subscriptions/subscription-close-code.js";
 export { defaultSubscriptionLimits, subscriptionLimitsFromEnv, type SubscriptionLimits } from "./subscriptions/subscription-limits.js";

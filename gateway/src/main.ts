@@ -1,13 +1,16 @@
 import cluster from "node:cluster";
 import { createLogger, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
-import { createDevIdentityProvider, type DevIdentityProvider } from "./dev-identity-provider/create-dev-identity-provider.js";
+import type * as DevIdentityProviderModule from "@compliance-graph/dev-identity-provider";
+import type { DevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
 import { gatewayWorkersFromEnv, runGatewayWorkers } from "./gateway-workers.js";
 import { startGateway } from "./start-gateway.js";
 
 // Runs the gateway on its own: `node --import tsx gateway/src/main.ts`. With
 // DEV_IDENTITY_PROVIDER=true it also serves the development identity provider at
-// /auth/realms/<realm> on its own port and trusts it (refused in production).
+// /auth/realms/<realm> on its own port and trusts it (refused in production). The provider is a
+// workspace of its own, a development dependency only, loaded here on demand, so a production
+// install of the gateway (npm ci --omit=dev) carries neither it nor oidc-provider.
 // With GATEWAY_WORKERS above 1 this process only supervises; each worker runs the code below.
 const logger = createLogger("gateway");
 const env = { ...process.env };
@@ -31,7 +34,7 @@ async function serve(): Promise<void> {
   if (env.DEV_IDENTITY_PROVIDER === "true") {
     if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
     const baseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 4000}`;
-    devIdentityProvider = await createDevIdentityProvider({ baseUrl });
+    devIdentityProvider = await (await loadDevIdentityProvider()).createDevIdentityProvider({ baseUrl });
     env.OIDC_ISSUER ??= devIdentityProvider.issuer;
     env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
   }
@@ -41,4 +44,12 @@ async function serve(): Promise<void> {
     logger,
     ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
   });
+}
+
+async function loadDevIdentityProvider(): Promise<typeof DevIdentityProviderModule> {
+  try {
+    return await import("@compliance-graph/dev-identity-provider");
+  } catch (error) {
+    throw new Error(`DEV_IDENTITY_PROVIDER=true needs the development identity provider (@compliance-graph/dev-identity-provider), a development dependency this install does not have: ${(error as Error).message}`);
+  }
 }

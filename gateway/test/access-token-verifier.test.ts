@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UnauthenticatedError } from "@compliance-graph/errors";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "../src/authentication/access-token-verifier.js";
 import { parseAccessTokenMarkers } from "../src/authentication/access-token-marker.js";
-import { generateDevSigningKey } from "../src/dev-identity-provider/create-dev-identity-provider.js";
-import { startDevIdentityProvider, type RunningDevIdentityProvider } from "../src/dev-identity-provider/start-dev-identity-provider.js";
+import { generateDevSigningKey, startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 
 /**
  * The gateway's access-token verifier against a real OIDC provider (the development one, whose

@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/gateway";
+import { startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { CookieJar, pkcePair, step } from "../support/browserless-sign-in.js";
 
 /**

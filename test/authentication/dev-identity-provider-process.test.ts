@@ -9,7 +9,7 @@ import { fetchToken } from "../support/start-stack.js";
 
 /** The provider in its own process, as a developer or a compose file runs it; resolves once it answers. */
 async function startProvider(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "gateway/src/dev-identity-provider/main.ts"], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env }, stdio: "ignore" });
+  const child = spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env }, stdio: "ignore" });
   const discovery = `http://127.0.0.1:${port}/auth/realms/dev/.well-known/openid-configuration`;
   const answering = async () => {
     if (child.exitCode !== null) throw new Error(`the provider exited with ${child.exitCode}`);

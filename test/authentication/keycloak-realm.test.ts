@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devRealmFile, readDevRealm } from "@compliance-graph/gateway";
+import { devRealmFile, readDevRealm } from "@compliance-graph/dev-identity-provider";
 import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 
@@ -11,7 +11,7 @@ async function passwordToken(tokenEndpoint: string, form: Record<string, string>
   return { status: response.status, body: (await response.json()) as { access_token?: string; error?: string } };
 }
 
-describe("the committed Keycloak realm (gateway/realm/dev-realm.json)", () => {
+describe("the committed Keycloak realm (dev-identity-provider/realm/dev-realm.json)", () => {
   let stack: Stack;
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("realm");

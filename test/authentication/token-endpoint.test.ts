@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/gateway";
+import { startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { decodeClaims } from "../support/craft-token.js";
 
 describe("the development identity provider at Keycloak's paths", () => {

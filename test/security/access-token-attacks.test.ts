@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import { exportSPKI, importJWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateDevSigningKey } from "@compliance-graph/gateway";
+import { generateDevSigningKey } from "@compliance-graph/dev-identity-provider";
 import { base64url, decodeClaims, signToken } from "../support/craft-token.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 

@@ -5,7 +5,7 @@
  */
 import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateDevSigningKey } from "@compliance-graph/gateway";
+import { generateDevSigningKey } from "@compliance-graph/dev-identity-provider";
 import { createInternalTokenMinter } from "@compliance-graph/identity";
 import { decodeClaims, signToken } from "../support/craft-token.js";
 import { createTestDatabase } from "@compliance-graph/test-kit";

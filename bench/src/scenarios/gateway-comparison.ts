@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os, { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { devIdentityProviderConfigFromEnv, startDevIdentityProvider } from "@compliance-graph/gateway";
+import { devIdentityProviderConfigFromEnv, startDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { allRoles, createInternalTokenMinter, generateInternalSigningKey } from "@compliance-graph/identity";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { renderBarChartSvg } from "../support/bar-chart-svg.js";

@@ -27,7 +27,7 @@ export interface DevUser {
 }
 
 /** The committed realm: the file a real Keycloak imports with `--import-realm`, and the dev provider reads. */
-export const devRealmFile = new URL("../../realm/dev-realm.json", import.meta.url);
+export const devRealmFile = new URL("../realm/dev-realm.json", import.meta.url);
 
 /** The parts of a Keycloak realm representation (an export) the development provider reads. */
 interface RealmRepresentation {

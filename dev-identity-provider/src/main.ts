@@ -3,7 +3,7 @@ import { persistentSigningKey } from "./persistent-signing-key.js";
 import { startDevIdentityProvider } from "./start-dev-identity-provider.js";
 
 // The development identity provider as a process of its own:
-// `node --import tsx gateway/src/dev-identity-provider/main.ts`, at DEV_IDP_HOST:DEV_IDP_PORT
+// `node --import tsx dev-identity-provider/src/main.ts`, at DEV_IDP_HOST:DEV_IDP_PORT
 // (127.0.0.1:8080), its realm from DEV_IDP_REALM_FILE, its signing key kept in
 // DEV_IDP_SIGNING_KEY_FILE (.data/dev-idp-signing-key.json) so that its tokens survive a restart.
 // Point the gateway at it with OIDC_ISSUER=http://127.0.0.1:8080/auth/realms/dev.

@@ -58,7 +58,7 @@ export async function generateDevSigningKey(kid: string = randomUUID()): Promise
  * grant (direct access grants, for the realm's users, confidential and public clients alike), and
  * the authorization code flow with PKCE and refresh tokens through a sign-in page of its own for
  * clients with the standard flow (the officer console: `compliance-graph-frontend`). Its
- * clients, users, roles and audience come from a Keycloak realm export (gateway/realm/). It refuses
+ * clients, users, roles and audience come from a Keycloak realm export (dev-identity-provider/realm/). It refuses
  * to exist in production.
  */
 export async function createDevIdentityProvider(options: DevIdentityProviderOptions): Promise<DevIdentityProvider> {

@@ -12,7 +12,7 @@ export interface DevIdentityProviderConfig {
 }
 
 /**
- * The realm file (`DEV_IDP_REALM_FILE`, default gateway/realm/dev-realm.json, the same file a real
+ * The realm file (`DEV_IDP_REALM_FILE`, default dev-identity-provider/realm/dev-realm.json, the same file a real
  * Keycloak imports), with the older single-client variables on top: `DEV_IDP_CLIENT_ID`,
  * `DEV_IDP_CLIENT_SECRET` and `DEV_IDP_ROLES` (comma-separated) replace or add that client;
  * `DEV_IDP_REALM`, `DEV_IDP_AUDIENCE` and `DEV_IDP_ACCESS_TOKEN_TTL_SECONDS` replace the file's.
