@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "@compliance-graph/aopd";
-import { pruneProofEvents } from "@compliance-graph/aopd/internals";
+import { openDatabase, pruneProofEvents } from "@compliance-graph/aopd/internals";
 import { createTestDatabase } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { addressWithTransfers, expectedTransfers, openProofWriter, type ProofWriter } from "./support/proof-writer.js";

@@ -1,5 +1,5 @@
 import { HDKey } from "@scure/bip32";
-import { openDatabase, migrateToLatest, seedProofs } from "@compliance-graph/aopd";
+import { openDatabase, migrateToLatest, seedProofs } from "@compliance-graph/aopd/internals";
 import { freePort, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, startProcess, testSecretKey } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
-import { aopdConfigFromEnv, migrateToLatest, openDatabase } from "@compliance-graph/aopd";
-import { ChainWatcher, claimProofsForChainCheck, finalizeSatoshiProof, requestSatoshiProof } from "@compliance-graph/aopd/internals";
+import { aopdConfigFromEnv } from "@compliance-graph/aopd";
+import { ChainWatcher, claimProofsForChainCheck, finalizeSatoshiProof, migrateToLatest, openDatabase, requestSatoshiProof } from "@compliance-graph/aopd/internals";
 import { createLogger } from "@compliance-graph/process-shell";
 import { sql } from "kysely";
 import { anvilAccounts, startLocalAnvil } from "@compliance-graph/test-kit";

@@ -1,8 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { openDatabase, type AopdDatabase, type Database } from "@compliance-graph/aopd";
-import { encodeEventCursor, readEventLogBounds } from "@compliance-graph/aopd/internals";
+import { type AopdDatabase, type Database, encodeEventCursor, openDatabase, readEventLogBounds } from "@compliance-graph/aopd/internals";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { startBenchStack, type BenchStack } from "../support/start-bench-stack.js";

@@ -1,8 +1,7 @@
 import os from "node:os";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
-import { type AopdDatabase } from "@compliance-graph/aopd";
-import { countProofsQuery, proofColumnsFor, proofOrder, selectProofPage } from "@compliance-graph/aopd/internals";
+import { type AopdDatabase, countProofsQuery, proofColumnsFor, proofOrder, selectProofPage } from "@compliance-graph/aopd/internals";
 import { defaultFilterLimits } from "@compliance-graph/filter";
 import { createSubgraphFetcher } from "@compliance-graph/gateway";
 import { createInternalTokenMinter, generateInternalSigningKey } from "@compliance-graph/identity";

@@ -1,6 +1,6 @@
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { openDatabase, type Database } from "@compliance-graph/aopd";
+import { openDatabase, type Database } from "@compliance-graph/aopd/internals";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { rssOf } from "../support/peak-rss.js";

@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { openDatabase, type Database } from "@compliance-graph/aopd";
+import { openDatabase, type Database } from "@compliance-graph/aopd/internals";
 import type { BenchmarkScenario } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { rssOf, samplePeakRss } from "../support/peak-rss.js";

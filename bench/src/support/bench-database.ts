@@ -1,5 +1,5 @@
 import pg from "pg";
-import { migrateToLatest, openDatabase, seedProofs, type Database } from "@compliance-graph/aopd";
+import { migrateToLatest, openDatabase, seedProofs, type Database } from "@compliance-graph/aopd/internals";
 
 const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 /**

@@ -1,5 +1,9 @@
 // The data layer's functions that benchmarks and whole-stack tests call directly, below GraphQL:
 // not an API of the deployable, and free to change with aopd.
+export { openDatabase, type Database, type DatabaseOptions } from "./database/open-database.js";
+export { migrateToLatest } from "./database/migrate-to-latest.js";
+export type { AopdDatabase, ProofRow } from "./database/database-schema.js";
+export { seedProofs } from "./seed/seed-proofs.js";
 export { toProof, type Proof } from "./proofs/proof.js";
 export { countProofsQuery, selectProofPage, selectProofs } from "./proofs/proof-query.js";
 export { proofColumnsFor } from "./proofs/proof-columns.js";

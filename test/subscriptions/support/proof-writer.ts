@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import { openDatabase, type AopdDatabase, type ProofRow } from "@compliance-graph/aopd";
+import { openDatabase, type AopdDatabase, type ProofRow } from "@compliance-graph/aopd/internals";
 import { transfersForAddress } from "@compliance-graph/trpd";
 
 export interface ProofWriter {
