@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, ethereumAddressOf, pngImage, readWorkbook, signPersonalMessage, startConsoleStack, testSecretKey, type ConsoleStack } from "@compliance-graph/test-kit";
+import { createTestDatabase, ethereumAddressOf, pngImage, readWorkbook, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
+import { startConsoleStack, type ConsoleStack } from "./support/start-console-stack.js";
 import { launchBrowser, openPage } from "../portal/support/browser.js";
 
 const bitcoinAddress = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";

@@ -1,5 +1,5 @@
 import { chromium, type Response } from "playwright-core";
-import { startConsoleStack } from "@compliance-graph/test-kit";
+import { startConsoleStack } from "@compliance-graph/e2e/console-stack";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";

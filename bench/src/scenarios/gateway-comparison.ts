@@ -13,7 +13,7 @@ import { samplePeakRss } from "../support/peak-rss.js";
 import { runAutocannon, runVariedAutocannon, type LoadResult } from "../support/run-autocannon.js";
 import { buildVariedWorkload, type CursorAt } from "../support/varied-gateway-workload.js";
 import type { VariedLoadPlan } from "../support/varied-load-process.js";
-import { type BenchProcess, freePort, startProcess } from "@compliance-graph/test-kit";
+import { type BenchProcess, fetchToken, freePort, startProcess } from "@compliance-graph/test-kit";
 import { packageVersion } from "../support/package-version.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -97,8 +97,8 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
       const mint = await createInternalTokenMinter({ privateJwk: key.privateJwk, ttlSeconds: 3_600 });
       const benchIdentity = { subject: "bench", client: "bench", roles: [...allRoles] };
       const staticAuthorization = JSON.stringify({ aopd: `Bearer ${await mint(benchIdentity, "aopd")}`, trpd: `Bearer ${await mint(benchIdentity, "trpd")}` });
-      const accessToken = await fetchAccessToken(idp.tokenEndpoint);
-      const officerTokens = await Promise.all(officers.map((officer) => fetchAccessToken(idp.tokenEndpoint, officer.clientId, officer.clientSecret)));
+      const accessToken = await fetchToken(idp.tokenEndpoint, "dev-api-client", "dev-secret");
+      const officerTokens = await Promise.all(officers.map((officer) => fetchToken(idp.tokenEndpoint, officer.clientId, officer.clientSecret)));
 
       const gatewayTarget = (name: string, start: (port: number) => Promise<{ process: BenchProcess; headers?: Record<string, string> }>): Target => ({
         name,
@@ -256,17 +256,6 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
     return [comparisonTable({ proofCount, durationSeconds, warmupSeconds, rounds, connections, measurements, workloadNames, identities, loadAverages })];
   },
 };
-
-async function fetchAccessToken(tokenEndpoint: string, clientId = "dev-api-client", clientSecret = "dev-secret"): Promise<string> {
-  const response = await fetch(tokenEndpoint, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: clientId, grant_type: "client_credentials", client_secret: clientSecret, scope: "openid" }),
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`The development identity provider answered ${response.status}`);
-  return body.access_token;
-}
 
 function comparisonTable(input: {
   proofCount: number;

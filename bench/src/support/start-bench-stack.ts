@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
-import { type BenchProcess, freePort, startProcess } from "@compliance-graph/test-kit";
+import { type BenchProcess, fetchToken, freePort, startProcess } from "@compliance-graph/test-kit";
 
 const supergraphPath = fileURLToPath(new URL("../../../supergraph.graphql", import.meta.url));
 
@@ -55,11 +55,7 @@ export async function startBenchStack(databaseUrl: string, options: { aopdEnv?: 
       `${base}/health/ready`,
     );
     processes.push(gateway);
-    const tokenResponse = await fetch(`${base}/auth/realms/dev/protocol/openid-connect/token`, {
-      method: "POST",
-      body: new URLSearchParams({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "dev-secret", scope: "openid" }),
-    });
-    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+    const token = await fetchToken(`${base}/auth/realms/dev/protocol/openid-connect/token`, "dev-api-client", "dev-secret");
     return { base, gateway, aopd, aopdBase: `http://127.0.0.1:${aopdPort}`, trpdBase: `http://127.0.0.1:${trpdPort}`, token, stop };
   } catch (error) {
     await stop();

@@ -12,4 +12,3 @@ export { freePort, startProcess, type BenchProcess, type ReadyCheck } from "./st
 export { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
 export { fetchToken } from "./fetch-token.js";
 export { postGraphQL, type GraphQLBody } from "./post-graphql.js";
-export { startConsoleStack, type ConsoleStack } from "./start-console-stack.js";

@@ -10,8 +10,7 @@ import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
 import { createLogger, forwardPathPrefix } from "@compliance-graph/process-shell";
 import { startTrpd } from "@compliance-graph/trpd";
-import { fetchToken } from "./fetch-token.js";
-import { postGraphQL, type GraphQLBody } from "./post-graphql.js";
+import { fetchToken, postGraphQL, type GraphQLBody } from "@compliance-graph/test-kit";
 
 export interface ConsoleStack {
   /** The one origin of this stack, as `npm start` has one: `http://127.0.0.1:<port>`. */
