@@ -1,21 +1,25 @@
 import type { GatewayApi } from "./gateway-api.js";
 import type { Proof, ProofKind } from "./proof-fields.js";
+import { t } from "./translations.js";
 
 export type Decision = "VERIFIED" | "FAILED";
 
-/** The reason codes of `AopdDecisionReason` (docs/decisions.md); one is required for FAILED, and `OTHER` needs words. */
-export const decisionReasons = [
-  "ADDRESS_NOT_SHOWN",
-  "EVIDENCE_UNREADABLE",
-  "SUSPECTED_MANIPULATION",
-  "THIRD_PARTY_WALLET",
-  "WRONG_AMOUNT",
-  "WRONG_SENDER",
-  "WRONG_RECIPIENT",
-  "TRANSACTION_FAILED",
-  "OTHER",
-] as const;
-export type DecisionReason = (typeof decisionReasons)[number];
+/**
+ * A code of `AopdDecisionReason`. The list itself is the API's (`configuration.decisionReasons`,
+ * read at start into the console's context), so a code added there shows here without a release;
+ * one is required for FAILED, and `OTHER` needs words (docs/decisions.md).
+ */
+export type DecisionReason = string;
+
+/** A reason code in words; a code the translations do not know yet (new in the API) shows as itself. */
+export function reasonLabel(code: DecisionReason): string {
+  const key = `reason.${code}`;
+  const text = t(key);
+  return text === key ? code : text;
+}
+
+/** The reason that needs the officer's own words. */
+export const reasonInWords = "OTHER";
 
 export interface DecisionInput {
   decision: Decision;

@@ -22,7 +22,7 @@ async function start(): Promise<void> {
   const api = gatewayApi(session);
   const connection = h("span", { role: "status", class: "connection" });
   const live = liveProofs(session, (connected) => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting")));
-  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[] } } }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } } } }`);
+  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[]; decisionReasons: string[] } } }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } decisionReasons } } }`);
   const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
 
   let cleanups: (() => void)[] = [];
@@ -34,6 +34,7 @@ async function start(): Promise<void> {
     api,
     live,
     assets,
+    decisionReasons: aopd.configuration.decisionReasons,
     navigate(path, replace = false) {
       if (replace) history.replaceState(null, "", path);
       else history.pushState(null, "", path);

@@ -1,6 +1,6 @@
 import { explorerUrl } from "../console-config.js";
 import type { ConsoleContext } from "../console-context.js";
-import { decideRole } from "../decide-proof.js";
+import { decideRole, reasonLabel } from "../decide-proof.js";
 import { h } from "../dom.js";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
@@ -27,7 +27,7 @@ function decisionFacts(label: string, decision: ProofDecision): HTMLElement {
     [t("detail.outcome"), decision.outcome ? t(`status.${decision.outcome}`) : t(`action.${decision.action}`)],
     [t("detail.decidedBy"), deciderLabel(decision)],
     [t("detail.decidedAt"), formatDate(decision.decidedAt)],
-    [t("decide.reason"), decision.reason ? t(`reason.${decision.reason}`) : null],
+    [t("decide.reason"), decision.reason ? reasonLabel(decision.reason) : null],
     [t("decide.reasonText"), decision.reasonText],
     [t("detail.decisionComment"), decision.comment],
   ]);
@@ -106,7 +106,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       ...proofEvents.events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
       ...(proof.decisions ?? []).map((entry) => ({
         at: entry.decidedAt,
-        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? t(`reason.${entry.reason}`) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
+        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? reasonLabel(entry.reason) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
       })),
     ].sort((a, b) => a.at.localeCompare(b.at));
     sections.push(h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`)))));
