@@ -1,6 +1,6 @@
 import type { GatewayApi } from "./gateway-api.js";
 import type { Proof, ProofKind } from "./proof-fields.js";
-import { t } from "./translations.js";
+import { textOr } from "./translations.js";
 
 export type Decision = "VERIFIED" | "FAILED";
 
@@ -13,9 +13,7 @@ export type DecisionReason = string;
 
 /** A reason code in words; a code the translations do not know yet (new in the API) shows as itself. */
 export function reasonLabel(code: DecisionReason): string {
-  const key = `reason.${code}`;
-  const text = t(key);
-  return text === key ? code : text;
+  return textOr(`reason.${code}`, code);
 }
 
 /** The reason that needs the officer's own words. */
@@ -45,3 +43,28 @@ export async function decideProof(api: GatewayApi, kind: Exclude<ProofKind, "sig
 
 /** The role a decision needs (docs/authorization.md). */
 export const decideRole = "proofs:assess";
+
+type Settled = Pick<Proof, "__typename" | "id" | "status">;
+
+/**
+ * Corrections: sets a decided Satoshi or media proof's decision aside (`reopenProof`); it returns to
+ * SUBMITTED to be decided again, and the earlier decision stays in its history.
+ */
+export async function reopenProof(api: GatewayApi, id: string, reason: string): Promise<Settled> {
+  const data = await api.graphql<{ aopd: { reopenProof: Settled } }>(`mutation Reopen($id: ID!, $reason: String!) { aopd { reopenProof(id: $id, reason: $reason) { __typename id status } } }`, { id, reason });
+  return data.aopd.reopenProof;
+}
+
+/**
+ * Four eyes: a second officer confirms (the proposal takes effect) or rejects (the proof goes back
+ * to review) another officer's proposal. The API refuses the proposer with CONFLICT and
+ * `extensions.proposedBy`, whatever the page shows.
+ */
+export async function settleProposal(api: GatewayApi, id: string, settlement: { confirm: true; comment: string } | { confirm: false; reason: string }): Promise<Settled> {
+  if (settlement.confirm) {
+    const data = await api.graphql<{ aopd: { confirmProofDecision: Settled } }>(`mutation Confirm($id: ID!, $comment: String) { aopd { confirmProofDecision(id: $id, comment: $comment) { __typename id status } } }`, { id, comment: settlement.comment || null });
+    return data.aopd.confirmProofDecision;
+  }
+  const data = await api.graphql<{ aopd: { rejectProofDecision: Settled } }>(`mutation Reject($id: ID!, $reason: String!) { aopd { rejectProofDecision(id: $id, reason: $reason) { __typename id status } } }`, { id, reason: settlement.reason });
+  return data.aopd.rejectProofDecision;
+}

@@ -5,9 +5,11 @@ import { h } from "../dom.js";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
 import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } from "../proof-fields.js";
-import { formatDate, formatNumber, t } from "../translations.js";
+import { formatDate, formatNumber, t, textOr } from "../translations.js";
 import { decisionForm } from "./decision-form.js";
 import { mediaViewer } from "./media-viewer.js";
+import { proposalSettlement } from "./proposal-settlement.js";
+import { reopenForm } from "./reopen-form.js";
 
 type Row = [string, Node | string | null | undefined];
 
@@ -71,7 +73,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       ]),
     ];
     if (kind === "signature") {
-      sections.push(facts(t("detail.evidence"), [[t("detail.message"), proof.message], [t("detail.signature"), proof.signature], [t("detail.format"), proof.format], [t("detail.xpub"), proof.xpub]]));
+      sections.push(facts(t("detail.evidence"), [[t("detail.message"), proof.message], [t("detail.signature"), proof.signature], [t("detail.format"), proof.format], [t("detail.signatureScheme"), proof.signatureScheme ? textOr(`scheme.${proof.signatureScheme}`, proof.signatureScheme) : null], [t("detail.xpub"), proof.xpub]]));
     } else if (kind === "satoshi") {
       const network = context.assets.get(proof.asset)?.network;
       const txHref = proof.txId ? explorerUrl(context.config, network, "tx", proof.txId) : undefined;
@@ -110,8 +112,12 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       })),
     ].sort((a, b) => a.at.localeCompare(b.at));
     sections.push(h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`)))));
-    if (proof.status === "SUBMITTED" && kind !== "signature" && context.session.roles.has(decideRole)) {
-      sections.push(decisionForm(context, proof, kind, () => void render()));
+    // Signature proofs are decided by their signature; the other kinds by an officer with proofs:assess.
+    if (kind !== "signature" && context.session.roles.has(decideRole)) {
+      const again = () => void render();
+      if (proof.status === "SUBMITTED" && proof.proposal) sections.push(proposalSettlement(context, proof, proof.proposal, again));
+      else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
+      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, again));
     }
     status.textContent = "";
     root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);
