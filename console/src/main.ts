@@ -4,6 +4,7 @@ import type { ConsoleContext } from "./console-context.js";
 import { h } from "./dom.js";
 import { gatewayApi } from "./gateway-api.js";
 import { liveProofs } from "./live-proofs.js";
+import { applyOperatorTheme, operatorLogoUrl, operatorThemeFields } from "./operator-theme.js";
 import { startOfficerSession } from "./officer-session.js";
 import type { Asset } from "./proof-fields.js";
 import { proofDetail } from "./screens/proof-detail.js";
@@ -22,7 +23,11 @@ async function start(): Promise<void> {
   const api = gatewayApi(session);
   const connection = h("span", { role: "status", class: "connection" });
   const live = liveProofs(session, (connected) => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting")));
-  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[]; decisionReasons: string[] } } }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } decisionReasons } } }`);
+  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[]; decisionReasons: string[] }; theme: string; logo: string } }>(
+    `{ aopd { configuration { supportedAssets { asset name symbol network decimals } decisionReasons } ${operatorThemeFields} } }`,
+  );
+  applyOperatorTheme(document.documentElement, aopd.theme);
+  const logo = operatorLogoUrl(aopd.logo);
   const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
 
   let cleanups: (() => void)[] = [];
@@ -84,6 +89,7 @@ async function start(): Promise<void> {
       h(
         "header",
         { class: "bar" },
+        h("img", { class: "logo", src: logo, alt: "" }),
         h("strong", {}, t("app.title")),
         nav,
         h("label", { for: "language", class: "language" }, t("language.label")),
