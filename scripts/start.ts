@@ -81,6 +81,7 @@ compliance-graph is running at ${baseUrl}
 
 The officer console: ${baseUrl}/console/
   sign in as demo-officer / demo-password (reads, exports, requests and decides proofs)
+          or demo-officer-2 / demo-password (the same roles: the second officer of four eyes)
           or demo-auditor / demo-password (reads only)
 
 Get a token (client-credentials grant, spec 4.3):

@@ -11,6 +11,8 @@ export interface ConsoleContext {
   api: GatewayApi;
   live: LiveProofs;
   assets: Map<string, Asset>;
+  /** The reason codes a decision may name, as the API lists them (`configuration.decisionReasons`). */
+  decisionReasons: string[];
   /** Goes to a path under /console/ (with its query) without reloading; `replace` keeps the history entry. */
   navigate(path: string, replace?: boolean): void;
   /** Registers a clean-up that runs when the screen is left (a live listener, say). */

@@ -1,21 +1,23 @@
 import type { GatewayApi } from "./gateway-api.js";
 import type { Proof, ProofKind } from "./proof-fields.js";
+import { textOr } from "./translations.js";
 
 export type Decision = "VERIFIED" | "FAILED";
 
-/** The reason codes of `AopdDecisionReason` (docs/decisions.md); one is required for FAILED, and `OTHER` needs words. */
-export const decisionReasons = [
-  "ADDRESS_NOT_SHOWN",
-  "EVIDENCE_UNREADABLE",
-  "SUSPECTED_MANIPULATION",
-  "THIRD_PARTY_WALLET",
-  "WRONG_AMOUNT",
-  "WRONG_SENDER",
-  "WRONG_RECIPIENT",
-  "TRANSACTION_FAILED",
-  "OTHER",
-] as const;
-export type DecisionReason = (typeof decisionReasons)[number];
+/**
+ * A code of `AopdDecisionReason`. The list itself is the API's (`configuration.decisionReasons`,
+ * read at start into the console's context), so a code added there shows here without a release;
+ * one is required for FAILED, and `OTHER` needs words (docs/decisions.md).
+ */
+export type DecisionReason = string;
+
+/** A reason code in words; a code the translations do not know yet (new in the API) shows as itself. */
+export function reasonLabel(code: DecisionReason): string {
+  return textOr(`reason.${code}`, code);
+}
+
+/** The reason that needs the officer's own words. */
+export const reasonInWords = "OTHER";
 
 export interface DecisionInput {
   decision: Decision;
@@ -41,3 +43,28 @@ export async function decideProof(api: GatewayApi, kind: Exclude<ProofKind, "sig
 
 /** The role a decision needs (docs/authorization.md). */
 export const decideRole = "proofs:assess";
+
+type Settled = Pick<Proof, "__typename" | "id" | "status">;
+
+/**
+ * Corrections: sets a decided Satoshi or media proof's decision aside (`reopenProof`); it returns to
+ * SUBMITTED to be decided again, and the earlier decision stays in its history.
+ */
+export async function reopenProof(api: GatewayApi, id: string, reason: string): Promise<Settled> {
+  const data = await api.graphql<{ aopd: { reopenProof: Settled } }>(`mutation Reopen($id: ID!, $reason: String!) { aopd { reopenProof(id: $id, reason: $reason) { __typename id status } } }`, { id, reason });
+  return data.aopd.reopenProof;
+}
+
+/**
+ * Four eyes: a second officer confirms (the proposal takes effect) or rejects (the proof goes back
+ * to review) another officer's proposal. The API refuses the proposer with CONFLICT and
+ * `extensions.proposedBy`, whatever the page shows.
+ */
+export async function settleProposal(api: GatewayApi, id: string, settlement: { confirm: true; comment: string } | { confirm: false; reason: string }): Promise<Settled> {
+  if (settlement.confirm) {
+    const data = await api.graphql<{ aopd: { confirmProofDecision: Settled } }>(`mutation Confirm($id: ID!, $comment: String) { aopd { confirmProofDecision(id: $id, comment: $comment) { __typename id status } } }`, { id, comment: settlement.comment || null });
+    return data.aopd.confirmProofDecision;
+  }
+  const data = await api.graphql<{ aopd: { rejectProofDecision: Settled } }>(`mutation Reject($id: ID!, $reason: String!) { aopd { rejectProofDecision(id: $id, reason: $reason) { __typename id status } } }`, { id, reason: settlement.reason });
+  return data.aopd.rejectProofDecision;
+}

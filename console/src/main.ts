@@ -4,6 +4,7 @@ import type { ConsoleContext } from "./console-context.js";
 import { h } from "@compliance-graph/web-dom";
 import { gatewayApi } from "./gateway-api.js";
 import { liveProofs } from "./live-proofs.js";
+import { applyOperatorTheme, operatorLogoUrl, operatorThemeFields } from "./operator-theme.js";
 import { startOfficerSession } from "./officer-session.js";
 import type { Asset } from "./proof-fields.js";
 import { proofDetail } from "./screens/proof-detail.js";
@@ -22,7 +23,11 @@ async function start(): Promise<void> {
   const api = gatewayApi(session);
   const connection = h("span", { role: "status", class: "connection" });
   const live = liveProofs(session, (connected) => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting")));
-  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[] } } }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } } } }`);
+  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[]; decisionReasons: string[] }; theme: string; logo: string } }>(
+    `{ aopd { configuration { supportedAssets { asset name symbol network decimals } decisionReasons } ${operatorThemeFields} } }`,
+  );
+  applyOperatorTheme(document.documentElement, aopd.theme);
+  const logo = operatorLogoUrl(aopd.logo);
   const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
 
   let cleanups: (() => void)[] = [];
@@ -34,6 +39,7 @@ async function start(): Promise<void> {
     api,
     live,
     assets,
+    decisionReasons: aopd.configuration.decisionReasons,
     navigate(path, replace = false) {
       if (replace) history.replaceState(null, "", path);
       else history.pushState(null, "", path);
@@ -83,13 +89,18 @@ async function start(): Promise<void> {
       h(
         "header",
         { class: "bar" },
+        h("img", { class: "logo", src: logo, alt: "" }),
         h("strong", {}, t("app.title")),
         nav,
-        h("label", { for: "language", class: "language" }, t("language.label")),
-        languageSelect,
-        h("span", { class: "user" }, t("app.signedInAs", { name: session.name })),
-        h("button", { type: "button", onclick: () => void session.signOut() }, t("app.signOut")),
-        connection,
+        h(
+          "div",
+          { class: "account" },
+          h("label", { for: "language", class: "language" }, t("language.label")),
+          languageSelect,
+          h("span", { class: "user" }, t("app.signedInAs", { name: session.name })),
+          h("button", { type: "button", onclick: () => void session.signOut() }, t("app.signOut")),
+          connection,
+        ),
       ),
       main,
     );

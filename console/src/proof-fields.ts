@@ -1,7 +1,7 @@
 /** The fields every screen reads of a proof, per kind: one fragment so the table, the detail and live events agree. */
 export const proofFields = `
   __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
-  ... on AopdSignatureProof { format message signature xpub }
+  ... on AopdSignatureProof { format message signature xpub signatureScheme }
   ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason }
   ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
 `;
@@ -43,6 +43,7 @@ export interface Proof {
   message?: string;
   signature?: string | null;
   xpub?: string | null;
+  signatureScheme?: string | null;
   amount?: string;
   senderAddress?: string;
   depositAddress?: string;

@@ -31,6 +31,12 @@ export function t(key: string, params: Record<string, string | number> = {}): st
   return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }
 
+/** The text of `key`, or `fallback` where no translation has it (a code the API added after this release). */
+export function textOr(key: string, fallback: string): string {
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+
 export function formatDate(value: string | null | undefined): string {
   if (!value) return "";
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(value));

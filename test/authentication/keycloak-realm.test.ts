@@ -45,6 +45,7 @@ describe("the committed Keycloak realm (dev-identity-provider/realm/dev-realm.js
     expect(realm.roles.realm.map((role) => role.name).sort()).toEqual(["audit:read", "proofs:assess", "proofs:export", "proofs:read", "proofs:write", "travel-rule:read"]);
     expect(readDevRealm()).toMatchObject({ realm: "dev", audience: "compliance-graph", accessTokenTtlSeconds: 300, users: [
       { username: "demo-officer", roles: ["proofs:read", "proofs:export", "proofs:write", "proofs:assess", "travel-rule:read"] },
+      { username: "demo-officer-2", roles: ["proofs:read", "proofs:export", "proofs:write", "proofs:assess", "travel-rule:read"] },
       { username: "demo-auditor", roles: ["proofs:read", "audit:read"] },
     ] });
   });

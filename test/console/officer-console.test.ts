@@ -3,15 +3,12 @@ import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, ethereumAddressOf, pngImage, readWorkbook, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
+import { apiQuery, bitcoinAddress, reportedSatoshiProof, signedIn as signIn, slow, uploadedMediaProof as uploadMediaProof } from "./support/officer-pages.js";
 import { startConsoleStack, type ConsoleStack } from "./support/start-console-stack.js";
 import { launchBrowser, openPage } from "../portal/support/browser.js";
 
-const bitcoinAddress = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 const etherKey = testSecretKey("officer console ether");
 const etherAddress = ethereumAddressOf(etherKey);
-const bitcoin = "DTI4H95J0R2X";
-// Waits on a busy machine: each is for a signal (a page, a row, a download), never a pause.
-const slow = { timeout: 60_000 };
 
 /**
  * The officer console in a real browser (Debian's Chromium) against the whole system on one origin:
@@ -37,12 +34,7 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     await stack?.close();
   });
 
-  async function graphql<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
-    // A fresh token each time: tokens of this stack live 70 s.
-    const body = await stack.query(query, await stack.apiToken(), variables);
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data as T;
-  }
+  const graphql = <T>(query: string, variables?: Record<string, unknown>) => apiQuery<T>(stack, query, variables);
   type DecisionRecord = { outcome: string; reason: string | null; reasonText: string | null; comment: string | null; decider: { username: string | null } };
   const decisionSelection = "decision { outcome reason reasonText comment decider { username } }";
   const proofById = (id: string) =>
@@ -51,27 +43,8 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
       { id },
     ).then((data) => data.aopd.proofs[0]);
 
-  /** A media proof a customer completed: requested through /graphql, the file uploaded through the portal's API. */
-  async function uploadedMediaProof(customerId: string, file = pngImage(64, 48)): Promise<string> {
-    const { aopd } = await graphql<{ aopd: { requestMediaProof: { id: string; portalUrl: string } } }>(
-      `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`,
-      { input: { customerId, asset: bitcoin, expectedAddress: bitcoinAddress } },
-    );
-    const credential = new URL(aopd.requestMediaProof.portalUrl).pathname.split("/").at(-1);
-    const response = await fetch(`${stack.baseUrl}/portal/api/proof/${credential}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(file) });
-    expect(response.status).toBe(200);
-    return aopd.requestMediaProof.id;
-  }
-
-  /** Opens `path` and signs in on the identity provider's page; resolves when the console shows its first screen. */
-  async function signedIn(path: string, username = "demo-officer", options: BrowserContextOptions = {}): Promise<Page> {
-    const page = await openPage(browser, `${stack.baseUrl}${path}`, options);
-    await page.getByLabel("Username").fill(username, slow);
-    await page.getByLabel("Password").fill("demo-password");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("main").getByRole("heading", { level: 1 }).waitFor(slow);
-    return page;
-  }
+  const uploadedMediaProof = (customerId: string, file = pngImage(64, 48)) => uploadMediaProof(stack, customerId, file);
+  const signedIn = (path: string, username = "demo-officer", options: BrowserContextOptions = {}): Promise<Page> => signIn(browser, stack, path, username, options);
 
   it("signs in through the identity provider's page with PKCE and comes back to the filtered overview it was opened at", async () => {
     const page = await openPage(browser, `${stack.baseUrl}/console/?status=SUBMITTED&kind=media`);
@@ -129,15 +102,8 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
   });
 
   it("assesses a Satoshi proof from its detail: amount in whole and lowest units, the customer's transaction, a FAILED with its reason", async () => {
-    const { aopd } = await graphql<{ aopd: { requestSatoshiProof: { id: string; amount: string; portalUrl: string } } }>(
-      `mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id amount portalUrl } } }`,
-      { input: { customerId: `CUST-SAT-${Date.now()}`, asset: bitcoin, senderAddress: bitcoinAddress, depositAddress: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" } },
-    );
-    const { id, amount, portalUrl } = aopd.requestSatoshiProof;
     const txId = "ab".repeat(32);
-    const credential = new URL(portalUrl).pathname.split("/").at(-1);
-    const reported = await fetch(`${stack.baseUrl}/portal/api/proof/${credential}/transaction`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ txId }) });
-    expect(reported.status).toBe(200);
+    const { id, amount } = await reportedSatoshiProof(stack, `CUST-SAT-${Date.now()}`, txId);
 
     const page = await signedIn(`/console/proofs/${id}`);
     const evidence = page.getByRole("region", { name: "Evidence" });
@@ -204,33 +170,73 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
 
     await table.getByRole("cell", { name: "Verified", exact: true }).waitFor(slow);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    // Its detail names the scheme the signature was verified with.
+    await table.getByRole("link", { name: /^[0-9a-f-]{36}$/ }).click();
+    await page.getByRole("region", { name: "Evidence" }).getByText("EIP-191 (personal_sign)").waitFor(slow);
   });
 
-  it("resumes its live updates after a lost connection from the last event it saw, missing nothing", async () => {
+  it("requests a media proof that the customer completes in the portal; it joins the review queue by itself, its file checked", async () => {
+    const customerId = `CUST-MEDIA-REQ-${Date.now()}`;
+    const page = await signedIn("/console/request?kind=media");
+    await page.getByLabel("Customer id").fill(customerId);
+    await page.getByLabel("Asset (name, symbol or DTI code)").fill("Bitcoin");
+    await page.getByLabel("Expected address").fill(bitcoinAddress);
+    await page.getByLabel("Comment").fill("screenshot of the hardware wallet");
+    await page.getByRole("button", { name: "Request proof" }).click();
+    const result = page.getByRole("region", { name: "Requested proof" });
+    await result.waitFor(slow);
+    const id = ((await result.getByRole("heading").textContent()) ?? "").replace(/^Proof (\S+) requested$/, "$1");
+    const portalUrl = (await result.getByRole("link").first().textContent()) ?? "";
+    await result.getByRole("img", { name: "QR code of the Portal link" }).waitFor();
+    expect(portalUrl.startsWith(`${stack.baseUrl}/portal/`)).toBe(true);
+
+    await page.getByRole("link", { name: /^Waiting for review/ }).click();
+    await page.getByRole("status").filter({ hasText: "wait for review, oldest first" }).waitFor(slow);
+    expect(await page.getByRole("link", { name: id }).count()).toBe(0);
+
+    const file = pngImage(80, 60);
+    const portal = await openPage(browser, portalUrl);
+    await portal.getByLabel("Screenshot or video", { exact: true }).setInputFiles({ name: "wallet.png", mimeType: "image/png", buffer: file });
+    await portal.getByRole("button", { name: "Upload" }).click();
+    await portal.getByRole("heading", { name: "Your file was received" }).waitFor(slow);
+
+    // No reload: the queue hears the upload through the live subscription.
+    await page.getByRole("link", { name: id }).click(slow);
+    await page.getByRole("img", { name: `The customer's wallet showing ${bitcoinAddress}` }).waitFor(slow);
+    await page.getByText("80 × 60 pixels").waitFor(slow);
+    await page.getByText("SHA-256 checked: the file matches the record.").waitFor(slow);
+    expect(await page.getByRole("region", { name: "Overview" }).getByText("screenshot of the hardware wallet").count()).toBe(1);
+  });
+
+  it("resumes its live updates after a lost connection from the last event it saw, missing nothing, in every tab of the officer", async () => {
     const customerId = `CUST-LIVE-${Date.now()}`;
     await uploadedMediaProof(customerId);
-    const page = await signedIn(`/console/?customer=${customerId}`);
-    await page.getByRole("status").filter({ hasText: "1 proofs, page 1 of 1" }).waitFor(slow);
-    await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor(slow);
-    // An event seen while connected, so the console holds an eventCursor. "Live" is the socket's
+    // Two tabs of one officer on the same screen: after the cut they come back with the same last
+    // cursor a moment apart, and each must get the gap (the gateway once let the later one join
+    // the earlier one's subscription after its replay).
+    const tabs = [await signedIn(`/console/?customer=${customerId}`), await signedIn(`/console/?customer=${customerId}`)];
+    const showing = (text: string | RegExp, options = slow) => Promise.all(tabs.map((tab) => tab.getByRole("status").filter({ hasText: text }).waitFor(options)));
+    await showing("1 proofs, page 1 of 1");
+    await showing(/^Live$/);
+    // An event seen while connected, so each tab holds an eventCursor. "Live" is the socket's
     // acknowledgement; the subscription itself starts a moment later, so probes are added until
-    // one shows (each shown page counts every proof so far).
+    // one shows in every tab (each shown page counts every proof so far).
     let proofs = 1;
     for (;;) {
       await uploadedMediaProof(customerId);
       proofs += 1;
-      const shown = await page.getByRole("status").filter({ hasText: `${proofs} proofs, page 1 of 1` }).waitFor({ timeout: 10_000 }).then(() => true, () => false);
+      const shown = await showing(`${proofs} proofs, page 1 of 1`, { timeout: 10_000 }).then(() => true, () => false);
       if (shown) break;
-      expect(proofs, "no live event reached the console").toBeLessThan(8);
+      expect(proofs, "no live event reached both tabs").toBeLessThan(8);
     }
 
     const cut = stack.cutWebSockets();
-    await page.getByRole("status").filter({ hasText: "Reconnecting…" }).waitFor(slow);
+    await showing("Reconnecting…");
     // Happens while the console cannot hear it: only a resumed subscription (`after`) brings it.
     await uploadedMediaProof(customerId);
     cut.restore();
-    await page.getByRole("status").filter({ hasText: `${proofs + 1} proofs, page 1 of 1` }).waitFor(slow);
-    await page.getByRole("status").filter({ hasText: /^Live$/ }).waitFor(slow);
+    await showing(`${proofs + 1} proofs, page 1 of 1`);
+    await showing(/^Live$/);
   });
 
   it("exports the current filter as a workbook whose rows are the filter's proofs", async () => {

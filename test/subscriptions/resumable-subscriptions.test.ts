@@ -96,6 +96,30 @@ describe("subscriptions that resume where they stopped", () => {
     expect(back.resumptions).toBe(0);
   });
 
+  it("replays the gap to each of several clients of one identity that come back with the same cursor one after another", async () => {
+    // Several tabs of one officer, cut off together, reconnect with the same last cursor a moment
+    // apart: the later ones must not join the first one's subscription past its replay.
+    const first = subscribe(byCustomer("c-tabs"));
+    const probes = await untilLive(writer, first, "c-tabs");
+    await first.until((state) => state.events.length === probes.length);
+    await first.stop();
+    const lastSeen = first.events.at(-1)!.eventCursor;
+    const missed = [(await writer.create({ customerId: "c-tabs" })).id, (await writer.create({ customerId: "c-tabs" })).id];
+
+    const tabOne = subscribe(byCustomer("c-tabs"), lastSeen);
+    await tabOne.until((state) => state.events.length === 2);
+    const tabTwo = subscribe(byCustomer("c-tabs"), lastSeen);
+    await tabTwo.until((state) => state.events.length === 2);
+    const live = await writer.create({ customerId: "c-tabs" });
+    for (const tab of [tabOne, tabTwo]) {
+      await tab.until((state) => state.events.length === 3);
+      expect(tab.events.map((event) => event.id)).toEqual([...missed, live.id]);
+    }
+    // Both still receive the same live events afterwards, each once.
+    const beforeMarker = await idsBeforeEndMarker(writer, tabTwo, "c-tabs");
+    expect(beforeMarker).toEqual([...missed, live.id]);
+  });
+
   it("loses and repeats nothing while aopd and then the gateway restart during a stream of writes", async () => {
     const subscriber = subscribe(byCustomer("c-stream"));
     const written = await untilLive(writer, subscriber, "c-stream");

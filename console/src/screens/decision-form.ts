@@ -1,5 +1,5 @@
 import type { ConsoleContext } from "../console-context.js";
-import { decideProof, decisionReasons, type Decision, type DecisionReason } from "../decide-proof.js";
+import { decideProof, reasonInWords, reasonLabel, type Decision, type DecisionReason } from "../decide-proof.js";
 import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import type { Proof, ProofKind } from "../proof-fields.js";
@@ -29,7 +29,7 @@ export function decisionForm(context: ConsoleContext, proof: Proof, kind: Exclud
       "div",
       { class: "field" },
       h("label", { for: reasonId }, t("decide.reason")),
-      h("select", { id: reasonId, name: "reason" }, h("option", { value: "" }, t("decide.reasonNone")), ...decisionReasons.map((code) => h("option", { value: code }, t(`reason.${code}`)))),
+      h("select", { id: reasonId, name: "reason" }, h("option", { value: "" }, t("decide.reasonNone")), ...context.decisionReasons.map((code) => h("option", { value: code }, reasonLabel(code)))),
     ),
     h("div", { class: "field" }, h("label", { for: reasonTextId }, t("decide.reasonText")), h("input", { id: reasonTextId, name: "reasonText", maxlength: "2000" })),
     h("div", { class: "field" }, h("label", { for: commentId }, t("decide.comment")), h("textarea", { id: commentId, name: "comment", maxlength: "2000", rows: "3" })),
@@ -49,12 +49,12 @@ export function decisionForm(context: ConsoleContext, proof: Proof, kind: Exclud
       (form.querySelector(`#${field}`) as HTMLElement).focus();
     };
     if (decision === "FAILED" && !reason) return refuse(t("decide.reasonRequired"), reasonId);
-    if (reason === "OTHER" && !reasonText) return refuse(t("decide.reasonTextRequired"), reasonTextId);
+    if (reason === reasonInWords && !reasonText) return refuse(t("decide.reasonTextRequired"), reasonTextId);
     message.textContent = "";
     const confirm = h("button", { type: "button" }, t("decide.confirm")) as HTMLButtonElement;
     const back = h("button", { type: "button" }, t("decide.back"));
     const outcome = h("p", { role: "alert", class: "error" });
-    const step = h("div", { role: "group", "aria-label": t("decide.confirmTitle") }, h("p", {}, t("decide.confirmText", { id: proof.id, decision: t(`status.${decision}`) })), reason ? h("p", {}, t(`reason.${reason}`)) : null, reasonText ? h("p", {}, reasonText) : null, comment ? h("blockquote", {}, comment) : null, confirm, back, outcome);
+    const step = h("div", { role: "group", "aria-label": t("decide.confirmTitle") }, h("p", {}, t("decide.confirmText", { id: proof.id, decision: t(`status.${decision}`) })), reason ? h("p", {}, reasonLabel(reason)) : null, reasonText ? h("p", {}, reasonText) : null, comment ? h("blockquote", {}, comment) : null, confirm, back, outcome);
     back.addEventListener("click", () => section.replaceChildren(h("h2", {}, t("decide.title")), form));
     confirm.addEventListener("click", async () => {
       confirm.disabled = true;

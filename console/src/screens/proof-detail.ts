@@ -1,13 +1,15 @@
 import { explorerUrl } from "../console-config.js";
 import type { ConsoleContext } from "../console-context.js";
-import { decideRole } from "../decide-proof.js";
+import { decideRole, reasonLabel } from "../decide-proof.js";
 import { h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
 import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } from "../proof-fields.js";
-import { formatDate, formatNumber, t } from "../translations.js";
+import { formatDate, formatNumber, t, textOr } from "../translations.js";
 import { decisionForm } from "./decision-form.js";
 import { mediaViewer } from "./media-viewer.js";
+import { proposalSettlement } from "./proposal-settlement.js";
+import { reopenForm } from "./reopen-form.js";
 
 type Row = [string, Node | string | null | undefined];
 
@@ -27,7 +29,7 @@ function decisionFacts(label: string, decision: ProofDecision): HTMLElement {
     [t("detail.outcome"), decision.outcome ? t(`status.${decision.outcome}`) : t(`action.${decision.action}`)],
     [t("detail.decidedBy"), deciderLabel(decision)],
     [t("detail.decidedAt"), formatDate(decision.decidedAt)],
-    [t("decide.reason"), decision.reason ? t(`reason.${decision.reason}`) : null],
+    [t("decide.reason"), decision.reason ? reasonLabel(decision.reason) : null],
     [t("decide.reasonText"), decision.reasonText],
     [t("detail.decisionComment"), decision.comment],
   ]);
@@ -71,7 +73,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       ]),
     ];
     if (kind === "signature") {
-      sections.push(facts(t("detail.evidence"), [[t("detail.message"), proof.message], [t("detail.signature"), proof.signature], [t("detail.format"), proof.format], [t("detail.xpub"), proof.xpub]]));
+      sections.push(facts(t("detail.evidence"), [[t("detail.message"), proof.message], [t("detail.signature"), proof.signature], [t("detail.format"), proof.format], [t("detail.signatureScheme"), proof.signatureScheme ? textOr(`scheme.${proof.signatureScheme}`, proof.signatureScheme) : null], [t("detail.xpub"), proof.xpub]]));
     } else if (kind === "satoshi") {
       const network = context.assets.get(proof.asset)?.network;
       const txHref = proof.txId ? explorerUrl(context.config, network, "tx", proof.txId) : undefined;
@@ -106,12 +108,16 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       ...proofEvents.events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
       ...(proof.decisions ?? []).map((entry) => ({
         at: entry.decidedAt,
-        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? t(`reason.${entry.reason}`) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
+        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? reasonLabel(entry.reason) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
       })),
     ].sort((a, b) => a.at.localeCompare(b.at));
     sections.push(h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`)))));
-    if (proof.status === "SUBMITTED" && kind !== "signature" && context.session.roles.has(decideRole)) {
-      sections.push(decisionForm(context, proof, kind, () => void render()));
+    // Signature proofs are decided by their signature; the other kinds by an officer with proofs:assess.
+    if (kind !== "signature" && context.session.roles.has(decideRole)) {
+      const again = () => void render();
+      if (proof.status === "SUBMITTED" && proof.proposal) sections.push(proposalSettlement(context, proof, proof.proposal, again));
+      else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
+      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, again));
     }
     status.textContent = "";
     root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);

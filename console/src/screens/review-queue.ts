@@ -3,6 +3,12 @@ import { h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";
+
+/** Whether a second officer is awaited (four eyes), and for which outcome: the queue says so per row. */
+const proposalFields = `
+  ... on AopdSatoshiProof { proposal { outcome } }
+  ... on AopdMediaProof { proposal { outcome } }
+`;
 import { formatDate, formatNumber, t } from "../translations.js";
 
 /** Most proofs the queue lists at once, oldest first. @default 200 */
@@ -16,7 +22,7 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
   const load = async () => {
     const filter = { is: { any: { status: ["SUBMITTED"] } } };
     const data = await context.api.graphql<{ aopd: { proofsCount: number; proofs: Proof[] } }>(
-      `query Queue($filter: AopdProofFilterInput, $limit: Int!) { aopd { proofsCount(filter: $filter) proofs(filter: $filter, sortOrder: [{ field: CREATED_AT, direction: ASC }], limit: $limit) { ${proofFields} } } }`,
+      `query Queue($filter: AopdProofFilterInput, $limit: Int!) { aopd { proofsCount(filter: $filter) proofs(filter: $filter, sortOrder: [{ field: CREATED_AT, direction: ASC }], limit: $limit) { ${proofFields} ${proposalFields} } } }`,
       { filter, limit: queueLimit },
     );
     status.textContent = t("queue.count", { count: formatNumber(data.aopd.proofsCount) });
@@ -25,7 +31,7 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
         ? h(
             "table",
             { "aria-label": t("queue.title") },
-            h("thead", {}, h("tr", {}, ...["id", "kind", "address", "asset", "customer", "evidence", "created"].map((key) => h("th", { scope: "col" }, t(`column.${key}`))))),
+            h("thead", {}, h("tr", {}, ...["id", "kind", "state", "address", "asset", "customer", "evidence", "created"].map((key) => h("th", { scope: "col" }, t(`column.${key}`))))),
             h(
               "tbody",
               {},
@@ -35,6 +41,7 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
                   {},
                   h("td", { class: "mono" }, h("a", { href: `/console/proofs/${encodeURIComponent(proof.id)}`, "data-route": "" }, proof.id)),
                   h("td", {}, t(`kind.${kindOf(proof)}`)),
+                  h("td", {}, proof.proposal ? `${t(`status.${proof.proposal.outcome ?? ""}`)}: ${t("queue.proposal")}` : t("status.SUBMITTED")),
                   h("td", { class: "mono" }, addressCell(context, proof)),
                   h("td", {}, assetLabel(context, proof.asset)),
                   h("td", {}, proof.customerId),

@@ -40,7 +40,8 @@ export class FederatedSubscriptions {
   subscribe(planned: PlannedSubscription, identity: Identity, budget: ConnectionBudget): SubscriptionMember {
     const key = JSON.stringify([planned.planner.generation, identityKey(identity), planned.key, planned.variables]);
     let shared = this.#shared.get(key);
-    if (!shared || shared.closed) {
+    // One that has moved past the cursor a newcomer asked for is left to its members (`joinable`).
+    if (!shared || !shared.joinable) {
       const created: SharedSubscription = new SharedSubscription({
         planned,
         identity,

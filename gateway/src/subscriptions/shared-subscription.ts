@@ -73,6 +73,31 @@ export class SharedSubscription {
     return this.#closed;
   }
 
+  /**
+   * Whether a client subscription with the same operation and variables may join this one now and
+   * receive exactly what it asked for. Threat: a missed event. A resumable subscription asked for
+   * the events after a cursor; once this one has received events past that cursor (its replay
+   * delivered to the members before), a newcomer would join mid-stream and never see them. That
+   * is what happened when several tabs of one officer reconnected together after a cut with the
+   * same last cursor: the first replayed the gap, the later ones joined it and missed the gap. A
+   * newcomer joins only while this one stands exactly at its cursor (nothing received since, nothing
+   * received still undelivered); otherwise it gets an upstream subscription of its own. Without a
+   * cursor (`after` null: live from now) any moment is a right one to join.
+   */
+  get joinable(): boolean {
+    if (this.#closed) return false;
+    const requested = this.#requestedAfter();
+    return requested === null || (this.#cursor === requested && this.#inFlight === 0);
+  }
+
+  /** The cursor the members asked to start after (the same for all: it is part of the sharing key), or null. */
+  #requestedAfter(): string | null {
+    const resumable = this.#options.planned.resumable;
+    if (!resumable) return null;
+    const after = resumable.clientAfter;
+    return "variable" in after ? ((this.#options.planned.variables[after.variable] as string | null | undefined) ?? null) : after.value;
+  }
+
   add(member: SubscriptionMember): void {
     this.#members.add(member);
     if (!this.#release) this.#start();
@@ -98,11 +123,7 @@ export class SharedSubscription {
     if (!url) return this.end([unavailable(`${primary.serviceName} service`, `The subgraph ${primary.serviceName} has no routing URL.`)]);
     const { client, release } = pool.acquire(primary.serviceName, url, identity);
     this.#release = release;
-    const resumable = planned.resumable;
-    if (resumable) {
-      const after = resumable.clientAfter;
-      this.#cursor = "variable" in after ? ((planned.variables[after.variable] as string | null | undefined) ?? null) : after.value;
-    }
+    if (planned.resumable) this.#cursor = this.#requestedAfter();
     this.#client = client;
     this.#subscribeUpstream();
   }

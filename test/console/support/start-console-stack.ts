@@ -34,7 +34,17 @@ export interface ConsoleStack {
  * redirects stay here), the console's files, aopd's portal, and passes everything else (HTTP and
  * WebSocket upgrades, with every header) to the gateway. The real aopd runs on `databaseUrl`.
  */
-export async function startConsoleStack(options: { databaseUrl: string; accessTokenTtlSeconds?: number }): Promise<ConsoleStack> {
+export interface ConsoleStackOptions {
+  databaseUrl: string;
+  accessTokenTtlSeconds?: number;
+  /** AOPD_FOUR_EYES_KINDS. @default [] */
+  fourEyesKinds?: ("media" | "satoshi")[];
+  /** AOPD_THEME_FILE and AOPD_LOGO_FILE: the operator's look. @default the files shipped in subgraphs/aopd/portal/ */
+  themeFile?: string;
+  logoFile?: string;
+}
+
+export async function startConsoleStack(options: ConsoleStackOptions): Promise<ConsoleStack> {
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
@@ -86,6 +96,9 @@ export async function startConsoleStack(options: { databaseUrl: string; accessTo
         callbackBaseUrl: `${baseUrl}/aopp/callback`,
         mediaUrl: `${baseUrl}/aopd/media`,
         trustedProxyHops: 1,
+        fourEyesKinds: options.fourEyesKinds ?? [],
+        ...(options.themeFile ? { themeFile: options.themeFile } : {}),
+        ...(options.logoFile ? { logoFile: options.logoFile } : {}),
       },
       authenticate: verifierFor("aopd"),
       seedDemoProofs: 0,

@@ -1,5 +1,6 @@
 import type { AopdConfig } from "../aopd-config.js";
 import { chainConnectionFor } from "../chain/chain-checks-config.js";
+import { decisionReasons } from "../decisions/decision-reason.js";
 
 /** `AopdConfiguration` as the API shows it, from the operator's configuration. */
 export function configurationOf(config: AopdConfig) {
@@ -30,5 +31,6 @@ export function configurationOf(config: AopdConfig) {
     maxResultRows: config.maxResultRows ?? null,
     maxExportRows: config.maxExportRows,
     eventRetentionDays: config.eventRetentionDays,
+    decisionReasons,
   };
 }

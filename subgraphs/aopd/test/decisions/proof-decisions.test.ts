@@ -101,6 +101,17 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     });
   });
 
+  it("lists in configuration every reason code of AopdDecisionReason, in the documented order, for forms to offer", async () => {
+    const data = (await run(alice, `{ aopd { configuration { decisionReasons } } __type(name: "AopdDecisionReason") { enumValues { name } } }`)) as {
+      aopd: { configuration: { decisionReasons: string[] } };
+      __type: { enumValues: { name: string }[] };
+    };
+    const listed = data.aopd.configuration.decisionReasons;
+    expect([...listed].sort()).toEqual(data.__type.enumValues.map((value) => value.name).sort());
+    expect(listed[0]).toBe("ADDRESS_NOT_SHOWN");
+    expect(listed.at(-1)).toBe("OTHER");
+  });
+
   it("refuses FAILED without a reason, OTHER without a text, and a blank comment, naming the argument, and changes nothing", async () => {
     const id = await submittedMediaProof();
     await expect(assessMedia(alice, { id, assessment: "FAILED" })).rejects.toMatchObject({

@@ -1,0 +1,46 @@
+import type { ConsoleContext } from "../console-context.js";
+import { reopenProof } from "../decide-proof.js";
+import { fieldId, h } from "@compliance-graph/web-dom";
+import type { Proof } from "../proof-fields.js";
+import { t } from "../translations.js";
+import { refusalText } from "./proposal-settlement.js";
+
+/**
+ * Corrections: a decided Satoshi or media proof is reopened with the reason in words (required),
+ * after a confirmation step; it goes back to review and the decision set aside stays in its history.
+ * `done` re-reads the proof.
+ */
+export function reopenForm(context: ConsoleContext, proof: Proof, done: () => void): HTMLElement {
+  const reasonId = fieldId("reopen-reason");
+  const reason = h("input", { id: reasonId, name: "reason", maxlength: "2000" }) as HTMLInputElement;
+  const message = h("p", { role: "alert", class: "error" });
+  const start = h("button", { type: "button" }, t("reopen.review")) as HTMLButtonElement;
+  const section = h("section", { class: "decide", "aria-label": t("reopen.title") });
+  const showForm = () => section.replaceChildren(h("h2", {}, t("reopen.title")), h("p", {}, t("reopen.explain")), h("div", { class: "field" }, h("label", { for: reasonId }, t("reopen.reason")), reason), start, message);
+  start.addEventListener("click", () => {
+    const text = reason.value.trim();
+    if (!text) {
+      message.textContent = t("reopen.reasonRequired");
+      reason.focus();
+      return;
+    }
+    message.textContent = "";
+    const confirm = h("button", { type: "button" }, t("reopen.confirm")) as HTMLButtonElement;
+    const back = h("button", { type: "button", onclick: showForm }, t("decide.back"));
+    const outcome = h("p", { role: "alert", class: "error" });
+    confirm.addEventListener("click", async () => {
+      confirm.disabled = true;
+      try {
+        await reopenProof(context.api, proof.id, text);
+        done();
+      } catch (error) {
+        outcome.textContent = refusalText(error);
+        confirm.disabled = false;
+      }
+    });
+    section.replaceChildren(h("h2", {}, t("reopen.title")), h("div", { role: "group", "aria-label": t("reopen.confirmTitle") }, h("p", {}, t("reopen.confirmText", { id: proof.id })), h("blockquote", {}, text), confirm, back, outcome));
+    confirm.focus();
+  });
+  showForm();
+  return section;
+}
