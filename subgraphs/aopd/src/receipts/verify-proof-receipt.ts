@@ -6,7 +6,7 @@ import { receiptType } from "./receipt-signer.js";
 /** Why a receipt does not verify, as a stable code (for `switch`) and a sentence. */
 export class ReceiptVerificationError extends Error {
   constructor(
-    readonly code: "malformed" | "unknown_key" | "bad_signature" | "expired" | "wrong_issuer" | "wrong_type" | "key_set_unavailable",
+    readonly code: "malformed" | "wrong_algorithm" | "unknown_key" | "bad_signature" | "expired" | "wrong_issuer" | "wrong_type" | "key_set_unavailable",
     message: string,
   ) {
     super(message);
@@ -67,6 +67,6 @@ function explained(error: unknown): ReceiptVerificationError {
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || (error instanceof Error && error.name === "TypeError")) {
     return new ReceiptVerificationError("key_set_unavailable", "The key set could not be read (unreachable, too slow, or not a JWKS).");
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return new ReceiptVerificationError("malformed", `It is signed with another algorithm than ${receiptAlgorithm}.`);
+  if (error instanceof errors.JOSEAlgNotAllowed) return new ReceiptVerificationError("wrong_algorithm", `It is signed with another algorithm than ${receiptAlgorithm}.`);
   return new ReceiptVerificationError("malformed", "It is not a receipt: a JWS in compact serialization (header.payload.signature) was expected.");
 }
