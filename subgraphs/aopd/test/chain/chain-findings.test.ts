@@ -1,5 +1,5 @@
 import type { Identity } from "@compliance-graph/identity";
-import { anvilAccounts, readWorkbook, startLocalAnvil, type LocalAnvil } from "@compliance-graph/test-kit";
+import { anvilAccounts, pollUntil, readWorkbook, startLocalAnvil, type LocalAnvil } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aopdConfigFromEnv } from "../../src/aopd-config.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
@@ -81,6 +81,17 @@ describe.each(databaseDrivers)("what the chain check found, on the record (anvil
     };
     const verified = await read(id);
     expect(verified).toMatchObject({ status: "VERIFIED", ...found });
+    // The proof event of the verification carries the finding too (subscribers and pollers read it there).
+    const events = await pollUntil(
+      "the VERIFIED event in the log",
+      async () =>
+        ((await run(alice, `query($id: String!) { aopd { proofEvents(limit: 10, filter: { is: { any: { id: { eq: $id } } } }) { events { proof { ... on AopdSatoshiProof { ${findingFields} } } } } } }`, { id })).proofEvents as {
+          events: { proof: Finding }[];
+        }).events,
+      (list) => list.some((event) => event.proof.status === "VERIFIED"),
+      { timeoutMs: 60_000 },
+    );
+    expect(events.find((event) => event.proof.status === "VERIFIED")!.proof).toEqual({ status: "VERIFIED", ...found });
 
     // More blocks, a reopening and an officer's decision later, the finding is what it was at the watcher's decision.
     await anvil.mine(3);

@@ -3,6 +3,7 @@ import { createInternalTokenVerifier, generateInternalSigningKey, type Identity 
 import { ethereumAddressOf, pngImage, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import { createLocalJWKSet, decodeProtectedHeader, errors, exportJWK, exportPKCS8, generateKeyPair, jwtVerify, type JSONWebKeySet, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aopdConfigFromEnv } from "../../src/aopd-config.js";
 import { startAopd } from "../../src/start-aopd.js";
 import { loadReceiptSigningKeys } from "../../src/receipts/receipt-signing-keys.js";
 import { ReceiptSigner } from "../../src/receipts/receipt-signer.js";
@@ -200,6 +201,19 @@ describe("receipt key configuration", () => {
         authenticate: createInternalTokenVerifier({ audience: "aopd", publicKeys: [key.publicJwk] }),
       }),
     ).rejects.toThrow(/^aopd refuses to start in production without AOPD_RECEIPT_SIGNING_KEY/);
+  });
+
+  it("reads its variables, refusing a validity outside 1 to 3650 days and naming the variable", () => {
+    expect(aopdConfigFromEnv({ AOPD_RECEIPT_ISSUER: "https://x.example", AOPD_RECEIPT_VALIDITY_DAYS: "30", AOPD_RECEIPT_PREVIOUS_KEYS: "[]" }).receipts).toEqual({
+      signingKey: undefined,
+      previousKeys: "[]",
+      issuer: "https://x.example",
+      validityDays: 30,
+    });
+    expect(aopdConfigFromEnv({}).receipts).toMatchObject({ issuer: "compliance-graph-aopd", validityDays: 365 });
+    for (const days of ["0", "3651", "1.5", "a year"]) {
+      expect(() => aopdConfigFromEnv({ AOPD_RECEIPT_VALIDITY_DAYS: days })).toThrow(`AOPD_RECEIPT_VALIDITY_DAYS must be a whole number of days from 1 to 3650; got ${JSON.stringify(days)}.`);
+    }
   });
 
   it("takes a PKCS#8 PEM key (kid: its thumbprint) and, in development, generates one", async () => {
