@@ -15,7 +15,7 @@ const refusal = (yaml: string) => {
 };
 
 describe("readSubgraphRoutes", () => {
-  it("reads the committed routes: the proof download and the media files of aopd", async () => {
+  it("reads the committed routes: the proof download, the media files and the receipt keys of aopd", async () => {
     expect(await readSubgraphRoutes(committed)).toEqual([
       {
         path: "/exports/proofs.xlsx",
@@ -28,6 +28,7 @@ describe("readSubgraphRoutes", () => {
         bodyTimeoutSeconds: 0,
       },
       { path: "/aopd/media/", subgraph: "aopd", errorBody: "reason" },
+      { path: "/.well-known/aopd-receipt-keys.json", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
     ]);
   });
 
@@ -49,9 +50,22 @@ describe("readSubgraphRoutes", () => {
   it("refuses a route over the gateway's own paths and two routes for one request", () => {
     expect(refusal("routes:\n  - path: /graphql\n    subgraph: aopd")).toMatch(/^routes\.yaml: routes\[0\]\.path must not overlap the gateway's own paths/);
     expect(refusal("routes:\n  - path: /health/x\n    subgraph: aopd")).toMatch(/must not overlap the gateway's own paths/);
+    // The gateway's internal key set is its own; other well-known documents may be a subgraph's.
+    expect(refusal("routes:\n  - path: /.well-known/internal-jwks.json\n    subgraph: aopd")).toMatch(/must not overlap the gateway's own paths/);
+    expect(refusal("routes:\n  - path: /.well-known/\n    subgraph: aopd")).toMatch(/must not overlap the gateway's own paths/);
+    expect(refusal("routes:\n  - path: /.well-known/keys.json\n    subgraph: aopd\n    methods: [GET]\n    public: true")).toBe("accepted");
     expect(refusal("routes:\n  - path: /files/\n    subgraph: aopd\n  - path: /files/a\n    subgraph: trpd")).toBe(
       "routes.yaml: routes[1].path overlaps routes[0].path (/files/); each request must have one route.",
     );
+  });
+
+  it("refuses a public route that could take a body, change something or check a role", () => {
+    const publicRoute = (extra: string) => refusal(`routes:\n  - path: /.well-known/keys.json\n    subgraph: aopd\n    public: true${extra}`);
+    expect(publicRoute("")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET or HEAD.");
+    expect(publicRoute("\n    methods: [GET, POST]")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET or HEAD.");
+    expect(publicRoute("\n    methods: [GET]\n    role: proofs:read")).toBe("routes.yaml: routes[0].role cannot be set on a public route: it has no caller to check a role of.");
+    expect(publicRoute("\n    methods: [GET]\n    jsonBodyMaxBytes: 10")).toBe("routes.yaml: routes[0].jsonBodyMaxBytes cannot be set on a public route: it takes no body.");
+    expect(refusal("routes:\n  - path: /k\n    subgraph: aopd\n    methods: [GET]\n    public: 1")).toBe("routes.yaml: routes[0].public must be true or false.");
   });
 
   it("names the variable when the file cannot be read", async () => {

@@ -26,12 +26,20 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
   let folder: string;
   let token: string;
   const received: Received[] = [];
+  /** What reached the subgraph's public document: its headers, unverified (there is nothing to verify). */
+  const publicRequests: IncomingHttpHeaders[] = [];
 
   beforeAll(async () => {
     stack = await startStack();
     token = await stack.fetchToken();
     const verify = createInternalTokenVerifier({ audience: "trpd", publicKeys: [stack.internalKey.publicJwk] });
     subgraph = createServer(async (request, response) => {
+      if (request.url === "/ingress/trpd/.well-known/travel-keys.json") {
+        publicRequests.push(request.headers);
+        response.writeHead(200, { "content-type": "application/json", connection: "close" });
+        response.end('{"keys":[]}');
+        return;
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       let identity: Identity;
@@ -61,6 +69,10 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
         "    subgraph: trpd",
         "    role: travel:secret",
         "    errorBody: graphql",
+        "  - path: /.well-known/travel-keys.json",
+        "    subgraph: trpd",
+        "    methods: [GET, HEAD]",
+        "    public: true",
         "",
       ].join("\n"),
     );
@@ -112,6 +124,19 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
     expect(forbidden.status).toBe(403);
     expect(await forbidden.json()).toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN", requiredRole: "travel:secret" } }] });
     expect(received.length).toBe(before);
+  });
+
+  it("serves a public route to anyone, and never passes an identity on: neither the caller's token nor one minted for it", async () => {
+    const anonymous = await fetch(`${gateway.baseUrl}/.well-known/travel-keys.json`);
+    expect([anonymous.status, await anonymous.text()]).toEqual([200, '{"keys":[]}']);
+    const withToken = await fetch(`${gateway.baseUrl}/.well-known/travel-keys.json`, { headers: { authorization: `Bearer ${token}`, cookie: "session=1" } });
+    expect(withToken.status).toBe(200);
+    expect(publicRequests).toHaveLength(2);
+    for (const headers of publicRequests) expect([headers.authorization, headers.cookie]).toEqual([undefined, undefined]);
+    // Reading only: a body-carrying method is refused at the gateway.
+    const posted = await fetch(`${gateway.baseUrl}/.well-known/travel-keys.json`, { method: "POST", body: "{}" });
+    expect([posted.status, posted.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+    expect(publicRequests).toHaveLength(2);
   });
 
   it("answers 503 naming the subgraph, not its address, when the subgraph cannot be reached", async () => {

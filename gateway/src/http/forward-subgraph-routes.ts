@@ -42,6 +42,11 @@ export interface SubgraphRoutes {
  * call, and a caller who reaches it directly gets nothing. Only plain request headers travel on.
  * Bodies stream with backpressure both ways, so the gateway holds a socket buffer of a file, never
  * the file; a caller that goes away stops the subgraph's work too.
+ *
+ * A route declared `public` (GET and HEAD only, checked when the file is read) skips the door: it
+ * serves what is public by design, such as a subgraph's published keys, which whoever verifies
+ * our statements must fetch without our token. Such a request reaches the subgraph without any
+ * identity (no internal token is minted for it), so it can reach nothing the door guards.
  */
 export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphRoutes {
   const { verifier, mint, logger } = options;
@@ -61,9 +66,9 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
       refuse(405, new UserInputError("method", `${request.method ?? "This method"} is not allowed at ${route.path}; use ${route.methods.join(" or ")}.`));
       return;
     }
-    const identity = await authenticateRequest(request, response, { verifier, logger, requestId, refuse });
-    if (!identity) return;
-    if (route.role !== undefined && !identity.roles.includes(route.role)) {
+    const identity = route.public ? undefined : await authenticateRequest(request, response, { verifier, logger, requestId, refuse });
+    if (!route.public && !identity) return;
+    if (identity && route.role !== undefined && !identity.roles.includes(route.role)) {
       refuse(403, new ForbiddenError(route.role, route.path));
       return;
     }
@@ -96,7 +101,7 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
     const prior = request.headers["x-forwarded-for"];
     const socketAddress = request.socket.remoteAddress ?? "unknown";
     headers["x-forwarded-for"] = typeof prior === "string" && prior.trim() !== "" ? `${prior}, ${socketAddress}` : socketAddress;
-    headers.authorization = `Bearer ${await mint(identity, route.subgraph)}`;
+    if (identity) headers.authorization = `Bearer ${await mint(identity, route.subgraph)}`;
     headers[requestIdHeader] = requestId;
     const abort = new AbortController();
     // The caller going away stops the subgraph's work too: its response is closed, its cursor with it.

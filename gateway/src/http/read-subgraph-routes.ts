@@ -3,10 +3,16 @@ import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { SubgraphRoute } from "./subgraph-route.js";
 
-const fields = new Set(["path", "subgraph", "methods", "role", "jsonBodyMaxBytes", "errorBody", "headersTimeoutSeconds", "bodyTimeoutSeconds"]);
+const fields = new Set(["path", "subgraph", "methods", "role", "jsonBodyMaxBytes", "errorBody", "headersTimeoutSeconds", "bodyTimeoutSeconds", "public"]);
 const methodNames = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-/** The gateway's own paths: a subgraph route there would shadow them or be shadowed. */
-const reservedPaths = ["/graphql", "/health/", "/metrics", "/.well-known/"];
+/**
+ * The gateway's own paths: a subgraph route there would shadow them or be shadowed. Of
+ * `/.well-known/`, only the gateway's internal key set (start-gateway.ts, `internalJwksPath`): a
+ * subgraph may publish its own well-known documents (aopd's receipt keys).
+ */
+const reservedPaths = ["/graphql", "/health/", "/metrics", "/.well-known/internal-jwks.json"];
+/** The only methods a public route serves: it reads, it never takes a body from an unknown caller. */
+const publicMethods = new Set(["GET", "HEAD"]);
 
 /**
  * Reads `subgraph-routes.yaml` (`SUBGRAPH_ROUTES_PATH`): a `routes:` list of `SubgraphRoute`s. A
@@ -37,6 +43,7 @@ export function parseSubgraphRoutes(raw: unknown, source: string): SubgraphRoute
     const value = entry as Record<string, unknown>;
     for (const key of Object.keys(value)) if (!fields.has(key)) fail(`${at}.${key}`, `is not a field of a route; allowed: ${[...fields].join(", ")}.`);
     const { path, subgraph, methods, role, jsonBodyMaxBytes, errorBody, headersTimeoutSeconds, bodyTimeoutSeconds } = value;
+    const isPublic = value.public;
     if (typeof path !== "string" || !/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path.includes("//") || path === "/") {
       fail(`${at}.path`, "must be an absolute path other than / (letters, digits, . _ ~ - /), ending with / to serve everything under it.");
     }
@@ -63,6 +70,16 @@ export function parseSubgraphRoutes(raw: unknown, source: string): SubgraphRoute
     }
     if (headersTimeoutSeconds !== undefined) route.headersTimeoutSeconds = whole(headersTimeoutSeconds, `${at}.headersTimeoutSeconds`, 0, fail);
     if (bodyTimeoutSeconds !== undefined) route.bodyTimeoutSeconds = whole(bodyTimeoutSeconds, `${at}.bodyTimeoutSeconds`, 0, fail);
+    if (isPublic !== undefined) {
+      if (typeof isPublic !== "boolean") fail(`${at}.public`, "must be true or false.");
+      if (isPublic === true) {
+        // A public route has no caller: nothing to check a role of, and it must not take bodies or change anything.
+        if (route.methods === undefined || route.methods.some((method) => !publicMethods.has(method))) fail(`${at}.methods`, "of a public route must be given and only GET or HEAD.");
+        if (route.role !== undefined) fail(`${at}.role`, "cannot be set on a public route: it has no caller to check a role of.");
+        if (route.jsonBodyMaxBytes !== undefined) fail(`${at}.jsonBodyMaxBytes`, "cannot be set on a public route: it takes no body.");
+        route.public = true;
+      }
+    }
     return route;
   });
   routes.forEach((route, index) => {

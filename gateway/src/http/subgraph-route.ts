@@ -32,4 +32,11 @@ export interface SubgraphRoute {
   headersTimeoutSeconds?: number;
   /** Longest pause between two chunks of the subgraph's answer (`0`: no limit: a client may read slowly). @default 0 // seconds */
   bodyTimeoutSeconds?: number;
+  /**
+   * Served to anyone, without a bearer token: for documents that are public by design (a
+   * subgraph's published keys). No token is asked for or minted, and the request reaches the
+   * subgraph without identity, so the subgraph serves it as a public route of its own. Only GET
+   * and HEAD (`methods` must say so), no `role`, no body. @default false
+   */
+  public?: boolean;
 }

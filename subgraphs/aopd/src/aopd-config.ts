@@ -1,9 +1,12 @@
+import { receiptConfigFromEnv, type ReceiptConfig } from "./receipts/receipt-config.js";
 import { AssetRegistry } from "@compliance-graph/dti-assets";
 import { chainChecksConfigFromEnv, type ChainChecksConfig } from "./chain/chain-checks-config.js";
 import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "./database/database-timeouts.js";
 import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
 
 export interface AopdConfig {
+  /** Proof receipts: keys, issuer, validity (receipts/receipt-config.ts). */
+  receipts: ReceiptConfig;
   /** `AOPD_PORT`. @default 4001 */
   port: number;
   /** `AOPD_HOST`. @default "127.0.0.1" */
@@ -297,6 +300,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
     idempotencyKeyLifetimeSeconds,
     fourEyesKinds: fourEyesKindsFrom(env.AOPD_FOUR_EYES_KINDS),
+    receipts: receiptConfigFromEnv(env),
     maxFailedAttempts,
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
     rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),

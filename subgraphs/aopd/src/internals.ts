@@ -17,3 +17,7 @@ export { claimProofsForChainCheck } from "./chain/claim-proofs-for-chain-check.j
 export { requestSatoshiProof } from "./ingestion/request-satoshi-proof.js";
 export { finalizeSatoshiProof } from "./ingestion/satoshi-proof-transitions.js";
 export { SeededRandom } from "./seed/seeded-random.js";
+export { issueProofReceipt } from "./receipts/issue-proof-receipt.js";
+export { loadReceiptSigningKeys } from "./receipts/receipt-signing-keys.js";
+export { ReceiptSigner } from "./receipts/receipt-signer.js";
+export { verifyProofReceipt } from "./receipts/verify-proof-receipt.js";

@@ -30,6 +30,9 @@ import { ExportSlots } from "./export/export-slots.js";
 import { MediaUploadSlots } from "./media/media-upload-slots.js";
 import { officerMediaRoute } from "./media/officer-media-route.js";
 import { proofDownloadRoute } from "./export/proof-download-route.js";
+import { loadReceiptSigningKeys } from "./receipts/receipt-signing-keys.js";
+import { ReceiptSigner } from "./receipts/receipt-signer.js";
+import { receiptJwksRoute } from "./receipts/receipt-jwks-route.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -78,6 +81,9 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     production: config.production,
     logger,
   });
+  // Also before anything opens: production refuses to sign receipts with a key made up at start.
+  const receiptKeys = await loadReceiptSigningKeys(config.receipts, config.production);
+  if (receiptKeys.generated) logger.warn("AOPD_RECEIPT_SIGNING_KEY is not set: receipts are signed with a key generated at start, which no other replica or later start knows (development only)");
   const outages = new OutageLog(logger);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -111,6 +117,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       findXpubDerivation: xpubSearch.search,
       exportSlots: new ExportSlots(config),
       metrics,
+      receiptSigner: new ReceiptSigner(receiptKeys, config.receipts),
     };
     // One event pump per replica: its hub feeds GraphQL subscriptions and the portal's event streams alike.
     const eventPump = startProofEventPump({ database, limits: services.limits, metrics, logger });
@@ -129,6 +136,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const databaseReady = databaseReadiness(database.db, config.database.readyTimeoutMs);
     const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, identity });
     const proofDownload = proofDownloadRoute({ services, schema, identity, logger });
+    const receiptJwks = receiptJwksRoute(services.receiptSigner);
     const server = await startSubgraphServer<AopdContext>({
       name: "aopd",
       schema,
@@ -155,6 +163,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       dependency: { part: "database", outages },
       logger,
       handleOtherRoute: async (request, response, requestId) =>
+        (await receiptJwks(request, response)) ||
         (await proofDownload(request, response, requestId)) ||
         (await aoppCallback(request, response, requestId)) ||
         (await portalApi(request, response, requestId)) ||

@@ -8,6 +8,7 @@ interface BlockbookTx {
   vin?: { addresses?: string[]; isAddress?: boolean }[];
   vout?: { value?: string; addresses?: string[]; isAddress?: boolean }[];
   blockHeight?: number;
+  blockHash?: string;
   confirmations?: number;
   /** Unix seconds: the block's time, or when a mempool transaction was first seen. */
   blockTime?: number;
@@ -107,9 +108,11 @@ function isBlockbookTx(body: unknown): body is BlockbookTx {
 function transactionOf(tx: BlockbookTx): ChainTransaction {
   const senders = [...new Set((tx.vin ?? []).flatMap((input) => (input.isAddress === false ? [] : (input.addresses ?? []))))];
   const confirmations = tx.confirmations ?? 0;
+  // A mempool transaction has no confirmations and a height of -1 or none at all.
+  const inBlock = confirmations > 0 && tx.blockHeight !== undefined && tx.blockHeight > 0;
   return {
-    // A mempool transaction has no confirmations and a height of -1 or none at all.
-    blockHeight: confirmations > 0 && tx.blockHeight !== undefined && tx.blockHeight > 0 ? tx.blockHeight : null,
+    blockHeight: inBlock ? tx.blockHeight! : null,
+    blockHash: inBlock && typeof tx.blockHash === "string" ? tx.blockHash : null,
     confirmations,
     reverted: false,
     // An output without a single address (OP_RETURN, bare multisig) pays nobody the watcher compares.

@@ -6,6 +6,8 @@
 export interface ChainTransaction {
   /** The block that holds it; null while it waits in the mempool. */
   blockHeight: number | null;
+  /** That block's hash; null while in the mempool. */
+  blockHash: string | null;
   /** Blocks on top of it, its own included (0 in the mempool). */
   confirmations: number;
   /** The transaction ran and failed (an EVM revert): it paid nothing. */

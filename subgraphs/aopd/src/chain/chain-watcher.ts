@@ -1,7 +1,7 @@
 import { ConflictError } from "@compliance-graph/errors";
 import type { AssetRegistry } from "@compliance-graph/dti-assets";
 import type { Logger } from "@compliance-graph/process-shell";
-import type { Kysely } from "kysely";
+import type { Kysely, UpdateObject } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "../ingestion/change-proof-status.js";
 import { submissionOf } from "../ingestion/satoshi-proof-transitions.js";
@@ -9,6 +9,8 @@ import { decideProof } from "../decisions/decide-proof.js";
 import { chainWatcherDecider } from "../decisions/decider.js";
 import { ChainBackoff, type ChainWatcherStats } from "./chain-backoff.js";
 import { ChainConnectionError } from "./chain-connection-error.js";
+import { chainFindingColumns } from "./chain-finding.js";
+import type { ChainTransaction } from "./chain-transaction.js";
 import { claimProofsForChainCheck } from "./claim-proofs-for-chain-check.js";
 import { assetsCheckedBy, type ChainChecksConfig, type ChainConnection } from "./chain-checks-config.js";
 import { judgeSatoshiTransaction, type SatoshiRequest, type SatoshiVerdict } from "./judge-satoshi-transaction.js";
@@ -116,10 +118,11 @@ export class ChainWatcher {
   /** A SUBMITTED proof: looks its transaction up and records the verdict. */
   async #check({ connection, backoff }: WatchedNetwork, proof: ProofRow): Promise<void> {
     const tx = await connection.client.transaction(proof.tx_id ?? "", this.assets.get(proof.asset)?.contract ?? null);
-    const verdict = judgeSatoshiTransaction(this.#requestOf(connection, proof), tx);
+    const request = this.#requestOf(connection, proof);
+    const verdict = judgeSatoshiTransaction(request, tx);
     backoff.stats.checks++;
     backoff.stats[verdict.outcome]++;
-    await this.#record(proof, verdict);
+    await this.#record(proof, verdict, this.#findingOf(request, proof, tx));
   }
 
   /**
@@ -167,14 +170,23 @@ export class ChainWatcher {
     backoff.stats.checks++;
     backoff.stats[match.verdict.outcome]++;
     this.logger.info({ network: connection.network, proof: proof.id, txId: match.tx.txId }, "a pending Satoshi proof's test transaction was found on its deposit address");
-    await this.#record(submitted, match.verdict);
+    await this.#record(submitted, match.verdict, this.#findingOf(request, proof, match.tx));
   }
 
-  /** Writes a verdict: a status change through the state machine's one path, or the progress of a waiting proof. */
-  async #record(proof: ProofRow, verdict: SatoshiVerdict): Promise<void> {
-    const found = { block_height: verdict.blockHeight, confirmations: verdict.confirmations };
+  /** What the check found, as the proof row keeps it; all null (0 confirmations) while the transaction is in no block. */
+  #findingOf(request: SatoshiRequest, proof: ProofRow, tx: ChainTransaction | null): UpdateObject<AopdDatabase, "aopd_proof"> {
+    const finding = chainFindingColumns(request, tx, this.assets.get(proof.asset)?.decimals ?? null);
+    return finding ?? { block_height: null, block_hash: null, confirmations: 0, amount_received: null, amount_received_units: null, transaction_senders: null };
+  }
+
+  /**
+   * Writes a verdict: a status change through the state machine's one path, or the progress of a
+   * waiting proof; with either, what the check found (`found`, chain-finding.ts).
+   */
+  async #record(proof: ProofRow, verdict: SatoshiVerdict, found: UpdateObject<AopdDatabase, "aopd_proof">): Promise<void> {
     if (verdict.outcome === "waiting") {
-      await this.db.updateTable("aopd_proof").set(found).where("id", "=", proof.id).where("status", "=", "SUBMITTED").execute();
+      // Not on a proof an officer reopened meanwhile (its check window is cleared): its finding stays as it was.
+      await this.db.updateTable("aopd_proof").set(found).where("id", "=", proof.id).where("status", "=", "SUBMITTED").where("chain_check_until", "is not", null).execute();
       return;
     }
     try {

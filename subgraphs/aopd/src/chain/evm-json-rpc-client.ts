@@ -41,6 +41,7 @@ const blockFetchConcurrency = 8;
 interface RpcReceipt {
   status?: string;
   blockNumber: string;
+  blockHash: string;
   logs: { address: string; topics: string[]; data: string; removed?: boolean }[];
 }
 
@@ -69,14 +70,15 @@ export class EvmJsonRpcClient implements ChainClient {
   async transaction(txId: string, contract: string | null): Promise<ChainTransaction | null> {
     const tx = await this.call<RpcTransaction | null>("eth_getTransactionByHash", [txId]);
     if (tx === null) return null;
-    if (tx.blockNumber === null) return { blockHeight: null, confirmations: 0, reverted: false, payments: contract === null ? nativePayments(tx) : [] };
+    if (tx.blockNumber === null) return { blockHeight: null, blockHash: null, confirmations: 0, reverted: false, payments: contract === null ? nativePayments(tx) : [] };
     const [receipt, head] = await Promise.all([this.call<RpcReceipt | null>("eth_getTransactionReceipt", [txId]), this.call<string>("eth_blockNumber", [])]);
     // Between the two calls the block may have been reorganised away: seen again at the next check.
-    if (receipt === null) return { blockHeight: null, confirmations: 0, reverted: false, payments: [] };
+    if (receipt === null) return { blockHeight: null, blockHash: null, confirmations: 0, reverted: false, payments: [] };
     const blockHeight = Number(BigInt(receipt.blockNumber));
     const reverted = receipt.status === "0x0";
     return {
       blockHeight,
+      blockHash: typeof receipt.blockHash === "string" ? receipt.blockHash : null,
       confirmations: Math.max(0, Number(BigInt(head)) - blockHeight + 1),
       reverted,
       payments: reverted ? [] : contract === null ? nativePayments(tx) : tokenPayments(receipt, contract),

@@ -84,6 +84,14 @@ export interface ProofTable {
   decision_action: "DECIDED" | "CONFIRMED" | null;
   /** The scheme a verified signature proof's signature was verified with (migration 0011). */
   signature_scheme: SignatureScheme | null;
+  /** Satoshi proofs, what the chain check found (migration 0014): the block's hash. */
+  block_hash: string | null;
+  /** The sum the transaction paid the deposit address, lowest denomination (numeric: read as a string). */
+  amount_received: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The same in whole units, with the asset's decimals when it was found; null when they are unknown. */
+  amount_received_units: string | null;
+  /** The addresses that paid the deposit address in the transaction. */
+  transaction_senders: string[] | null;
 }
 
 /** As `OwnershipSignatureScheme` of ownership/ names them. */

@@ -19,3 +19,9 @@ export function deciderOf(identity: Identity): Decider {
 
 /** The chain watcher, which decides Satoshi proofs from what it finds on chain. */
 export const chainWatcherDecider: Decider = { subject: "system:chain-watcher", client: "aopd", username: "chain watcher", system: true };
+
+/**
+ * Signature verification, which decides signature proofs: a valid signature is the decision (no
+ * person is asked). Named where a decision of a signature proof is stated (receipts).
+ */
+export const signatureVerificationDecider: Decider = { subject: "system:signature-verification", client: "aopd", username: "signature verification", system: true };

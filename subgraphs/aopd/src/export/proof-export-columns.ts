@@ -70,6 +70,14 @@ export const proofExportColumns: readonly ProofExportColumn[] = [
   { header: "Decision reason", width: 22, type: "text", value: (p) => decision(p)?.reason ?? null, sql: "p.decision_reason" },
   { header: "Decision reason text", width: 30, type: "text", value: (p) => decision(p)?.reasonText ?? null, sql: "p.decision_reason_text" },
   { header: "Decision comment", width: 30, type: "text", value: (p) => decision(p)?.comment ?? null, sql: "p.decision_comment" },
+  // What the chain check found about a Satoshi proof's transaction (docs/chain-checks.md); kept through a reopening.
+  { header: "Block height", width: 12, type: "text", value: (p) => (satoshi(p)?.blockHeight ?? null)?.toString() ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.block_height::text END" },
+  { header: "Block hash", width: 66, type: "text", value: (p) => satoshi(p)?.blockHash ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.block_hash END" },
+  { header: "Confirmations", width: 14, type: "text", value: (p) => (satoshi(p)?.confirmations ?? null)?.toString() ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.confirmations::text END" },
+  { header: "Amount received (lowest denomination)", width: 22, type: "text", value: (p) => satoshi(p)?.amountReceived ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount_received::text END" },
+  { header: "Amount received (units)", width: 22, type: "text", value: (p) => satoshi(p)?.amountReceivedUnits ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount_received_units END" },
+  { header: "Transaction senders", width: 44, type: "text", value: (p) => satoshi(p)?.transactionSenders?.join(", ") ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN array_to_string(p.transaction_senders, ', ') END" },
+  { header: "Chain check failure", width: 30, type: "text", value: (p) => satoshi(p)?.failureReason ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.failure_reason END" },
 ];
 
 /** A column's letters in a worksheet: A to Z, then AA, AB, ... (bijective base 26). */

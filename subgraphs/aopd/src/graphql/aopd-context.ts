@@ -10,6 +10,7 @@ import type { XpubDerivationSearch } from "../ingestion/xpub-derivation-search.j
 import type { PortalResources } from "../portal/load-portal-resources.js";
 import type { ProofQueryLimits } from "../proofs/proof-query.js";
 import type { ExportSlots } from "../export/export-slots.js";
+import type { ReceiptSigner } from "../receipts/receipt-signer.js";
 
 /** What every resolver of the subgraph gets: the services, built once, and the caller of this request. */
 export interface AopdServices {
@@ -24,6 +25,8 @@ export interface AopdServices {
   /** Bounds the exports running at once, per caller and per process. */
   exportSlots: ExportSlots;
   metrics: AopdMetrics;
+  /** Signs proof receipts with the configured key (docs/receipts.md). */
+  receiptSigner: ReceiptSigner;
 }
 
 export interface AopdContext extends BaseContext, AopdServices {

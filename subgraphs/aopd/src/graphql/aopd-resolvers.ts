@@ -1,4 +1,6 @@
 import { NotFoundError, UserInputError } from "@compliance-graph/errors";
+import { issueProofReceipt } from "../receipts/issue-proof-receipt.js";
+import { receiptJwksPath } from "../receipts/receipt-signer.js";
 import { hasWildcard } from "@compliance-graph/filter";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
@@ -100,6 +102,10 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
     proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
+    proofReceipt: async (_parent, { id }: { id: string }, context: AopdContext) => {
+      const receipt = await issueProofReceipt(context.db, context.config.assets, context.receiptSigner, id);
+      return { ...receipt, jwksPath: receiptJwksPath, issuer: context.receiptSigner.issuer, statement: Buffer.from(JSON.stringify(receipt.statement)) };
+    },
     proofEvents: (_parent, args: ProofEventPageInput, context: AopdContext) => readProofEventPage(context.db, args, context.limits),
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,

@@ -44,6 +44,11 @@ export interface SatoshiProof extends ProofBase {
   blockHeight: number | null;
   confirmations: number | null;
   failureReason: string | null;
+  /** What the chain check found besides block height and confirmations (migration 0014); optional where a test builds a proof by hand. */
+  blockHash?: string | null;
+  amountReceived?: string | null;
+  amountReceivedUnits?: string | null;
+  transactionSenders?: string[] | null;
   decision: Decision | null;
   /** The id of the proposal awaiting a second officer (four eyes); `proposal` resolves it. */
   proposalId?: string | null;
@@ -89,6 +94,10 @@ export function toProof(row: ProofRow): Proof {
       blockHeight: row.block_height === null ? null : Number(row.block_height),
       confirmations: row.confirmations,
       failureReason: row.failure_reason,
+      blockHash: row.block_hash,
+      amountReceived: row.amount_received === null ? null : String(row.amount_received),
+      amountReceivedUnits: row.amount_received_units,
+      transactionSenders: row.transaction_senders,
       decision: currentDecisionOf(row),
       proposalId: row.proposal_id,
     };

@@ -5,6 +5,7 @@ import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";
 import { ChainConnectionError } from "../../src/chain/chain-connection-error.js";
 import type { ChainClient } from "../../src/chain/chain-transaction.js";
 import { ChainWatcher } from "../../src/chain/chain-watcher.js";
+import { chainFindingColumns } from "../../src/chain/chain-finding.js";
 import { judgeSatoshiTransaction } from "../../src/chain/judge-satoshi-transaction.js";
 import type { Database } from "../../src/database/open-database.js";
 import { configurationOf } from "../../src/graphql/configuration-of.js";
@@ -38,9 +39,10 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
   });
   afterAll(() => blockbook?.close());
 
-  it("reads a recorded mainnet payment: height, confirmations, each output paid to its address, every input address as payer", async () => {
+  it("reads a recorded mainnet payment: height, block hash, confirmations, each output paid to its address, every input address as payer", async () => {
     expect(await client.transaction(mined.txid, null)).toEqual({
       blockHeight: 860730,
+      blockHash: "00000000000000000000effeb0c4460480e6a347deab95332c63007a68646ee5",
       confirmations: 1,
       reverted: false,
       payments: [
@@ -62,13 +64,22 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
     });
     expect(judgeSatoshiTransaction({ ...request, senderAddress: unconfirmed.sender }, tx)).toMatchObject({ outcome: "failed", reason: "The transaction does not come from the sender address." });
     expect(judgeSatoshiTransaction({ ...request, depositAddress: unconfirmed.payee }, tx)).toMatchObject({ outcome: "failed", reason: "The transaction pays nothing of the asset to the deposit address." });
+    // What the record keeps of it: the amount to the deposit address, in satoshi and in bitcoin, and who paid it.
+    expect(chainFindingColumns(request, tx, 8)).toEqual({
+      block_height: 860730,
+      block_hash: "00000000000000000000effeb0c4460480e6a347deab95332c63007a68646ee5",
+      confirmations: 1,
+      amount_received: "175000",
+      amount_received_units: "0.00175",
+      transaction_senders: [mined.sender],
+    });
     // The change output is the sender paying itself: as a deposit it is paid by the sender, with its own amount.
     expect(judgeSatoshiTransaction({ ...request, depositAddress: mined.change, amount: 9_888_100n }, tx)).toMatchObject({ outcome: "verified" });
   });
 
   it("judges nothing while a recorded payment waits in the mempool (blockHeight -1, no confirmations)", async () => {
     const tx = await client.transaction(unconfirmed.txid, null);
-    expect(tx).toEqual({ blockHeight: null, confirmations: 0, reverted: false, payments: [expect.objectContaining({ to: unconfirmed.payee, amount: 293_135n, from: [unconfirmed.sender] }), expect.anything()] });
+    expect(tx).toEqual({ blockHeight: null, blockHash: null, confirmations: 0, reverted: false, payments: [expect.objectContaining({ to: unconfirmed.payee, amount: 293_135n, from: [unconfirmed.sender] }), expect.anything()] });
     expect(judgeSatoshiTransaction({ family: "bitcoin", senderAddress: unconfirmed.sender, depositAddress: unconfirmed.payee, amount: 293_135n, requiredConfirmations: 1 }, tx)).toEqual({
       outcome: "waiting",
       blockHeight: null,

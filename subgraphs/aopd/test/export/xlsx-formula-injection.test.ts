@@ -40,6 +40,8 @@ function proofsCarrying(payload: string, index: number): Proof[] {
       ...base, __typename: "AopdSatoshiProof", id: payload, address: payload, customerId: payload, comment: payload,
       amount: payload, senderAddress: payload, depositAddress: payload, txId: payload, assessment: null,
       blockHeight: null, confirmations: null, failureReason: payload,
+      // What the chain check found comes from a chain anyone can write to.
+      blockHash: payload, amountReceived: payload, amountReceivedUnits: payload, transactionSenders: [payload],
       // The decider's free texts and names come from tokens and officers: as untrusted as the rest.
       decision: {
         id: payload, action: "DECIDED", decidedAt: at, outcome: "FAILED", reason: "OTHER", reasonText: payload, comment: payload,
@@ -69,8 +71,9 @@ describe("formula injection through proof text", () => {
       }
     });
     // id, customer, address, comment, message, signature, xpub; id, customer, address, comment, amount, sender, deposit, tx id,
-    // decided by, decider subject, decider client, decision reason text, decision comment.
-    expect(carried).toBe(payloads.length * 20);
+    // decided by, decider subject, decider client, decision reason text, decision comment; block hash, amount received (both),
+    // transaction senders, chain check failure.
+    expect(carried).toBe(payloads.length * 25);
 
     // Below the reader: no `<f>` element in any worksheet, and every cell is a constant: an inline
     // string, or a date number (the only cells without a type).

@@ -1,0 +1,62 @@
+import type { AssetRegistry } from "@compliance-graph/dti-assets";
+import type { ProofRow } from "../database/database-schema.js";
+import { currentDecisionOf } from "../decisions/decision.js";
+import { signatureVerificationDecider, type Decider } from "../decisions/decider.js";
+import { toProof } from "../proofs/proof.js";
+import { evidenceHashOf } from "./evidence-hash.js";
+
+/** What a receipt states about one verified proof: the `proof` claim of the signed statement (docs/receipts.md). */
+export interface ProofReceiptStatement {
+  id: string;
+  address: string;
+  /** The asset's DTI code and its name in the registry. */
+  asset: { code: string; name: string | null };
+  customerId: string;
+  /** How control was proven: the proof's kind, and for a signature proof the scheme that verified it (null when it was not recorded). */
+  method: { kind: ProofRow["kind"]; signatureScheme?: string | null };
+  /** `sha256:<hex>` of the evidence (evidence-hash.ts). */
+  evidenceHash: string;
+  decision: {
+    outcome: "VERIFIED";
+    /** `DECIDED`, `CONFIRMED` (four eyes), or `SIGNATURE_VERIFIED` for a signature proof. */
+    action: string;
+    /** ISO 8601, UTC, with milliseconds. */
+    decidedAt: string;
+    /** Null for a proof decided before deciders were recorded (migration 0009). */
+    decider: Decider | null;
+  };
+}
+
+/**
+ * The statement of a VERIFIED proof row (the caller checks the status). A signature proof is
+ * decided by its signature: the decider is signature verification, at the time the proof became
+ * VERIFIED (its last change: a verified signature proof changes no more).
+ */
+export function proofReceiptStatement(row: ProofRow, assets: AssetRegistry): ProofReceiptStatement {
+  const proof = toProof(row);
+  const base = {
+    id: row.id,
+    address: row.address ?? "",
+    asset: { code: row.asset, name: assets.get(row.asset)?.name ?? null },
+    customerId: row.customer_id,
+    evidenceHash: evidenceHashOf(row),
+  };
+  if (proof.__typename === "AopdSignatureProof") {
+    return {
+      ...base,
+      method: { kind: "signature", signatureScheme: proof.signatureScheme ?? null },
+      decision: { outcome: "VERIFIED", action: "SIGNATURE_VERIFIED", decidedAt: row.updated_at.toISOString(), decider: signatureVerificationDecider },
+    };
+  }
+  const decision = currentDecisionOf(row);
+  return {
+    ...base,
+    method: { kind: row.kind },
+    decision: {
+      outcome: "VERIFIED",
+      action: decision?.action ?? "DECIDED",
+      decidedAt: (decision?.decidedAt ?? row.updated_at).toISOString(),
+      decider: decision?.decider ?? null,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { errors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import type { ProofReceiptStatement } from "./proof-receipt-claims.js";
+import { receiptAlgorithm } from "./receipt-signing-keys.js";
+import { receiptType } from "./receipt-signer.js";
+
+/** Why a receipt does not verify, as a stable code (for `switch`) and a sentence. */
+export class ReceiptVerificationError extends Error {
+  constructor(
+    readonly code: "malformed" | "wrong_algorithm" | "unknown_key" | "bad_signature" | "expired" | "wrong_issuer" | "wrong_type" | "key_set_unavailable",
+    message: string,
+  ) {
+    super(message);
+    this.name = "ReceiptVerificationError";
+  }
+}
+
+export interface VerifiedProofReceipt {
+  keyId: string;
+  issuer: string;
+  receiptId: string;
+  issuedAt: Date;
+  expiresAt: Date;
+  statement: ProofReceiptStatement;
+}
+
+/**
+ * Verifies a receipt against a key set: ES256 only (an `alg` of `none` or HMAC is refused, so a
+ * verifier's key cannot be turned into a shared secret), the receipt type, the key its `kid`
+ * names, `exp`, and `iss` when `issuer` is given. The same checks as the jose snippet in
+ * docs/receipts.md, with the failures named.
+ */
+export async function verifyProofReceipt(jws: string, keys: JWTVerifyGetKey, options: { issuer?: string; now?: Date } = {}): Promise<VerifiedProofReceipt> {
+  let verified;
+  try {
+    verified = await jwtVerify(jws.trim(), keys, {
+      algorithms: [receiptAlgorithm],
+      typ: receiptType,
+      requiredClaims: ["iss", "sub", "jti", "iat", "exp", "proof"],
+      ...(options.issuer !== undefined ? { issuer: options.issuer } : {}),
+      ...(options.now ? { currentDate: options.now } : {}),
+    });
+  } catch (error) {
+    throw explained(error);
+  }
+  const { payload, protectedHeader } = verified;
+  return {
+    keyId: String(protectedHeader.kid),
+    issuer: String(payload.iss),
+    receiptId: String(payload.jti),
+    issuedAt: new Date(Number(payload.iat) * 1_000),
+    expiresAt: new Date(Number(payload.exp) * 1_000),
+    statement: payload.proof as ProofReceiptStatement,
+  };
+}
+
+function explained(error: unknown): ReceiptVerificationError {
+  if (error instanceof errors.JWSSignatureVerificationFailed) {
+    return new ReceiptVerificationError("bad_signature", "Its signature does not match its content: it was changed after signing, or signed by another key.");
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) return new ReceiptVerificationError("unknown_key", "No key of the key set has the kid it names (signed by another deployment, or by a key no longer published).");
+  if (error instanceof errors.JWTExpired) return new ReceiptVerificationError("expired", `It expired (exp ${new Date(Number(error.payload.exp) * 1_000).toISOString()}).`);
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === "iss") return new ReceiptVerificationError("wrong_issuer", "Its issuer (iss) is not the one expected.");
+    if (error.claim === "typ") return new ReceiptVerificationError("wrong_type", "It is not a proof receipt (typ is not aopd-receipt+jwt).");
+    return new ReceiptVerificationError("malformed", `Its claim ${error.claim} is missing or invalid.`);
+  }
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || (error instanceof Error && error.name === "TypeError")) {
+    return new ReceiptVerificationError("key_set_unavailable", "The key set could not be read (unreachable, too slow, or not a JWKS).");
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return new ReceiptVerificationError("wrong_algorithm", `It is signed with another algorithm than ${receiptAlgorithm}.`);
+  return new ReceiptVerificationError("malformed", "It is not a receipt: a JWS in compact serialization (header.payload.signature) was expected.");
+}
