@@ -1,21 +1,32 @@
-import type { PublicProofView } from "@compliance-graph/portal-contract";
+import type { PortalErrorBody, PortalErrorCode, PublicProofView } from "@compliance-graph/portal-contract";
 
-/** A refusal of the portal API: its stable `code` is what the page translates. */
+/** The codes of the page's own refusals: a browser wallet that did not sign. */
+export type PageErrorCode = "wallet_refused";
+
+/** A refusal of the portal API (or of a wallet): its stable `code` is what the page translates. */
 export class PortalApiError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: PortalErrorCode | PageErrorCode,
     reason: string,
     readonly httpStatus: number,
+    /** For `rate_limited`: the server's `Retry-After`, the seconds until a retry can succeed. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(reason);
   }
 }
 
+/** A whole number of seconds from a `Retry-After` header, when it holds one. */
+function retryAfterOf(header: string | null): number | undefined {
+  const seconds = header === null ? Number.NaN : Number(header);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 const base = (token: string) => `/portal/api/proof/${encodeURIComponent(token)}`;
 
 async function answerOf<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => ({}))) as T & { error?: string; reason?: string };
-  if (!response.ok) throw new PortalApiError(body.error ?? "service_unavailable", body.reason ?? response.statusText, response.status);
+  const body = (await response.json().catch(() => ({}))) as T & Partial<PortalErrorBody>;
+  if (!response.ok) throw new PortalApiError(body.error ?? "service_unavailable", body.reason ?? response.statusText, response.status, retryAfterOf(response.headers.get("retry-after")));
   return body;
 }
 
@@ -56,14 +67,14 @@ export function uploadMedia(token: string, file: File, onProgress: (share: numbe
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     request.onload = () => {
-      let body: { proof?: PublicProofView; error?: string; reason?: string } = {};
+      let body: { proof?: PublicProofView } & Partial<PortalErrorBody> = {};
       try {
         body = JSON.parse(request.responseText) as typeof body;
       } catch {
         // Not our JSON (a proxy's error page): the status alone says what happened.
       }
       if (request.status === 200 && body.proof) resolve(body.proof);
-      else reject(new PortalApiError(body.error ?? "service_unavailable", body.reason ?? request.statusText, request.status));
+      else reject(new PortalApiError(body.error ?? "service_unavailable", body.reason ?? request.statusText, request.status, retryAfterOf(request.getResponseHeader("retry-after"))));
     };
     request.onerror = () => reject(new PortalApiError("service_unavailable", "The network request failed.", 0));
     request.send(file);

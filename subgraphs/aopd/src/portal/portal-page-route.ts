@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
+import type { PortalConfig } from "@compliance-graph/portal-contract";
 import type { Logger } from "@compliance-graph/server-kit";
 import type { AopdConfig } from "../aopd-config.js";
 import type { PortalResources } from "./load-portal-resources.js";
@@ -46,7 +47,7 @@ const revalidate = "no-cache";
  * and logo (AOPD_*_FILE, the same the GraphQL `lang`, `theme` and `logo` serve), so that replacing
  * those needs a restart but no rebuild. Undefined when the page was not built.
  */
-export function loadPortalFiles(distDir: string, resources: PortalResources, config: Pick<AopdConfig, "portalRedirectOrigins">): Map<string, PortalFile> | undefined {
+export function loadPortalFiles(distDir: string, resources: PortalResources, config: Pick<AopdConfig, "portalRedirectOrigins" | "portalContact">): Map<string, PortalFile> | undefined {
   if (!existsSync(join(distDir, "index.html"))) return undefined;
   const files = new Map<string, PortalFile>();
   files.set("index.html", portalFile("index.html", readFileSync(join(distDir, "index.html")), revalidate));
@@ -54,7 +55,8 @@ export function loadPortalFiles(distDir: string, resources: PortalResources, con
   files.set("lang.json", portalFile("lang.json", Buffer.from(resources.lang, "base64"), revalidate));
   files.set("theme.json", portalFile("theme.json", Buffer.from(resources.theme, "base64"), revalidate));
   files.set("logo.svg", portalFile("logo.svg", Buffer.from(resources.logo, "base64"), revalidate));
-  files.set("config.json", portalFile("config.json", Buffer.from(JSON.stringify({ redirectOrigins: config.portalRedirectOrigins })), revalidate));
+  const pageConfig: PortalConfig = { redirectOrigins: config.portalRedirectOrigins, contact: config.portalContact };
+  files.set("config.json", portalFile("config.json", Buffer.from(JSON.stringify(pageConfig)), revalidate));
   return files;
 }
 
