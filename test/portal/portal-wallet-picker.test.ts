@@ -2,7 +2,9 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  anvilAccounts,
   createTestDatabase,
+  erc1271WalletBytecode,
   ethereumAddressOf,
   p2wpkhAddress,
   publicKeyOf,
@@ -11,9 +13,12 @@ import {
   signSolanaMessage,
   signTronMessage,
   solanaAddressOf,
+  startLocalAnvil,
   testSecretKey,
   tronAddressOf,
+  type LocalAnvil,
 } from "@compliance-graph/test-kit";
+import { aopdConfigFromEnv } from "../../subgraphs/aopd/src/aopd-config.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { launchBrowser, openPage } from "./support/browser.js";
 import { headingShown, portalProofs, type RequestedProof } from "./support/portal-proofs.js";
@@ -30,6 +35,7 @@ type TestWindow = Window & Record<string, unknown>;
  */
 describe("the portal's wallet picker", () => {
   let stack: Stack;
+  let anvil: LocalAnvil;
   let browser: Browser;
   let apiToken: string;
   let portalBase: string;
@@ -37,7 +43,10 @@ describe("the portal's wallet picker", () => {
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("portalwallets");
-    stack = await startStack({ realAopd: { databaseUrl, seedDemoProofs: 0 } });
+    // A real EVM node as the Ethereum chain connection, for smart-contract wallets (ERC-1271).
+    anvil = await startLocalAnvil();
+    const { chain } = aopdConfigFromEnv({ AOPD_CHAIN_ETHEREUM_URL: anvil.url, AOPD_CHAIN_CHECK_INTERVAL_SECONDS: "0" });
+    stack = await startStack({ realAopd: { databaseUrl, seedDemoProofs: 0, config: { chain } } });
     portalBase = new URL(stack.subgraphUrls.aopd).origin;
     apiToken = await stack.fetchToken();
     proofs = portalProofs(stack, () => apiToken);
@@ -46,6 +55,7 @@ describe("the portal's wallet picker", () => {
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
+    await anvil?.close();
   });
 
   const pageOf = (requested: RequestedProof) => `${portalBase}/portal/${requested.token}`;
@@ -123,6 +133,35 @@ describe("the portal's wallet picker", () => {
     await page.getByRole("button", { name: "Sign with Stranger Wallet" }).click();
     await page.getByRole("alert").filter({ hasText: "The address differs from the address asked for" }).waitFor();
     expect(await proofs.statusOf(requested.id)).toBe("PENDING");
+  });
+
+  it("verifies a smart-contract wallet (ERC-1271) whose owner key signs in the browser wallet, and refuses another key", async () => {
+    const ownerKey = testSecretKey("picker contract owner");
+    const contract = await anvil.deploy(anvilAccounts[0], erc1271WalletBytecode(ethereumAddressOf(ownerKey)));
+    const withKey = async (signer: Uint8Array) => {
+      const requested = await proofs.requestSignatureProof({ asset: "DTIX9J9K872S", expectedAddress: contract });
+      const page = await openPage(browser, pageOf(requested), {}, async (page) => {
+        await page.exposeFunction("testEthereumSign", (hexMessage: string) => `0x${bytesToHex(signPersonalMessage(signer, Buffer.from(hexMessage.slice(2), "hex").toString("utf8")))}`);
+        // The wallet app of a contract account: its account is the contract, its signature the owner key's.
+        await page.addInitScript(
+          ({ address, icon }) => {
+            const sign = (window as unknown as TestWindow).testEthereumSign as (hex: string) => Promise<string>;
+            const provider = { request: async ({ method, params }: { method: string; params?: string[] }) => (method === "eth_requestAccounts" ? [address] : sign(params![0]!)) };
+            const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: { info: { uuid: "00000000-0000-4000-8000-000000001271", name: "Test Safe", icon, rdns: "example.safe" }, provider } }));
+            window.addEventListener("eip6963:requestProvider", announce);
+          },
+          { address: contract, icon },
+        );
+      });
+      await page.getByRole("button", { name: "Sign with Test Safe" }).click();
+      return { page, requested };
+    };
+    const owner = await withKey(ownerKey);
+    await headingShown(owner.page, "Your proof is verified");
+    expect(await proofs.statusOf(owner.requested.id)).toBe("VERIFIED");
+    const stranger = await withKey(testSecretKey("picker contract stranger"));
+    await stranger.page.getByRole("alert").filter({ hasText: "The signature does not verify" }).waitFor();
+    expect(await proofs.statusOf(stranger.requested.id)).toBe("PENDING");
   });
 
   it("signs with a Solana wallet of the Wallet Standard (solana:signMessage)", async () => {
