@@ -81,13 +81,31 @@ export function uploadMedia(token: string, file: File, onProgress: (share: numbe
   });
 }
 
+/** How long to wait before opening the stream again after the server refused it (a rate limit, an outage). */
+const reopenAfterMs = 10_000;
+
 /**
  * Calls `onProof` with the proof each time it changes (the server's event stream, fed by the
- * database's notifications). EventSource reconnects by itself after a dropped connection; the
- * server ends the stream once the proof is final.
+ * database's notifications). EventSource reconnects by itself after a dropped connection, but not
+ * after a refusal (a 429 when the link's reads are spent, a 503): then the stream is opened again
+ * after ten seconds, so a page never silently stops following its proof. The server ends the
+ * stream once the proof is final.
  */
 export function watchProof(token: string, onProof: (proof: PublicProofView) => void): () => void {
-  const source = new EventSource(`${base(token)}/events`);
-  source.addEventListener("proof", (event) => onProof(JSON.parse((event as MessageEvent<string>).data) as PublicProofView));
-  return () => source.close();
+  let source: EventSource | undefined;
+  let reopen: number | undefined;
+  let stopped = false;
+  const open = () => {
+    source = new EventSource(`${base(token)}/events`);
+    source.addEventListener("proof", (event) => onProof(JSON.parse((event as MessageEvent<string>).data) as PublicProofView));
+    source.addEventListener("error", () => {
+      if (!stopped && source?.readyState === EventSource.CLOSED) reopen = window.setTimeout(open, reopenAfterMs);
+    });
+  };
+  open();
+  return () => {
+    stopped = true;
+    window.clearTimeout(reopen);
+    source?.close();
+  };
 }

@@ -135,6 +135,21 @@ describe("the customer portal on a phone", () => {
     expect(await page.getByText("The service is not available right now").count()).toBe(0);
     // 8 a minute refill one every 7.5 seconds: the page's own retry then finds the proof.
     await page.getByRole("button", { name: "Submit proof" }).waitFor({ timeout: 60_000 });
+    // And it follows the proof live again (its event stream, refused at first, is opened again): a wallet's callback shows.
+    await pollUntil(
+      "the callback to be taken",
+      async () =>
+        (
+          await fetch(`${portalBase}/aopp/callback/${requested.token}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ version: 0, address, signature: signBip322PublicKeyHash(key, address, requested.message) }),
+          })
+        ).status,
+      (status) => status === 204,
+      { timeoutMs: 30_000 },
+    );
+    await page.getByRole("heading", { name: "Your proof is verified" }).waitFor({ timeout: 60_000 });
   });
 
   it("takes the language from ?lang= and keeps the customer's choice in the address across reloads", async () => {
