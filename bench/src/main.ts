@@ -11,6 +11,7 @@ import { proofExportScenario } from "./scenarios/proof-export.js";
 import { proofIngestionScenario } from "./scenarios/proof-ingestion.js";
 import { proofQueriesScenario } from "./scenarios/proof-queries.js";
 import { portalApiScenario } from "./scenarios/portal-api.js";
+import { contractWalletSignaturesScenario } from "./scenarios/contract-wallet-signatures.js";
 import { proofSubscriptionsScenario } from "./scenarios/proof-subscriptions.js";
 import { proofEventLogScenario } from "./scenarios/proof-event-log.js";
 import { tracingCostScenario } from "./scenarios/tracing-cost.js";
@@ -22,7 +23,7 @@ import { subscriptionCapsScenario } from "./scenarios/subscription-caps.js";
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

@@ -110,7 +110,13 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   let contractCheck: { blockHeight: number } | undefined;
   if (!verification.ok && isContractWalletCandidate(family, verification, resolved.signature)) {
     try {
-      contractCheck = await verifyContractWalletSignature(config, { asset: proof.asset, address: resolved.address, message: proof.message ?? "", signature: resolved.signature, recoveryFailure: verification.reason });
+      contractCheck = await verifyContractWalletSignature(config, {
+        asset: proof.asset,
+        address: resolved.address,
+        message: proof.message ?? "",
+        signature: resolved.signature,
+        recoveryFailure: { code: failureCodes[verification.code], reason: verification.reason },
+      });
     } catch (error) {
       if (error instanceof SubmissionRefusal) services.metrics.signatureVerifications.inc({ family, scheme: "erc1271", result: verification.code });
       throw error;

@@ -4,7 +4,7 @@ import { chainVariable, checkableNetworks, type CheckableNetwork } from "../chai
 import { ChainConnectionError } from "../chain/chain-connection-error.js";
 import { EvmJsonRpcClient } from "../chain/evm-json-rpc-client.js";
 import { ethereumMessageHash } from "../ownership/index.js";
-import { BusyRefusal, SubmissionRefusal } from "../proofs/proof-refusal.js";
+import { BusyRefusal, SubmissionRefusal, type SubmissionRefusalCode } from "../proofs/proof-refusal.js";
 
 /** `isValidSignature(bytes32,bytes)`'s selector, which is also the magic value a valid signature returns (ERC-1271). */
 const isValidSignatureSelector = "1626ba7e";
@@ -35,25 +35,26 @@ export function isContractWalletCandidate(family: string, failure: { code: strin
  * exactly the magic value (a contract that returns anything, or an address with no code, which
  * returns nothing, is refused); the call is an `eth_call` (nothing is sent or signed), capped in
  * gas and by the connection's request timeout, and the signature passed is capped in size.
- * Returns the block of the check, or throws the refusal: `signature_mismatch` (with why), or
- * `service_unavailable` when the node cannot be asked.
+ * Returns the block of the check, or throws the refusal: ecrecover's own code (`signature_mismatch`
+ * or `malformed_signature`) with the contract's answer, or the missing connection, added to its
+ * reason; `service_unavailable` when the node cannot be asked.
  */
 export async function verifyContractWalletSignature(
   config: Pick<AopdConfig, "assets" | "chain">,
-  /** `signature`: 0x and hexadecimal (`isContractWalletCandidate`); `recoveryFailure`: why `ecrecover` refused it. */
-  input: { asset: string; address: string; message: string; signature: string; recoveryFailure: string },
+  /** `signature`: 0x and hexadecimal (`isContractWalletCandidate`); `recoveryFailure`: how `ecrecover` refused it, the code a refusal keeps. */
+  input: { asset: string; address: string; message: string; signature: string; recoveryFailure: { code: SubmissionRefusalCode; reason: string } },
 ): Promise<{ blockHeight: number }> {
   const network = config.assets.get(input.asset)?.network ?? null;
   const connection = config.chain.connections.find((candidate) => candidate.network === network && candidate.client instanceof EvmJsonRpcClient);
   if (!network || !connection) {
     const variable = network !== null && network in checkableNetworks ? ` (${chainVariable(network as CheckableNetwork)}_URL)` : "";
     throw new SubmissionRefusal(
-      "signature_mismatch",
-      `${input.recoveryFailure} A smart-contract wallet's signature (ERC-1271) can be checked only through a chain connection for ${network ?? "the asset's network"}${variable}, and none is configured here.`,
+      input.recoveryFailure.code,
+      `${input.recoveryFailure.reason} A smart-contract wallet's signature (ERC-1271) can be checked only through a chain connection for ${network ?? "the asset's network"}${variable}, and none is configured here.`,
     );
   }
   const signature = hexToBytes(input.signature.slice(2));
-  if (signature.length > maxContractSignatureBytes) throw new SubmissionRefusal("signature_mismatch", `${input.recoveryFailure} A contract wallet's signature may have at most ${maxContractSignatureBytes} bytes.`);
+  if (signature.length > maxContractSignatureBytes) throw new SubmissionRefusal(input.recoveryFailure.code, `${input.recoveryFailure.reason} A contract wallet's signature may have at most ${maxContractSignatureBytes} bytes.`);
   const word = (value: number) => value.toString(16).padStart(64, "0");
   const padded = bytesToHex(signature).padEnd(Math.ceil(signature.length / 32) * 64, "0");
   const data = `0x${isValidSignatureSelector}${bytesToHex(ethereumMessageHash(input.message))}${word(64)}${word(signature.length)}${padded}`;
@@ -68,7 +69,7 @@ export async function verifyContractWalletSignature(
   }
   if ("returned" in answer && answer.returned.toLowerCase().startsWith(`0x${isValidSignatureSelector}`) && answer.returned.length === 66) return { blockHeight: answer.blockHeight };
   throw new SubmissionRefusal(
-    "signature_mismatch",
-    `${input.recoveryFailure} Nor does the contract at this address accept it as a smart-contract wallet (ERC-1271 isValidSignature at block ${answer.blockHeight}).`,
+    input.recoveryFailure.code,
+    `${input.recoveryFailure.reason} Nor does the contract at this address accept it as a smart-contract wallet (ERC-1271 isValidSignature at block ${answer.blockHeight}).`,
   );
 }

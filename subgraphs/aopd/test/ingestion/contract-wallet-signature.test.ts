@@ -63,6 +63,13 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
     expect(await rowOf(requested.proof.id)).toMatchObject({ status: "PENDING", block_height: null });
   });
 
+  it("keeps ecrecover's own refusal code for a signature it cannot read, adding that the contract did not accept it either", async () => {
+    const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: wallet });
+    const answer = await postJson<Refusal>(aopd, `${requested.token}/signature`, { signature: `0x${"ab".repeat(10)}` });
+    expect([answer.status, answer.body.error]).toEqual([400, "malformed_signature"]);
+    expect(answer.body.reason).toMatch(/Nor does the contract at this address accept it/);
+  });
+
   it("refuses a signature for an address with no contract, which no contract can accept", async () => {
     const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: anvilAccounts[2] });
     const answer = await postJson<Refusal>(aopd, `${requested.token}/signature`, { signature: personalSign(ownerKey, requested.proof.message) });
