@@ -97,6 +97,10 @@ describe("the customer portal on a phone", () => {
     const result = page.getByRole("heading", { name: "Your proof is verified" });
     await result.waitFor();
     expect(await insideViewport(page, result)).toBe(true);
+    // Focus moved to the result, so a screen reader reads it and the keyboard continues from there.
+    const focused = await page.evaluate(() => ({ tag: document.activeElement?.tagName, text: document.activeElement?.textContent ?? "" }));
+    expect(focused.tag).not.toBe("BODY");
+    expect(focused.text).toContain("Your proof is verified");
   });
 
   it("lets a customer reload more often than they may submit, then counts down a submission rate limit instead of reporting an outage", async () => {
