@@ -130,15 +130,6 @@ const actions: PageActions = {
       await takeLoaded(await loadView());
       await render({ reveal: true });
     })(),
-  copy: (text) => {
-    void navigator.clipboard?.writeText(text).then(
-      () => {
-        state.notice = { kind: "success", text: state.t("form.copied") };
-        void render();
-      },
-      () => undefined,
-    );
-  },
 };
 
 const translateStaticTexts = () => document.querySelectorAll<HTMLElement>("[data-text]").forEach((element) => (element.textContent = state.t(element.dataset.text!)));

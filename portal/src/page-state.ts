@@ -35,7 +35,6 @@ export interface PageActions {
   signWithWallet(wallet: DiscoveredWallet): void;
   /** Loads the proof again (after a rate limit's wait). */
   reload(): void;
-  copy(text: string): void;
 }
 
 export const finalStatuses = new Set(["VERIFIED", "FAILED", "EXPIRED"]);

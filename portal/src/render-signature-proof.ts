@@ -1,3 +1,4 @@
+import { copyButton } from "./copy-button.js";
 import { fieldId, h } from "./dom.js";
 import type { PageActions, PageState } from "./page-state.js";
 import type { PublicProofView } from "@compliance-graph/portal-contract";
@@ -100,7 +101,7 @@ export async function renderSignatureProof(state: PageState, view: PublicProofVi
       h("p", {}, t("signature.instructions")),
       h("label", { for: messageId }, t("form.message")),
       h("textarea", { id: messageId, readonly: true, class: "mono" }, signature.message),
-      h("button", { type: "button", class: "secondary", onclick: () => actions.copy(signature.message) }, t("form.copy")),
+      copyButton(t, t("form.copy"), signature.message),
       form,
     ),
   );

@@ -156,6 +156,18 @@ describe("the customer portal on a phone", () => {
     await page.getByRole("heading", { name: "Your proof is verified" }).waitFor({ timeout: 60_000 });
   });
 
+  it("says right beside the copy button that the message was copied, inside the phone's viewport", async () => {
+    const requested = await proofs.requestSignatureProof({ asset: "DTI4H95J0R2X", expectedAddress: address });
+    const page = await openPage(browser, pageOf(requested), { ...phone, permissions: ["clipboard-read", "clipboard-write"] });
+    const button = page.getByRole("button", { name: "Copy message" });
+    await button.scrollIntoViewIfNeeded();
+    await button.tap();
+    const copied = page.getByRole("status").filter({ hasText: "Copied to the clipboard." });
+    await copied.waitFor();
+    expect(await insideViewport(page, copied)).toBe(true);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(requested.message);
+  });
+
   it("takes the language from ?lang= and keeps the customer's choice in the address across reloads", async () => {
     const requested = await proofs.requestSignatureProof({ asset: "DTI4H95J0R2X", expectedAddress: address });
     const page = await openPage(browser, pageOf(requested, "?lang=de"), { ...phone, locale: "en-US" });
