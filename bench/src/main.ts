@@ -11,6 +11,7 @@ import { proofExportScenario } from "./scenarios/proof-export.js";
 import { proofIngestionScenario } from "./scenarios/proof-ingestion.js";
 import { proofQueriesScenario } from "./scenarios/proof-queries.js";
 import { portalApiScenario } from "./scenarios/portal-api.js";
+import { contractWalletSignaturesScenario } from "./scenarios/contract-wallet-signatures.js";
 import { proofSubscriptionsScenario } from "./scenarios/proof-subscriptions.js";
 import { proofEventLogScenario } from "./scenarios/proof-event-log.js";
 import { tracingCostScenario } from "./scenarios/tracing-cost.js";
@@ -23,7 +24,7 @@ import { proofReceiptsScenario } from "./scenarios/proof-receipts.js";
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

@@ -1,18 +1,27 @@
-import type { PublicProofView } from "@compliance-graph/portal-contract";
+import type { PortalConfig, PublicProofView } from "@compliance-graph/portal-contract";
 import type { Translator } from "./translations.js";
+import type { DiscoveredWallet } from "./wallets/discovered-wallet.js";
 
 /** Everything one render of the page depends on. */
 export interface PageState {
   token: string | undefined;
   view: PublicProofView | undefined;
-  /** Why there is no view: the link names no proof, or the service could not be reached. */
-  failure: "unknown" | "unavailable" | undefined;
+  /** Why there is no view: the link names no proof, too many loads in a minute, or the service could not be reached. */
+  failure: "unknown" | "rate_limited" | "unavailable" | undefined;
+  /** For `rate_limited`: when (ms since the epoch) loading may be tried again. */
+  retryAt: number | undefined;
   t: Translator;
   redirect: URL | undefined;
+  config: PortalConfig;
+  /** The browser wallets found so far (they may announce themselves after the first render). */
+  wallets: () => DiscoveredWallet[];
   /** What the customer typed, kept across renders (a language switch, a live update). */
   form: { address: string; signature: string; xpub: string; txId: string };
-  /** The outcome of the last submission, shown beside the form. */
-  notice: { kind: "error" | "success"; text: string } | undefined;
+  /**
+   * The outcome of the last submission, shown beside the form; `retryAt` (ms since the epoch) for
+   * a rate limit, whose text counts down the seconds (`text` then holds `{seconds}`).
+   */
+  notice: { kind: "error" | "success"; text: string; retryAt?: number } | undefined;
   busy: boolean;
   /** The share of a media upload sent so far (0 to 1), while one is under way. */
   uploadProgress: number | undefined;
@@ -23,8 +32,9 @@ export interface PageActions {
   submitSignature(submission: { address?: string; signature: string; xpub?: string }): void;
   submitTransaction(txId: string): void;
   uploadMedia(file: File): void;
-  signWithBrowserWallet(): void;
-  copy(text: string): void;
+  signWithWallet(wallet: DiscoveredWallet): void;
+  /** Loads the proof again (after a rate limit's wait). */
+  reload(): void;
 }
 
 export const finalStatuses = new Set(["VERIFIED", "FAILED", "EXPIRED"]);

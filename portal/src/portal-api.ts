@@ -1,21 +1,32 @@
-import type { PublicProofView } from "@compliance-graph/portal-contract";
+import type { PortalErrorBody, PortalErrorCode, PublicProofView } from "@compliance-graph/portal-contract";
 
-/** A refusal of the portal API: its stable `code` is what the page translates. */
+/** The codes of the page's own refusals: a browser wallet that did not sign. */
+export type PageErrorCode = "wallet_refused";
+
+/** A refusal of the portal API (or of a wallet): its stable `code` is what the page translates. */
 export class PortalApiError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: PortalErrorCode | PageErrorCode,
     reason: string,
     readonly httpStatus: number,
+    /** For `rate_limited`: the server's `Retry-After`, the seconds until a retry can succeed. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(reason);
   }
 }
 
+/** A whole number of seconds from a `Retry-After` header, when it holds one. */
+function retryAfterOf(header: string | null): number | undefined {
+  const seconds = header === null ? Number.NaN : Number(header);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 const base = (token: string) => `/portal/api/proof/${encodeURIComponent(token)}`;
 
 async function answerOf<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => ({}))) as T & { error?: string; reason?: string };
-  if (!response.ok) throw new PortalApiError(body.error ?? "service_unavailable", body.reason ?? response.statusText, response.status);
+  const body = (await response.json().catch(() => ({}))) as T & Partial<PortalErrorBody>;
+  if (!response.ok) throw new PortalApiError(body.error ?? "service_unavailable", body.reason ?? response.statusText, response.status, retryAfterOf(response.headers.get("retry-after")));
   return body;
 }
 
@@ -56,27 +67,45 @@ export function uploadMedia(token: string, file: File, onProgress: (share: numbe
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     request.onload = () => {
-      let body: { proof?: PublicProofView; error?: string; reason?: string } = {};
+      let body: { proof?: PublicProofView } & Partial<PortalErrorBody> = {};
       try {
         body = JSON.parse(request.responseText) as typeof body;
       } catch {
         // Not our JSON (a proxy's error page): the status alone says what happened.
       }
       if (request.status === 200 && body.proof) resolve(body.proof);
-      else reject(new PortalApiError(body.error ?? "service_unavailable", body.reason ?? request.statusText, request.status));
+      else reject(new PortalApiError(body.error ?? "service_unavailable", body.reason ?? request.statusText, request.status, retryAfterOf(request.getResponseHeader("retry-after"))));
     };
     request.onerror = () => reject(new PortalApiError("service_unavailable", "The network request failed.", 0));
     request.send(file);
   });
 }
 
+/** How long to wait before opening the stream again after the server refused it (a rate limit, an outage). */
+const reopenAfterMs = 10_000;
+
 /**
  * Calls `onProof` with the proof each time it changes (the server's event stream, fed by the
- * database's notifications). EventSource reconnects by itself after a dropped connection; the
- * server ends the stream once the proof is final.
+ * database's notifications). EventSource reconnects by itself after a dropped connection, but not
+ * after a refusal (a 429 when the link's reads are spent, a 503): then the stream is opened again
+ * after ten seconds, so a page never silently stops following its proof. The server ends the
+ * stream once the proof is final.
  */
 export function watchProof(token: string, onProof: (proof: PublicProofView) => void): () => void {
-  const source = new EventSource(`${base(token)}/events`);
-  source.addEventListener("proof", (event) => onProof(JSON.parse((event as MessageEvent<string>).data) as PublicProofView));
-  return () => source.close();
+  let source: EventSource | undefined;
+  let reopen: number | undefined;
+  let stopped = false;
+  const open = () => {
+    source = new EventSource(`${base(token)}/events`);
+    source.addEventListener("proof", (event) => onProof(JSON.parse((event as MessageEvent<string>).data) as PublicProofView));
+    source.addEventListener("error", () => {
+      if (!stopped && source?.readyState === EventSource.CLOSED) reopen = window.setTimeout(open, reopenAfterMs);
+    });
+  };
+  open();
+  return () => {
+    stopped = true;
+    window.clearTimeout(reopen);
+    source?.close();
+  };
 }

@@ -4,17 +4,36 @@ import { renderRequestDetails } from "./render-request-details.js";
 import { renderMediaProof } from "./render-media-proof.js";
 import { renderSatoshiProof } from "./render-satoshi-proof.js";
 import { renderSignatureProof } from "./render-signature-proof.js";
+import { textWithLink } from "./text-with-link.js";
+import { tickingText } from "./ticking-text.js";
 
+/** `data-reveal` marks what an action produced: the page scrolls it into view and focuses it (main.ts). */
 function notice(state: PageState): HTMLElement | null {
   if (!state.notice) return null;
-  return h("p", { class: state.notice.kind, role: state.notice.kind === "error" ? "alert" : "status" }, state.notice.text);
+  const { kind, text, retryAt } = state.notice;
+  const element = h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", "data-reveal": "notice" }, text);
+  if (retryAt !== undefined) tickingText(element, retryAt, (seconds) => (seconds > 0 ? text.replace("{seconds}", String(seconds)) : state.t("error.rate_limited.over")));
+  return element;
 }
 
-/** Why the page shows no form: an unknown link, an outage, or a proof that is no longer open. */
-function outcome(state: PageState): HTMLElement | null {
+/** Whom to ask for a new link, when the operator named someone (AOPD_PORTAL_CONTACT). */
+function contact(state: PageState): HTMLElement | null {
+  const configured = state.config.contact;
+  return configured ? textWithLink(state.t(`contact.${configured.kind}`), "contact", configured) : null;
+}
+
+/** Why the page shows no form: an unknown link, a rate limit, an outage, or a proof that is no longer open. */
+function outcome(state: PageState, actions: PageActions): HTMLElement | null {
   const { t, view } = state;
-  if (state.failure === "unknown") return h("section", { role: "alert" }, h("h2", {}, t("link.invalid")), h("p", {}, t("link.invalidHelp")));
-  if (state.failure === "unavailable") return h("section", { role: "alert" }, h("h2", {}, t("link.unavailable")), h("p", {}, t("link.unavailableHelp")));
+  const section = (...children: (HTMLElement | null)[]) => h("section", { role: "alert", "aria-labelledby": "outcome-heading", "data-reveal": "outcome" }, ...children);
+  if (state.failure === "unknown") return section(h("h2", { id: "outcome-heading" }, t("link.invalid")), h("p", {}, t("link.invalidHelp")), contact(state));
+  if (state.failure === "rate_limited") {
+    // A rate limit is not an outage: it says how long to wait, counts down, then loads again by itself.
+    const wait = h("p", {});
+    tickingText(wait, state.retryAt ?? Date.now(), (seconds) => t("link.rateLimitedHelp", { seconds: String(seconds) }), () => actions.reload());
+    return section(h("h2", { id: "outcome-heading" }, t("link.rateLimited")), wait);
+  }
+  if (state.failure === "unavailable") return section(h("h2", { id: "outcome-heading" }, t("link.unavailable")), h("p", {}, t("link.unavailableHelp")));
   if (!view) return null;
   const success = isCustomerDone(view);
   if (!success && !finalStatuses.has(view.status)) return null;
@@ -22,9 +41,10 @@ function outcome(state: PageState): HTMLElement | null {
   const outcomeKey = view.kind === "media" && view.status === "SUBMITTED" ? "media.SUBMITTED" : view.status;
   return h(
     "section",
-    { "aria-labelledby": "outcome-heading" },
+    { "aria-labelledby": "outcome-heading", "data-reveal": "outcome" },
     h("h2", { id: "outcome-heading", class: success ? "success" : "error" }, t(`outcome.${outcomeKey}`)),
     h("p", {}, t(`outcome.${outcomeKey}.help`)),
+    success ? null : contact(state),
     success && state.redirect ? h("p", {}, h("a", { class: "button", href: state.redirect.toString() }, t("outcome.return", { site: state.redirect.host }))) : null,
   );
 }
@@ -36,7 +56,7 @@ export async function renderPage(root: HTMLElement, state: PageState, actions: P
   document.title = t("title");
   const content: (HTMLElement | null)[] = [h("h1", {}, t("title")), h("p", {}, t("intro"))];
   if (view) content.push(renderRequestDetails(state, view));
-  content.push(outcome(state), notice(state));
+  content.push(outcome(state, actions), notice(state));
   if (view?.status === "PENDING") {
     const form = { signature: renderSignatureProof, satoshi: renderSatoshiProof, media: renderMediaProof }[view.kind];
     content.push(...(await form(state, view, actions)));

@@ -1,3 +1,4 @@
+import { copyButton } from "./copy-button.js";
 import { fieldId, h } from "@compliance-graph/web-dom";
 import type { PageActions, PageState } from "./page-state.js";
 import type { PublicProofView } from "@compliance-graph/portal-contract";
@@ -27,7 +28,7 @@ export async function renderSatoshiProof(state: PageState, view: PublicProofView
         h("dt", {}, t("satoshi.depositAddress")),
         h("dd", { class: "mono" }, satoshi.depositAddress),
       ),
-      h("button", { type: "button", class: "secondary", onclick: () => actions.copy(satoshi.depositAddress) }, t("satoshi.copyAddress")),
+      copyButton(t, t("satoshi.copyAddress"), satoshi.depositAddress),
       satoshi.paymentUri ? await qrCode(satoshi.paymentUri, t("satoshi.qr")) : null,
     ),
     h(

@@ -1,8 +1,9 @@
-import { browserWallet } from "./browser-wallet.js";
+import { copyButton } from "./copy-button.js";
 import { fieldId, h } from "@compliance-graph/web-dom";
 import type { PageActions, PageState } from "./page-state.js";
 import type { PublicProofView } from "@compliance-graph/portal-contract";
 import { qrCode } from "./qr-code.js";
+import type { DiscoveredWallet } from "./wallets/discovered-wallet.js";
 
 /** A labelled field whose value lives in `state.form`, so a re-render keeps what was typed. */
 function field(state: PageState, name: "address" | "signature" | "xpub", label: string, options: { multiline?: boolean; readonly?: boolean; value?: string; hint?: string } = {}): HTMLElement[] {
@@ -22,7 +23,39 @@ function field(state: PageState, name: "address" | "signature" | "xpub", label: 
   return [h("label", { for: id }, label), control, options.hint ? h("small", { id: `${id}-hint` }, options.hint) : null].filter((node): node is HTMLElement => node !== null);
 }
 
-/** "Open in wallet" (AOPP), "Other wallets" (paste a signature) and, for Ethereum, "Sign with browser wallet". */
+/**
+ * The wallet picker: one button per browser wallet of the proof's chain, by the name and icon the
+ * wallet announced. Null when the browser has none: "Other wallets" (pasting) is always there.
+ */
+function walletPicker(state: PageState, view: PublicProofView, actions: PageActions): HTMLElement | null {
+  const { t } = state;
+  const wallets = state.wallets().filter((wallet: DiscoveredWallet) => wallet.family === view.asset.addressFamily);
+  if (wallets.length === 0) return null;
+  return h(
+    "section",
+    { "aria-labelledby": "wallets-heading" },
+    h("h2", { id: "wallets-heading" }, t("wallet.heading")),
+    h("p", {}, t("wallet.instructions")),
+    h(
+      "ul",
+      { class: "wallets" },
+      ...wallets.map((wallet) =>
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            { type: "button", class: "wallet", disabled: state.busy, onclick: () => actions.signWithWallet(wallet) },
+            wallet.icon ? h("img", { src: wallet.icon, alt: "", width: "24", height: "24" }) : null,
+            t("wallet.signWith", { name: wallet.name || t("wallet.browserWallet") }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** "Open in wallet" (AOPP), the browser wallets of the proof's chain, and "Other wallets" (paste a signature). */
 export async function renderSignatureProof(state: PageState, view: PublicProofView, actions: PageActions): Promise<HTMLElement[]> {
   const { t } = state;
   const signature = view.signature!;
@@ -58,7 +91,8 @@ export async function renderSignatureProof(state: PageState, view: PublicProofVi
     ...(signature.xpubRequired || view.asset.addressFamily === "bitcoin" ? field(state, "xpub", signature.xpubRequired ? t("form.xpubRequired") : t("form.xpubOptional")) : []),
     h("button", { type: "submit", disabled: state.busy }, t("form.submit")),
   );
-  const wallet = view.asset.addressFamily === "ethereum" && browserWallet();
+  const picker = walletPicker(state, view, actions);
+  if (picker) sections.push(picker);
   sections.push(
     h(
       "section",
@@ -67,8 +101,7 @@ export async function renderSignatureProof(state: PageState, view: PublicProofVi
       h("p", {}, t("signature.instructions")),
       h("label", { for: messageId }, t("form.message")),
       h("textarea", { id: messageId, readonly: true, class: "mono" }, signature.message),
-      h("button", { type: "button", class: "secondary", onclick: () => actions.copy(signature.message) }, t("form.copy")),
-      wallet ? h("p", {}, h("button", { type: "button", disabled: state.busy, onclick: () => actions.signWithBrowserWallet() }, t("wallet.sign"))) : null,
+      copyButton(t, t("form.copy"), signature.message),
       form,
     ),
   );

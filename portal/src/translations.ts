@@ -14,9 +14,12 @@ export async function loadTranslations(): Promise<Translations> {
   return (await response.json()) as Translations;
 }
 
-/** The browser's first preferred language we have texts for, else English (or the first we have). */
-export function preferredLanguage(translations: Translations, preferences: readonly string[]): string {
-  for (const preference of preferences) {
+/**
+ * The language of the link's `?lang=` when we have texts for it, else the browser's first
+ * preferred language we have texts for, else English (or the first we have).
+ */
+export function preferredLanguage(translations: Translations, requested: string | null, preferences: readonly string[]): string {
+  for (const preference of [...(requested ? [requested] : []), ...preferences]) {
     const language = preference.toLowerCase().split("-")[0] ?? "";
     if (translations[language]) return language;
   }

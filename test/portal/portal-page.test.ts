@@ -5,11 +5,12 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { base58 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import pg from "pg";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, ethereumAddressOf, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { launchBrowser, openPage } from "./support/browser.js";
+import { headingShown, portalProofs, type RequestedProof } from "./support/portal-proofs.js";
 
 const bitcoinKey = testSecretKey("portal page bitcoin");
 const bitcoinAddress = p2wpkhAddress(publicKeyOf(bitcoinKey));
@@ -17,12 +18,6 @@ const etherKey = testSecretKey("portal page ether");
 const etherAddress = ethereumAddressOf(etherKey);
 const allowedSite = "https://vasp.example";
 const themeColour = "rgb(123, 45, 67)";
-
-interface Requested {
-  token: string;
-  id: string;
-  message: string;
-}
 
 /**
  * The customer portal in a real browser (Debian's Chromium), against the whole stack: gateway,
@@ -36,6 +31,7 @@ describe("the customer portal in a browser", () => {
   let portalBase: string;
   let folder: string;
   let databaseUrl: string;
+  let proofs: ReturnType<typeof portalProofs>;
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "cg-portal-"));
@@ -53,6 +49,7 @@ describe("the customer portal in a browser", () => {
     });
     portalBase = new URL(stack.subgraphUrls.aopd).origin;
     apiToken = await stack.fetchToken();
+    proofs = portalProofs(stack, () => apiToken);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -61,28 +58,12 @@ describe("the customer portal in a browser", () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  async function graphql<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
-    const { body } = await stack.query(query, apiToken, variables);
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body.data as T;
-  }
+  const graphql = <T>(query: string, variables?: Record<string, unknown>) => proofs.graphql<T>(query, variables);
+  const requestSignatureProof = (input: Record<string, unknown>) => proofs.requestSignatureProof(input);
+  const statusOf = (id: string) => proofs.statusOf(id);
 
-  async function requestSignatureProof(input: Record<string, unknown>): Promise<Requested> {
-    const data = await graphql<{ aopd: { requestAoppProof: { portalUrl: string; proof: { id: string; message: string } } } }>(
-      `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { portalUrl proof { id message } } } }`,
-      { input: { customerId: "CUST-PORTAL", ...input } },
-    );
-    const { portalUrl, proof } = data.aopd.requestAoppProof;
-    return { token: new URL(portalUrl).pathname.split("/").at(-1)!, id: proof.id, message: proof.message };
-  }
-
-  async function statusOf(id: string): Promise<string> {
-    const data = await graphql<{ aopd: { proofs: { status: string }[] } }>(`query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }) { status } } }`, { id });
-    return data.aopd.proofs[0]!.status;
-  }
-
-  const pageOf = (requested: Requested, query = "") => `${portalBase}/portal/${requested.token}${query}`;
-  const heading = (page: Page, name: string | RegExp) => page.getByRole("heading", { name }).waitFor();
+  const pageOf = (requested: RequestedProof, query = "") => `${portalBase}/portal/${requested.token}${query}`;
+  const heading = headingShown;
 
   it("verifies a Bitcoin signature pasted from any wallet, as /graphql then shows", async () => {
     const requested = await requestSignatureProof({ asset: "DTI4H95J0R2X", expectedAddress: bitcoinAddress });

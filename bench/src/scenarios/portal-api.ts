@@ -15,7 +15,7 @@ const address = p2wpkhAddress(publicKeyOf(key));
  */
 async function portalTable(quick: boolean): Promise<BenchmarkTable> {
   const databaseUrl = await freshBenchDatabase("aopd_bench_portal");
-  const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
+  const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0, readRateLimitPerClient: 0, readRateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
   const origin = new URL(aopd.url).origin;
   const request = async () => {
     const response = await fetch(aopd.url, {

@@ -22,7 +22,7 @@ export const portalPageScenario: BenchmarkScenario = {
   async run({ quick }) {
     const loads = quick ? 5 : 30;
     const databaseUrl = await freshBenchDatabase("aopd_bench_portal");
-    const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
+    const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0, readRateLimitPerClient: 0, readRateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
     const base = new URL(aopd.url).origin;
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -3,6 +3,7 @@ export { bip322WitnessPublicKeyHash, encodeWitness, p2pkhAddress, p2shP2wpkhAddr
 export { createTestDatabase } from "./create-test-database.js";
 export { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
 export { anvilAccounts, minimalTokenBytecode, startLocalAnvil, type LocalAnvil } from "./local-anvil.js";
+export { erc1271MagicValue, erc1271WalletBytecode } from "./erc1271-test-wallet.js";
 export { jpegHeader, mp4Header, padded, pngImage, webmHeader, webpExtendedHeader, webpLosslessHeader } from "./media-samples.js";
 export { pollUntil, type PollOptions } from "./poll-until.js";
 export { parsedFilter, proofQueryCases, type ProofQueryCase } from "./proof-query-cases.js";

@@ -25,6 +25,8 @@ export interface LocalAnvil {
   send(tx: { from: string; to?: string; value?: bigint; data?: string }): Promise<string>;
   /** Deploys the minimal token from `from`; returns its address. */
   deployToken(from: string): Promise<string>;
+  /** Deploys a contract's creation code from `from`; returns its address. */
+  deploy(from: string, bytecode: string): Promise<string>;
   /** `transfer(to, amount)` on the token; returns the hash. */
   transferToken(token: string, from: string, to: string, amount: bigint): Promise<string>;
   mine(blocks: number): Promise<void>;
@@ -77,6 +79,11 @@ export async function startLocalAnvil(): Promise<LocalAnvil> {
     async deployToken(from) {
       const { receipt } = await sendAndMine({ from, data: minimalTokenBytecode });
       if (receipt.status !== "0x1") throw new Error("the token's deployment reverted");
+      return receipt.contractAddress;
+    },
+    async deploy(from, bytecode) {
+      const { receipt } = await sendAndMine({ from, data: bytecode });
+      if (receipt.status !== "0x1") throw new Error("the contract's deployment reverted");
       return receipt.contractAddress;
     },
     transferToken(token, from, to, amount) {

@@ -1,8 +1,10 @@
 import { receiptConfigFromEnv, type ReceiptConfig } from "./receipts/receipt-config.js";
 import { AssetRegistry } from "@compliance-graph/dti-assets";
+import type { PortalContact } from "@compliance-graph/portal-contract";
 import { chainChecksConfigFromEnv, type ChainChecksConfig } from "./chain/chain-checks-config.js";
 import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "./database/database-timeouts.js";
 import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
+import { portalContactFrom } from "./portal/portal-contact-from.js";
 
 export interface AopdConfig {
   /** Proof receipts: keys, issuer, validity (receipts/receipt-config.ts). */
@@ -146,10 +148,18 @@ export interface AopdConfig {
    * 0 uses the socket address and ignores the header (a client could forge it). @default 0
    */
   trustedProxyHops: number;
-  /** `AOPD_RATE_LIMIT_PER_CREDENTIAL`: public requests per minute for one proof's credential (burst as large); 0: no limit. @default 30 */
+  /** `AOPD_RATE_LIMIT_PER_CREDENTIAL`: public submissions (signature, transaction id, file) per minute for one proof's credential (burst as large); 0: no limit. @default 30 */
   rateLimitPerCredential: number;
-  /** `AOPD_RATE_LIMIT_PER_CLIENT`: public requests per minute from one client address (burst as large); 0: no limit. @default 120 */
+  /** `AOPD_RATE_LIMIT_PER_CLIENT`: public submissions per minute from one client address (burst as large); 0: no limit. @default 120 */
   rateLimitPerClient: number;
+  /**
+   * `AOPD_READ_RATE_LIMIT_PER_CREDENTIAL`: public reads (the proof's view, its event stream) per
+   * minute for one credential, a budget of their own so that reloading the page never spends the
+   * customer's submissions; 0: no limit. @default 120
+   */
+  readRateLimitPerCredential: number;
+  /** `AOPD_READ_RATE_LIMIT_PER_CLIENT`: public reads per minute from one client address; 0: no limit. @default 600 */
+  readRateLimitPerClient: number;
   /** `AOPD_RATE_LIMIT_MAX_KEYS`: credentials and addresses tracked per limit (memory bound, about 100 bytes each). @default 100_000 */
   rateLimitMaxKeys: number;
   /** `AOPD_MAX_EVENT_STREAMS_PER_CREDENTIAL`: open portal event streams of one credential. @default 4 */
@@ -174,6 +184,11 @@ export interface AopdConfig {
    * send a customer back to after success (`?redirect=`); others are ignored. @default none
    */
   portalRedirectOrigins: string[];
+  /**
+   * `AOPD_PORTAL_CONTACT`: an e-mail address or https URL the portal names when a link has expired,
+   * its proof is finished or the link is not valid, so the customer knows whom to ask. @default none
+   */
+  portalContact: PortalContact | null;
   /**
    * `AOPD_PORTAL_FRAME_ANCESTORS`: space-separated origins that may show the portal in an iframe
    * (CSP `frame-ancestors`). @default "'none'" // nowhere
@@ -305,6 +320,8 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
     rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),
     rateLimitPerClient: integer(env, "AOPD_RATE_LIMIT_PER_CLIENT", 120),
+    readRateLimitPerCredential: integer(env, "AOPD_READ_RATE_LIMIT_PER_CREDENTIAL", 120),
+    readRateLimitPerClient: integer(env, "AOPD_READ_RATE_LIMIT_PER_CLIENT", 600),
     rateLimitMaxKeys: Math.max(1, integer(env, "AOPD_RATE_LIMIT_MAX_KEYS", 100_000)),
     maxEventStreamsPerCredential: integer(env, "AOPD_MAX_EVENT_STREAMS_PER_CREDENTIAL", 4),
     maxEventStreams: integer(env, "AOPD_MAX_EVENT_STREAMS", 1_000),
@@ -314,6 +331,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     maxConcurrentExportsPerCaller: Math.max(1, integer(env, "AOPD_MAX_CONCURRENT_EXPORTS_PER_CALLER", 1)),
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
     portalRedirectOrigins: originsFrom("AOPD_PORTAL_REDIRECT_ORIGINS", env.AOPD_PORTAL_REDIRECT_ORIGINS, ","),
+    portalContact: portalContactFrom(env.AOPD_PORTAL_CONTACT, production),
     portalFrameAncestors: env.AOPD_PORTAL_FRAME_ANCESTORS ? originsFrom("AOPD_PORTAL_FRAME_ANCESTORS", env.AOPD_PORTAL_FRAME_ANCESTORS, " ").join(" ") : "'none'",
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),

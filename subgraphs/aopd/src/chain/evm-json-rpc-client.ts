@@ -157,6 +157,23 @@ export class EvmJsonRpcClient implements ChainClient {
     return low;
   }
 
+  /**
+   * `eth_call` of `data` on the contract `to` at the current head, with at most `gas`: what the
+   * contract returned and at which block, or `reverted` (JSON-RPC's "execution reverted", code 3,
+   * or -32000 with that message), which is the contract's answer, not a connection failure.
+   */
+  async callContract(to: string, data: string, gas: number): Promise<{ blockHeight: number; returned: string } | { blockHeight: number; reverted: true }> {
+    const head = await this.call<string>("eth_blockNumber", []);
+    const { status, body } = await this.endpoint.postJson({ jsonrpc: "2.0", id: this.#nextId++, method: "eth_call", params: [{ to, data, gas: `0x${gas.toString(16)}` }, head] });
+    const answer = body as { result?: unknown; error?: { code?: number; message?: unknown } } | null;
+    const blockHeight = Number(BigInt(head));
+    if (status === 200 && answer?.error !== undefined && (answer.error.code === 3 || (answer.error.code === -32000 && /revert/i.test(String(answer.error.message))))) {
+      return { blockHeight, reverted: true };
+    }
+    if (status !== 200 || typeof answer?.result !== "string") throw new ChainConnectionError("bad_response", this.network);
+    return { blockHeight, returned: answer.result };
+  }
+
   /** One JSON-RPC call; a JSON-RPC error is a bad response (its message is the provider's and stays out of errors). */
   async call<T>(method: string, params: unknown[]): Promise<T> {
     const { status, body } = await this.endpoint.postJson({ jsonrpc: "2.0", id: this.#nextId++, method, params });

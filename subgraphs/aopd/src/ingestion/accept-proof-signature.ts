@@ -9,6 +9,7 @@ import { hashCallbackToken } from "./callback-token.js";
 import { changeProofStatus } from "./change-proof-status.js";
 import { isRequestedMessage, parseSignedMessage } from "./parse-signed-message.js";
 import type { XpubDerivationSearch } from "./xpub-derivation-search.js";
+import { isContractWalletCandidate, verifyContractWalletSignature } from "./verify-contract-wallet-signature.js";
 import { XpubSearchBusyError } from "./xpub-search-busy-error.js";
 
 /** A signature for a proof, from the AOPP callback or the portal. */
@@ -105,8 +106,25 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     expectedFormat: family === "bitcoin" ? format : null,
     network: family === "bitcoin" ? config.bitcoinNetwork : null,
   });
-  services.metrics.signatureVerifications.inc({ family, scheme: verification.ok ? verification.scheme : "none", result: verification.ok ? "verified" : verification.code });
-  if (!verification.ok) throw new SubmissionRefusal(failureCodes[verification.code], verification.reason);
+  // A contract wallet (ERC-1271) signs without a key of its own: asked only when ecrecover failed.
+  let contractCheck: { blockHeight: number } | undefined;
+  if (!verification.ok && isContractWalletCandidate(family, verification, resolved.signature)) {
+    try {
+      contractCheck = await verifyContractWalletSignature(config, {
+        asset: proof.asset,
+        address: resolved.address,
+        message: proof.message ?? "",
+        signature: resolved.signature,
+        recoveryFailure: { code: failureCodes[verification.code], reason: verification.reason },
+      });
+    } catch (error) {
+      if (error instanceof SubmissionRefusal) services.metrics.signatureVerifications.inc({ family, scheme: "erc1271", result: verification.code });
+      throw error;
+    }
+  }
+  const scheme = verification.ok ? verification.scheme : contractCheck ? "erc1271" : "none";
+  services.metrics.signatureVerifications.inc({ family, scheme, result: verification.ok || contractCheck ? "verified" : verification.code });
+  if (!verification.ok && !contractCheck) throw new SubmissionRefusal(failureCodes[verification.code], verification.reason);
 
   if (proof.xpub_required && resolved.xpub === undefined) throw new SubmissionRefusal("xpub_required", "This proof requires the xpub the address derives from.");
   if (resolved.xpub !== undefined) {
@@ -138,7 +156,9 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         signature: resolved.signature,
         xpub: resolved.xpub ?? null,
         due_at: null,
-        signature_scheme: verification.scheme,
+        // A contract's acceptance is recorded as the block it was asked at; no key scheme applies (null).
+        signature_scheme: verification.ok ? verification.scheme : null,
+        block_height: contractCheck ? String(contractCheck.blockHeight) : null,
       },
     });
     return { proof: verified, repeated: false };

@@ -3,7 +3,7 @@ import type { Logger } from "@compliance-graph/process-shell";
 import { allowAnyOrigin, answerPreflight } from "../public-api/cross-origin.js";
 import { answerPublicRouteFailure } from "../public-api/answer-public-route-failure.js";
 import { PublicRouteError } from "../public-api/public-route-error.js";
-import type { PublicRouteLimits } from "../public-api/public-route-limits.js";
+import { useOf, type PublicRouteLimits } from "../public-api/public-route-limits.js";
 import { optionalString, readPublicBody, requiredString } from "../public-api/read-public-body.js";
 import { acceptProofSignature, type SignatureAcceptanceServices } from "./accept-proof-signature.js";
 import { isCallbackTokenShaped } from "./callback-token.js";
@@ -30,7 +30,7 @@ export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limi
     if (request.method === "OPTIONS") return (answerPreflight(response, "POST"), true);
     allowAnyOrigin(response);
     try {
-      services.limits.check(request, isCallbackTokenShaped(token) ? token : undefined);
+      services.limits.check(request, isCallbackTokenShaped(token) ? token : undefined, useOf(request));
       if (request.method !== "POST") {
         response.setHeader("allow", "POST, OPTIONS");
         throw new PublicRouteError("method_not_allowed", `${request.method ?? "This method"} is not allowed here; wallets POST the signature.`);

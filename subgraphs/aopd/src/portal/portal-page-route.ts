@@ -1,4 +1,5 @@
 import { loadStaticPage, staticPageRoute, type Logger, type StaticPageFile } from "@compliance-graph/process-shell";
+import type { PortalConfig } from "@compliance-graph/portal-contract";
 import type { AopdConfig } from "../aopd-config.js";
 import type { PortalResources } from "./load-portal-resources.js";
 
@@ -7,12 +8,13 @@ import type { PortalResources } from "./load-portal-resources.js";
  * and logo (AOPD_*_FILE, the same the GraphQL `lang`, `theme` and `logo` serve), so that replacing
  * those needs a restart but no rebuild. Undefined when the page was not built.
  */
-export function loadPortalFiles(distDir: string, resources: PortalResources, config: Pick<AopdConfig, "portalRedirectOrigins">): Map<string, StaticPageFile> | undefined {
+export function loadPortalFiles(distDir: string, resources: PortalResources, config: Pick<AopdConfig, "portalRedirectOrigins" | "portalContact">): Map<string, StaticPageFile> | undefined {
+  const pageConfig: PortalConfig = { redirectOrigins: config.portalRedirectOrigins, contact: config.portalContact };
   return loadStaticPage(distDir, {
     "lang.json": Buffer.from(resources.lang, "base64"),
     "theme.json": Buffer.from(resources.theme, "base64"),
     "logo.svg": Buffer.from(resources.logo, "base64"),
-    "config.json": Buffer.from(JSON.stringify({ redirectOrigins: config.portalRedirectOrigins })),
+    "config.json": Buffer.from(JSON.stringify(pageConfig)),
   });
 }
 

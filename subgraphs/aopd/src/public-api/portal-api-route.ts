@@ -10,7 +10,7 @@ import type { PortalEventStreams } from "./portal-event-streams.js";
 import { publicProofColumns, toPublicProofView, type PublicProofSource } from "./public-proof-view.js";
 import { answerPublicRouteFailure } from "./answer-public-route-failure.js";
 import { PublicRouteError } from "./public-route-error.js";
-import type { PublicRouteLimits } from "./public-route-limits.js";
+import { useOf, type PublicRouteLimits } from "./public-route-limits.js";
 import { optionalString, readPublicBody, requiredString } from "./read-public-body.js";
 
 /** The portal's API: `/portal/api/proof/<credential>[/signature|/transaction|/media|/events]`. */
@@ -51,7 +51,7 @@ export function portalApiRoute(
     if (request.method === "OPTIONS") return (answerPreflight(response, methods), true);
     allowAnyOrigin(response);
     try {
-      services.limits.check(request, isCallbackTokenShaped(token) ? token : undefined);
+      services.limits.check(request, isCallbackTokenShaped(token) ? token : undefined, useOf(request));
       if (!known) throw new PublicRouteError("unknown_proof", "This link does not belong to a proof.");
       const expected = methodsOf[action as Action];
       if (request.method !== expected && !(action === "view" && request.method === "HEAD")) {

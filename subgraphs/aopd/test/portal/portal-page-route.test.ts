@@ -13,7 +13,7 @@ describe("the portal page as aopd serves it", () => {
   let base: string;
 
   beforeAll(async () => {
-    aopd = await startTestAopd("pglite", { config: { portalRedirectOrigins: ["https://vasp.example"], portalFrameAncestors: "https://vasp.example" } });
+    aopd = await startTestAopd("pglite", { config: { portalRedirectOrigins: ["https://vasp.example"], portalFrameAncestors: "https://vasp.example", portalContact: { kind: "url", href: "https://vasp.example/support", label: "https://vasp.example/support" } } });
     base = new URL(aopd.url).origin;
   });
   afterAll(async () => {
@@ -56,11 +56,11 @@ describe("the portal page as aopd serves it", () => {
     expect(again.status).toBe(304);
   });
 
-  it("serves the operator's translations, theme, logo and allowed redirect origins", async () => {
+  it("serves the operator's translations, theme, logo, allowed redirect origins and contact", async () => {
     const lang = (await (await fetch(`${base}/portal/lang.json`)).json()) as Record<string, Record<string, string>>;
     expect(Object.keys(lang.en!).sort()).toEqual(Object.keys(lang.de!).sort());
     expect((await fetch(`${base}/portal/logo.svg`)).headers.get("content-type")).toBe("image/svg+xml");
-    expect(await (await fetch(`${base}/portal/config.json`)).json()).toEqual({ redirectOrigins: ["https://vasp.example"] });
+    expect(await (await fetch(`${base}/portal/config.json`)).json()).toEqual({ redirectOrigins: ["https://vasp.example"], contact: { kind: "url", href: "https://vasp.example/support", label: "https://vasp.example/support" } });
     expect((await fetch(`${base}/portal/assets/missing.js`)).status).toBe(404);
   });
 
