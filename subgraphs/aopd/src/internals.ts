@@ -13,3 +13,4 @@ export { claimProofsForChainCheck } from "./chain/claim-proofs-for-chain-check.j
 export { requestSatoshiProof } from "./ingestion/request-satoshi-proof.js";
 export { finalizeSatoshiProof } from "./ingestion/satoshi-proof-transitions.js";
 export { SeededRandom } from "./seed/seeded-random.js";
+export { customerActor } from "./audit/audit-actor.js";

@@ -1,3 +1,5 @@
+import { recordExport } from "../audit/record-export.js";
+import { originOf } from "./origin-of.js";
 import { NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { hasWildcard } from "@compliance-graph/filter";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
@@ -70,6 +72,7 @@ async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, m
     release();
   }
   const { file, rows } = exported;
+  await recordExport(context.db, originOf(context), "PROOFS_EXPORTED", "proofsAsXlsx", filter, rows);
   context.metrics.exportRows.inc(rows);
   context.metrics.exportBytes.inc(file.length);
   context.logger.info({ rows, bytes: file.length, ms: Math.round(performance.now() - started) }, "proofs exported as XLSX");

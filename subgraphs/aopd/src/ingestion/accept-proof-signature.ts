@@ -1,3 +1,5 @@
+import type { AuditOrigin } from "../audit/audit-origin.js";
+import { evidenceSha256 } from "../audit/evidence-sha256.js";
 import { ConflictError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdMetrics } from "../aopd-metrics.js";
@@ -73,7 +75,7 @@ const unknownProof = () => new UnknownProofRefusal("This link does not belong to
  * takes at most `maxFailedAttempts`: the cost one credential can impose is bounded on every replica.
  * Refusals are `ProofRefusal`s (proofs/proof-refusal.ts).
  */
-export async function acceptProofSignature(services: SignatureAcceptanceServices, token: string, submission: SignatureSubmission): Promise<AcceptedSignature> {
+export async function acceptProofSignature(services: SignatureAcceptanceServices, token: string, submission: SignatureSubmission, origin: AuditOrigin): Promise<AcceptedSignature> {
   const { db, config } = services;
   const proof = await db.selectFrom("aopd_proof").selectAll().where("callback_token_hash", "=", hashCallbackToken(token)).executeTakeFirst();
   if (!proof || proof.kind !== "signature") throw unknownProof();
@@ -139,6 +141,11 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         xpub: resolved.xpub ?? null,
         due_at: null,
         signature_scheme: verification.scheme,
+      },
+      audit: {
+        origin,
+        action: "SUBMITTED",
+        details: { evidence: "signature", evidenceSha256: evidenceSha256(resolved.signature), signatureScheme: verification.scheme, address: resolved.address, xpub: resolved.xpub },
       },
     });
     return { proof: verified, repeated: false };

@@ -6,9 +6,13 @@ import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";
 import { ChainWatcher } from "../../src/chain/chain-watcher.js";
 import type { Database } from "../../src/database/open-database.js";
 import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
+import { customerActor } from "../../src/audit/audit-actor.js";
 import { finalizeSatoshiProof } from "../../src/ingestion/satoshi-proof-transitions.js";
 import { anvilAccounts, type LocalAnvil, startLocalAnvil } from "@compliance-graph/test-kit";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
+
+/** Who requests the proofs of this test, as the audit trail names them. */
+const requester = { origin: { actor: { subject: "test-requester", client: "test", username: null, system: false }, requestId: null } };
 
 const ether = "DTIX9J9K872S";
 const usdt = "DTI2QWSBDMNC";
@@ -35,9 +39,9 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
   });
 
   const submittedProof = async (asset: string, pay: (amount: bigint) => Promise<string>) => {
-    const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-1", asset, senderAddress: sender, depositAddress: deposit });
+    const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-1", asset, senderAddress: sender, depositAddress: deposit }, requester);
     const txId = await pay(BigInt(row.amount!));
-    await finalizeSatoshiProof(database.db, config, row.id, txId);
+    await finalizeSatoshiProof(database.db, config, row.id, txId, { actor: customerActor("portal"), requestId: null });
     return row.id;
   };
   const proof = (id: string) => database.db.selectFrom("aopd_proof").selectAll().where("id", "=", id).executeTakeFirstOrThrow();

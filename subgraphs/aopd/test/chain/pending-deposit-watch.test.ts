@@ -10,13 +10,16 @@ import { anvilAccounts, type LocalAnvil, startLocalAnvil } from "@compliance-gra
 import { blockbookFixtures, startBlockbookStandIn, type BlockbookStandIn } from "../support/blockbook-stand-in.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
 
+/** Who requests the proofs of this test, as the audit trail names them. */
+const requester = { origin: { actor: { subject: "test-requester", client: "test", username: null, system: false }, requestId: null } };
+
 const ether = "DTIX9J9K872S";
 const usdt = "DTI2QWSBDMNC";
 const bitcoin = "DTI4H95J0R2X";
 
 /** A PENDING Satoshi proof; `amount` and `createdAt` replace the random amount and the creation time when given. */
 async function pendingProof(database: Database, config: AopdConfig, input: { asset: string; sender: string; deposit: string; amount?: bigint; createdAt?: Date }) {
-  const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-WATCH", asset: input.asset, senderAddress: input.sender, depositAddress: input.deposit });
+  const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-WATCH", asset: input.asset, senderAddress: input.sender, depositAddress: input.deposit }, requester);
   if (input.amount !== undefined) await database.db.updateTable("aopd_proof").set({ amount: String(input.amount) }).where("id", "=", row.id).execute();
   if (input.createdAt !== undefined) await database.db.updateTable("aopd_proof").set({ created_at: input.createdAt }).where("id", "=", row.id).execute();
   return { id: row.id, amount: input.amount ?? BigInt(row.amount!) };
