@@ -1,3 +1,4 @@
+import { changeLegalHold } from "../audit/legal-hold.js";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import type { AssessmentInput } from "../decisions/assessment-input.js";
 import { deciderOf } from "../decisions/decider.js";
@@ -43,5 +44,9 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
       toProof(await rejectProposal(context.db, id, reason, deciderOf(context.identity), context.requestId)),
     reopenProof: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
       toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity), context.requestId)),
+    placeLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
+      toProof(await changeLegalHold(context.db, id, true, reason, originOf(context))),
+    liftLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
+      toProof(await changeLegalHold(context.db, id, false, reason, originOf(context))),
   },
 };

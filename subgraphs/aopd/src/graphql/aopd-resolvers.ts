@@ -1,3 +1,5 @@
+import { toAuditEntry } from "../audit/audit-entry.js";
+import { selectAuditTrailPage, selectProofHistory, type AuditTrailPageInput } from "../audit/audit-trail-query.js";
 import { recordExport } from "../audit/record-export.js";
 import { originOf } from "./origin-of.js";
 import { NotFoundError, UserInputError } from "@compliance-graph/errors";
@@ -104,6 +106,10 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
     proofEvents: (_parent, args: ProofEventPageInput, context: AopdContext) => readProofEventPage(context.db, args, context.limits),
+    auditTrail: async (_parent, args: AuditTrailPageInput, context: AopdContext) => {
+      const page = await selectAuditTrailPage(context.db, args);
+      return { ...page, entries: page.entries.map(toAuditEntry) };
+    },
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,
     logo: (_parent, _args, context: AopdContext) => context.portal.logo,
@@ -117,22 +123,30 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
   },
   AopdSignatureProof: {
     cursor: proofCursorField,
+    history,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdSatoshiProof: {
     cursor: proofCursorField,
+    history,
     decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     proposal: (proof: SatoshiProof, _args, context: AopdContext) => proposalOf(proof, context),
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdMediaProof: {
     cursor: proofCursorField,
+    history,
     decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     proposal: (proof: MediaProof, _args, context: AopdContext) => proposalOf(proof, context),
     mediaUrl: (proof: Proof, _args, context: AopdContext) => `${context.config.mediaUrl.replace(/\/+$/, "")}/${proof.id}`,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
 };
+
+/** A proof's `history`: its entries on the audit trail (the role `audit:read` is checked by the gateway and the identity door). */
+async function history(proof: Proof, _args: unknown, context: AopdContext) {
+  return (await selectProofHistory(context.db, proof.id)).map(toAuditEntry);
+}
 
 /** The proposal awaiting a second officer (four eyes): the last entry of the proof's history, when the proof names it. */
 async function proposalOf(proof: SatoshiProof | MediaProof, context: AopdContext): Promise<Decision | null> {
