@@ -14,3 +14,7 @@ export { requestSatoshiProof } from "./ingestion/request-satoshi-proof.js";
 export { finalizeSatoshiProof } from "./ingestion/satoshi-proof-transitions.js";
 export { SeededRandom } from "./seed/seeded-random.js";
 export { customerActor } from "./audit/audit-actor.js";
+export { decideProof } from "./decisions/decide-proof.js";
+export { appendAuditEntries } from "./audit/append-audit-entry.js";
+export { auditTrailSwitch } from "./audit/audit-trail-switch.js";
+export { verifyAuditTrail } from "./audit/verify-audit-trail.js";

@@ -22,27 +22,22 @@ export interface AuditEntryContent {
 }
 
 /**
- * SHA-256 (hex) over the entry's content in a fixed order, as one JSON array: each field is
- * delimited by JSON's own quoting, so no two different entries share a serialization. The previous
- * entry's hash is inside, which makes the entries a chain: changing, removing or moving one entry
- * changes what every later entry would have had to hash.
+ * SHA-256 (hex) over the entry's content: the previous entry's hash, the entry's `seq`, its time
+ * (ISO 8601, milliseconds, UTC), then the rest as one JSON array (`auditEntryBody`), each part on a
+ * line of its own. The first three have fixed shapes without line breaks and JSON quotes every
+ * string of the body, so no two different entries share a text. The previous hash inside makes the
+ * entries a chain: changing, removing or moving one changes what every later entry would have had
+ * to hash. PostgreSQL computes the same text and hash when it appends one entry
+ * (append-audit-entry.ts); this function is the verifier's and the batch append's.
  */
 export function auditEntryHash(entry: AuditEntryContent): string {
-  const fields = [
-    entry.previousHash,
-    entry.seq,
-    entry.occurredAt.toISOString(),
-    entry.action,
-    entry.proofId,
-    entry.actorSubject,
-    entry.actorClient,
-    entry.actorUsername,
-    entry.actorSystem,
-    entry.requestId,
-    entry.traceId,
-    entry.details,
-  ];
-  return createHash("sha256").update(JSON.stringify(fields)).digest("hex");
+  const text = `${entry.previousHash}\n${entry.seq}\n${entry.occurredAt.toISOString()}\n${auditEntryBody(entry)}`;
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** The part of the hashed text known before the entry takes its place in the chain. */
+export function auditEntryBody(entry: Omit<AuditEntryContent, "seq" | "occurredAt" | "previousHash">): string {
+  return JSON.stringify([entry.action, entry.proofId, entry.actorSubject, entry.actorClient, entry.actorUsername, entry.actorSystem, entry.requestId, entry.traceId, entry.details]);
 }
 
 /** A value the details of an entry may hold: what JSON writes one way only. */

@@ -122,9 +122,12 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
       body: new Uint8Array(pngImage(8, 8)),
     });
     expect(put.status).toBe(200);
+    // Two proofs expire in one pass: their entries are appended together (the batch path of the append).
     const expiring = await requestMedia();
-    await aopd.services.db.updateTable("aopd_proof").set({ due_at: new Date(Date.now() - 1_000) }).where("id", "=", expiring.id).execute();
-    expect((await expirePendingProofs(aopd.services.db)).map((row) => row.id)).toContain(expiring.id);
+    const alsoExpiring = await requestMedia();
+    await aopd.services.db.updateTable("aopd_proof").set({ due_at: new Date(Date.now() - 1_000) }).where("id", "in", [expiring.id, alsoExpiring.id]).execute();
+    expect((await expirePendingProofs(aopd.services.db)).map((row) => row.id).sort()).toEqual([expiring.id, alsoExpiring.id].sort());
+    expect((await historyOf(alsoExpiring.id)).at(-1)).toMatchObject({ action: "EXPIRED" });
     const exported = await run(requester, `query { aopd { proofsAsXlsx(filter: { is: { any: { customerId: { eq: "CUST-AUDIT" } } } }) proofsCount(filter: { is: { any: { customerId: { eq: "CUST-AUDIT" } } } }) } }`);
 
     expect((await historyOf(satoshi.id)).map((entry) => entry.action)).toEqual(["REQUESTED", "SUBMITTED"]);
