@@ -60,6 +60,14 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     // The change went through the usual path: the table's trigger logged the event.
     const { rows } = await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(database.db);
     expect(rows.map((row) => row.status)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
+    // And its audit trail: requested, the transaction reported, the chain check's result by the chain watcher.
+    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "actor_system", "details"]).where("proof_id", "=", id).orderBy("seq").execute();
+    expect(trail.map((entry) => [entry.action, entry.actor_subject, entry.actor_system])).toEqual([
+      ["REQUESTED", "test-requester", false],
+      ["SUBMITTED", "customer", false],
+      ["CHAIN_CHECKED", "system:chain-watcher", true],
+    ]);
+    expect(JSON.parse(trail[2]!.details)).toMatchObject({ outcome: "VERIFIED", reason: null });
   });
 
   it("VERIFIES an ERC-20 proof by the token's Transfer log, in the token's own unit", async () => {

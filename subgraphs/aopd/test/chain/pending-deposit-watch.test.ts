@@ -80,6 +80,14 @@ describe.each(databaseDrivers)("PENDING proofs matched on a real EVM node (anvil
     const matched = await passUntilScanned(id);
     expect(matched).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", tx_id: payment, confirmations: 3, due_at: null, failure_reason: null });
     expect(await statusesOf(database, id)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
+    // On the audit trail, both steps are the chain watcher's: the match, then the check's result.
+    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "details"]).where("proof_id", "=", id).orderBy("seq").execute();
+    expect(trail.map((entry) => [entry.action, entry.actor_subject])).toEqual([
+      ["REQUESTED", "test-requester"],
+      ["MATCHED_ON_CHAIN", "system:chain-watcher"],
+      ["CHAIN_CHECKED", "system:chain-watcher"],
+    ]);
+    expect(JSON.parse(trail[1]!.details)).toEqual({ txId: payment });
   });
 
   it("finds an ERC-20 payment by the token's Transfer logs to the deposit address, ignoring a stranger's of the same amount", async () => {
