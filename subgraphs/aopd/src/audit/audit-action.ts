@@ -31,6 +31,8 @@ export const auditActions = [
   "MEDIA_DOWNLOADED",
   /** Proofs were exported as XLSX: the filter, the rows written. */
   "PROOFS_EXPORTED",
+  /** The audit trail itself was exported as XLSX: the filter, the rows written. */
+  "AUDIT_TRAIL_EXPORTED",
   /** A proof was put on legal hold, with the reason. */
   "LEGAL_HOLD_PLACED",
   /** A proof's legal hold was lifted, with the reason. */

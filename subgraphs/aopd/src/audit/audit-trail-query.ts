@@ -36,23 +36,29 @@ export async function selectAuditTrailPage(db: Kysely<AopdDatabase>, input: Audi
   }
   const after = input.after ?? null;
   if (after !== null && !/^(0|[1-9][0-9]{0,18})$/.test(after)) throw new UserInputError("after", "must be the `seq` of an entry (decimal digits), as `endCursor` gives it.");
-  const filter = input.filter ?? {};
-  if (filter.actions !== undefined && filter.actions !== null && (filter.actions.length < 1 || filter.actions.length > auditActions.length)) {
-    throw new UserInputError("filter.actions", `must name 1 to ${auditActions.length} actions; leave it out for every action.`);
-  }
-  if (filter.proofId !== undefined && filter.proofId !== null && !isUuid(filter.proofId)) throw new UserInputError("filter.proofId", "must be a proof id (a UUID).");
-  if (filter.from && filter.to && filter.from >= filter.to) throw new UserInputError("filter.to", "must be later than filter.from.");
-  let query = db.selectFrom("aopd_audit_entry").selectAll().orderBy("seq").limit(input.limit + 1);
+  let query = filteredAuditEntries(db, input.filter).selectAll().orderBy("seq").limit(input.limit + 1);
   if (after !== null) query = query.where("seq", ">", after);
-  if (filter.actorSubject) query = query.where("actor_subject", "=", filter.actorSubject);
-  if (filter.actorUsername) query = query.where("actor_username", "=", filter.actorUsername);
-  if (filter.actions) query = query.where("action", "in", [...filter.actions]);
-  if (filter.proofId) query = query.where("proof_id", "=", filter.proofId.toLowerCase());
-  if (filter.from) query = query.where("occurred_at", ">=", filter.from);
-  if (filter.to) query = query.where("occurred_at", "<", filter.to);
   const rows = await query.execute();
   const entries = rows.slice(0, input.limit);
   return { entries, endCursor: entries.length > 0 ? String(entries.at(-1)!.seq) : null, hasMore: rows.length > input.limit };
+}
+
+/** The entries the filter selects (checked first: a bad filter is refused naming its field, before any query). */
+export function filteredAuditEntries(db: Kysely<AopdDatabase>, filter: AuditTrailFilter | null | undefined) {
+  const given = filter ?? {};
+  if (given.actions !== undefined && given.actions !== null && (given.actions.length < 1 || given.actions.length > auditActions.length)) {
+    throw new UserInputError("filter.actions", `must name 1 to ${auditActions.length} actions; leave it out for every action.`);
+  }
+  if (given.proofId !== undefined && given.proofId !== null && !isUuid(given.proofId)) throw new UserInputError("filter.proofId", "must be a proof id (a UUID).");
+  if (given.from && given.to && given.from >= given.to) throw new UserInputError("filter.to", "must be later than filter.from.");
+  let query = db.selectFrom("aopd_audit_entry");
+  if (given.actorSubject) query = query.where("actor_subject", "=", given.actorSubject);
+  if (given.actorUsername) query = query.where("actor_username", "=", given.actorUsername);
+  if (given.actions) query = query.where("action", "in", [...given.actions]);
+  if (given.proofId) query = query.where("proof_id", "=", given.proofId.toLowerCase());
+  if (given.from) query = query.where("occurred_at", ">=", given.from);
+  if (given.to) query = query.where("occurred_at", "<", given.to);
+  return query;
 }
 
 /** A proof's entries, oldest first, at most `maxProofHistory`. */

@@ -12,7 +12,7 @@ import type { AuditOrigin } from "./audit-origin.js";
 export function recordExport(
   db: Kysely<AopdDatabase>,
   origin: AuditOrigin,
-  what: "PROOFS_EXPORTED",
+  what: "PROOFS_EXPORTED" | "AUDIT_TRAIL_EXPORTED",
   via: string,
   filter: unknown,
   rows: number,

@@ -10,10 +10,11 @@ import { openDatabase } from "../database/open-database.js";
 const config = aopdConfigFromEnv();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const started = performance.now();
+let reported = 0;
 try {
   const verification = await verifyAuditTrail(database.db, {
     onProgress: (verified) => {
-      if (verified % 100_000 === 0) console.error(`verified ${verified} entries`);
+      if (verified % 100_000 === 0 && verified > reported) console.error(`verified ${(reported = verified)} entries`);
     },
   });
   const seconds = (performance.now() - started) / 1_000;

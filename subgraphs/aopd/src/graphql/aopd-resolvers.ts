@@ -1,5 +1,6 @@
 import { toAuditEntry } from "../audit/audit-entry.js";
-import { selectAuditTrailPage, selectProofHistory, type AuditTrailPageInput } from "../audit/audit-trail-query.js";
+import { selectAuditTrailPage, selectProofHistory, type AuditTrailFilter, type AuditTrailPageInput } from "../audit/audit-trail-query.js";
+import { exportAuditTrailAsXlsx } from "../audit/export-audit-trail-as-xlsx.js";
 import { recordExport } from "../audit/record-export.js";
 import { originOf } from "./origin-of.js";
 import { NotFoundError, UserInputError } from "@compliance-graph/errors";
@@ -109,6 +110,16 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     auditTrail: async (_parent, args: AuditTrailPageInput, context: AopdContext) => {
       const page = await selectAuditTrailPage(context.db, args);
       return { ...page, entries: page.entries.map(toAuditEntry) };
+    },
+    auditTrailAsXlsx: async (_parent, { filter }: { filter?: AuditTrailFilter | null }, context: AopdContext) => {
+      const release = context.exportSlots.acquire(context.identity.subject);
+      try {
+        const { file, rows } = await exportAuditTrailAsXlsx(context.db, filter, context.config.maxExportRows);
+        await recordExport(context.db, originOf(context), "AUDIT_TRAIL_EXPORTED", "auditTrailAsXlsx", filter, rows);
+        return file;
+      } finally {
+        release();
+      }
     },
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Identity } from "@compliance-graph/identity";
-import { pngImage } from "@compliance-graph/test-kit";
+import { pngImage, readWorkbook, worksheetXml } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditActions } from "../../src/audit/audit-action.js";
+import { exportAuditTrailAsXlsx } from "../../src/audit/export-audit-trail-as-xlsx.js";
 import { verifyAuditTrail } from "../../src/audit/verify-audit-trail.js";
 import type { AopdDatabase } from "../../src/database/database-schema.js";
 import { expirePendingProofs } from "../../src/ingestion/expire-pending-proofs.js";
@@ -163,6 +164,32 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     expect(future).toEqual({ entries: [], endCursor: null, hasMore: false });
     await expect(trail({ limit: 1001 })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "limit" } });
     await expect(trail({ after: "ten" })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "after" } });
+  });
+
+  it("exports the filtered trail as XLSX, every text a constant (no formula), and records the export", async () => {
+    // An officer whose username a spreadsheet would read as a formula, were it written as one.
+    const mallory: Identity = { subject: "mallory-subject", client: "compliance-console", username: "=HYPERLINK(\"http://evil.example\",\"x\")", roles: ["proofs:read", "proofs:assess"] };
+    const proof = await requestMedia();
+    await run(mallory, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "+1+cmd|' /C calc'!A0") { id } } }`, { id: proof.id });
+    const filter = { proofId: proof.id };
+    const expected = (await trail({ filter })).entries;
+    const file = Buffer.from((await run(auditor, `query($filter: AopdAuditTrailFilterInput) { aopd { auditTrailAsXlsx(filter: $filter) } }`, { filter })).auditTrailAsXlsx as string, "base64");
+    const [sheet] = readWorkbook(file);
+    expect(sheet!.name).toBe("Audit trail");
+    expect(sheet!.rows[0]!.map((cell) => cell?.v)).toEqual(["Seq", "Time (UTC)", "Action", "Proof", "Actor subject", "Actor username", "Actor client", "System", "Request id", "Trace id", "Details", "Hash", "Previous hash"]);
+    expect(sheet!.rows.slice(1).map((row) => [row[0]?.v, row[2]?.v, row[5]?.v ?? null, row[11]?.v])).toEqual(
+      expected.map((entry) => [entry.seq, entry.action, entry.actor.username, (entry as Entry & { hash: string }).hash]),
+    );
+    expect(sheet!.rows.slice(1).flat().every((cell) => cell === null || cell.f === undefined)).toBe(true);
+    expect(worksheetXml(file).join("")).not.toMatch(/<f[ >]/);
+    const recorded = (await trail({ filter: { actions: ["AUDIT_TRAIL_EXPORTED"], actorSubject: auditor.subject } })).entries.at(-1)!;
+    expect(JSON.parse(recorded.details)).toEqual({ via: "auditTrailAsXlsx", filter: JSON.stringify(filter), rows: expected.length });
+    const everything = await aopd.queryAs(auditor, `{ aopd { auditTrailAsXlsx } }`);
+    expect(everything.body.errors).toBeUndefined();
+    // Past the export's row limit: refused before a byte is written.
+    await expect(exportAuditTrailAsXlsx(aopd.services.db, null, 2)).rejects.toMatchObject({ extensions: { code: "LIMIT_EXCEEDED", limit: "maxExportRows", allowed: 2 } });
+    const denied = await aopd.queryAs(alice, `{ aopd { auditTrailAsXlsx } }`);
+    expect(denied.body.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN" } });
   });
 
   it("refuses the trail and a proof's history to a caller without audit:read, and legal holds without proofs:assess", async () => {
