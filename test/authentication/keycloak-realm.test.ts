@@ -62,6 +62,20 @@ describe("the committed Keycloak realm (dev-identity-provider/realm/dev-realm.js
     expect(write.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
+  it("lets the demo auditor read the audit trail through the gateway, and refuses it to the demo officer, who has no audit:read", async () => {
+    const auditor = await passwordToken(stack.idp.tokenEndpoint, { client_id: "dev-api-client", client_secret: "dev-secret", username: "demo-auditor", password: "demo-password" });
+    const officer = await passwordToken(stack.idp.tokenEndpoint, { client_id: "dev-api-client", client_secret: "dev-secret", username: "demo-officer", password: "demo-password" });
+    const requested = await stack.query('mutation { aopd { requestMediaProof(input: { customerId: "CUST-REALM", asset: DTI4H95J0R2X, expectedAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" }) { id } } }', officer.body.access_token);
+    const id = (requested.body.data as { aopd: { requestMediaProof: { id: string } } }).aopd.requestMediaProof.id;
+    const query = `{ aopd { auditTrail(filter: { proofId: "${id}" }) { entries { action actor { username client } } } } }`;
+    const read = await stack.query(query, auditor.body.access_token);
+    expect(read.body.errors).toBeUndefined();
+    // The officer requested it through the API client; the gateway's internal token named them to aopd.
+    expect((read.body.data as { aopd: { auditTrail: { entries: unknown[] } } }).aopd.auditTrail.entries).toEqual([{ action: "REQUESTED", actor: { username: "demo-officer", client: "dev-api-client" } }]);
+    const refused = await stack.query(query, officer.body.access_token);
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+
   it("keeps the public frontend client's tokens working beside API clients' (spec 5.4)", async () => {
     const frontend = await passwordToken(stack.idp.tokenEndpoint, { client_id: "compliance-graph-frontend", username: "demo-officer", password: "demo-password" });
     expect(frontend.status).toBe(200);

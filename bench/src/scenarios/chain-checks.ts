@@ -1,11 +1,14 @@
 import { performance } from "node:perf_hooks";
 import { aopdConfigFromEnv } from "@compliance-graph/aopd";
-import { ChainWatcher, claimProofsForChainCheck, finalizeSatoshiProof, migrateToLatest, openDatabase, requestSatoshiProof } from "@compliance-graph/aopd/internals";
+import { ChainWatcher, claimProofsForChainCheck, customerActor, finalizeSatoshiProof, migrateToLatest, openDatabase, requestSatoshiProof } from "@compliance-graph/aopd/internals";
 import { createLogger } from "@compliance-graph/process-shell";
 import { sql } from "kysely";
 import { anvilAccounts, startLocalAnvil } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
+
+/** Who requests the proofs of this benchmark, as the audit trail names them. */
+const requester = { origin: { actor: { subject: "bench-requester", client: "bench", username: null, system: false }, requestId: null } };
 
 const ether = "DTIX9J9K872S";
 const [sender, deposit] = anvilAccounts;
@@ -30,8 +33,11 @@ export const chainChecksScenario: BenchmarkScenario = {
       const watcher = new ChainWatcher(database.db, config.assets, config.chain, createLogger("bench"));
 
       for (let i = 0; i < proofs; i++) {
-        const { row } = await requestSatoshiProof(database.db, config, { customerId: `BENCH-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit });
-        await finalizeSatoshiProof(database.db, config, row.id, await anvil.send({ from: sender, to: deposit, value: BigInt(row.amount!) }));
+        const { row } = await requestSatoshiProof(database.db, config, { customerId: `BENCH-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit }, requester);
+        await finalizeSatoshiProof(database.db, config, row.id, await anvil.send({ from: sender, to: deposit, value: BigInt(row.amount!) }), {
+          actor: customerActor("portal"),
+          requestId: null,
+        });
       }
       const started = performance.now();
       while (await watcher.pass());
@@ -66,7 +72,7 @@ export const chainChecksScenario: BenchmarkScenario = {
       const watchConfig = aopdConfigFromEnv({ ...env, AOPD_CHAIN_WATCH_PENDING: "true" });
       const firstBlock = Number(BigInt(await anvil.rpc<string>("eth_blockNumber")));
       for (let i = 0; i < pendingCount; i++) {
-        const { row } = await requestSatoshiProof(database.db, watchConfig, { customerId: `PENDING-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit });
+        const { row } = await requestSatoshiProof(database.db, watchConfig, { customerId: `PENDING-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit }, requester);
         await anvil.send({ from: sender, to: deposit, value: BigInt(row.amount!) });
       }
       const scannedBlocks = Number(BigInt(await anvil.rpc<string>("eth_blockNumber"))) - firstBlock;

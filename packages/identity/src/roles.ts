@@ -11,6 +11,8 @@ export const roles = {
   proofsWrite: "proofs:write",
   /** Decide proofs (VERIFIED or FAILED) and reopen decided ones. */
   proofsAssess: "proofs:assess",
+  /** Read the audit trail: every action on proofs and who took it (`auditTrail`, a proof's `history`). */
+  auditRead: "audit:read",
   /** Read travel-rule data (VASPs, transfers). */
   travelRuleRead: "travel-rule:read",
 } as const;

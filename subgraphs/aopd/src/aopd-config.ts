@@ -1,6 +1,7 @@
 import { receiptConfigFromEnv, type ReceiptConfig } from "./receipts/receipt-config.js";
 import { AssetRegistry } from "@compliance-graph/dti-assets";
 import type { PortalContact } from "@compliance-graph/portal-contract";
+import { recordRetentionYearsFromEnv } from "./audit/record-retention.js";
 import { chainChecksConfigFromEnv, type ChainChecksConfig } from "./chain/chain-checks-config.js";
 import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "./database/database-timeouts.js";
 import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
@@ -15,6 +16,12 @@ export interface AopdConfig {
   host: string;
   /** `NODE_ENV=production`: refuses weak settings, hides introspection. */
   production: boolean;
+  /**
+   * `AOPD_RECORD_RETENTION_YEARS`: how long after its last change a proof, its media and the audit
+   * trail are kept at least (a proof on legal hold, longer). At least 1; at least 5 in production
+   * (audit/record-retention.ts). @default 5 // years
+   */
+  recordRetentionYears: number;
   /** `DATABASE_URL`: a PostgreSQL server; unset means embedded PGlite. */
   databaseUrl: string | undefined;
   /** `AOPD_DATA_DIR`: PGlite's folder. @default ".data/aopd" */
@@ -284,6 +291,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     port: integer(env, "AOPD_PORT", 4001),
     host: env.AOPD_HOST ?? "127.0.0.1",
     production,
+    recordRetentionYears: recordRetentionYearsFromEnv(env, production),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.AOPD_DATA_DIR ?? ".data/aopd",
     database,

@@ -21,3 +21,8 @@ export { issueProofReceipt } from "./receipts/issue-proof-receipt.js";
 export { loadReceiptSigningKeys } from "./receipts/receipt-signing-keys.js";
 export { ReceiptSigner } from "./receipts/receipt-signer.js";
 export { verifyProofReceipt } from "./receipts/verify-proof-receipt.js";
+export { customerActor } from "./audit/audit-actor.js";
+export { decideProof } from "./decisions/decide-proof.js";
+export { appendAuditEntries } from "./audit/append-audit-entry.js";
+export { auditTrailSwitch } from "./audit/audit-trail-switch.js";
+export { verifyAuditTrail } from "./audit/verify-audit-trail.js";

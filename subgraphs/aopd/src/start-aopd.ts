@@ -4,6 +4,7 @@ import { createLogger, OutageLog, startRepeatingJob, type Logger, type MetricsEx
 import { startSubgraphServer } from "@compliance-graph/graphql-execution";
 import { AopdMetrics } from "./aopd-metrics.js";
 import { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
+import { publishRecordRetention } from "./audit/record-retention.js";
 import { migrateToLatest } from "./database/migrate-to-latest.js";
 import { openDatabase } from "./database/open-database.js";
 import { databaseReadiness } from "./database/database-readiness.js";
@@ -98,6 +99,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     // Migrations may build indexes on large tables: the long statement timeout, not the queries' one.
     const applied = await migrateToLatest(database.longRunning);
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
+    await publishRecordRetention(database.db, config.recordRetentionYears);
     if (options.seedDemoProofs) {
       const { count } = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
       if (Number(count) === 0) {

@@ -160,6 +160,7 @@ export class ChainWatcher {
         from: ["PENDING"],
         beforeDue: true,
         set: { ...submissionOf(match.tx.txId), chain_scan_cursor: scan.cursor },
+        audit: { origin: { actor: chainWatcherDecider, requestId: null }, action: "MATCHED_ON_CHAIN", details: { txId: match.tx.txId } },
       });
     } catch (error) {
       // The customer reported a transaction meanwhile, or the proof fell due: theirs stands.
@@ -194,7 +195,7 @@ export class ChainWatcher {
       await decideProof(
         this.db,
         verdict.outcome === "verified"
-          ? { kind: "satoshi", id: proof.id, outcome: "VERIFIED", reason: null, reasonText: null, comment: null, decider: chainWatcherDecider, alsoSet: found }
+          ? { kind: "satoshi", id: proof.id, outcome: "VERIFIED", reason: null, reasonText: null, comment: null, decider: chainWatcherDecider, requestId: null, alsoSet: found }
           : {
               kind: "satoshi",
               id: proof.id,
@@ -203,6 +204,7 @@ export class ChainWatcher {
               reasonText: verdict.reason,
               comment: null,
               decider: chainWatcherDecider,
+              requestId: null,
               alsoSet: { failure_reason: verdict.reason, ...found },
             },
       );

@@ -92,6 +92,10 @@ export interface ProofTable {
   amount_received_units: string | null;
   /** The addresses that paid the deposit address in the transaction. */
   transaction_senders: string[] | null;
+  /** On legal hold since (migration 0013): kept past its retention until lifted; null when not held. */
+  legal_hold_since: Timestamp | null;
+  /** Why it is held; set exactly when `legal_hold_since` is. */
+  legal_hold_reason: string | null;
 }
 
 /** As `OwnershipSignatureScheme` of ownership/ names them. */
@@ -184,7 +188,44 @@ export interface AopdDatabase {
   aopd_proof_event_log: ProofEventLogTable;
   aopd_proof_media_chunk: ProofMediaChunkTable;
   aopd_proof_decision: ProofDecisionTable;
+  aopd_audit_entry: AuditEntryTable;
+  aopd_audit_head: AuditHeadTable;
+  aopd_record_retention: RecordRetentionTable;
 }
+
+/** One entry of the audit trail (migration 0012; audit/append-audit-entry.ts). Never updated. */
+export interface AuditEntryTable {
+  /** The place in the chain, gap-free from 1 (bigint: read as a string). */
+  seq: ColumnType<string, string, never>;
+  occurred_at: ColumnType<Date, Date, never>;
+  action: ColumnType<string, string, never>;
+  proof_id: ColumnType<string | null, string | null, never>;
+  actor_subject: ColumnType<string, string, never>;
+  actor_client: ColumnType<string, string, never>;
+  actor_username: ColumnType<string | null, string | null, never>;
+  actor_system: ColumnType<boolean, boolean, never>;
+  request_id: ColumnType<string | null, string | null, never>;
+  trace_id: ColumnType<string | null, string | null, never>;
+  /** Canonical JSON of what changed (audit-entry-hash.ts). */
+  details: ColumnType<string, string, never>;
+  previous_hash: ColumnType<string, string, never>;
+  hash: ColumnType<string, string, never>;
+}
+
+/** The chain's head: one row, the last entry's `seq` and `hash`. */
+export interface AuditHeadTable {
+  singleton: Generated<boolean>;
+  seq: string;
+  hash: string;
+}
+
+/** The retention in force (migration 0013): one row, written at start-up from `AOPD_RECORD_RETENTION_YEARS`. */
+export interface RecordRetentionTable {
+  singleton: Generated<boolean>;
+  years: number;
+}
+
+export type AuditEntryRow = Selectable<AuditEntryTable>;
 
 export type ProofRow = Selectable<ProofTable>;
 export type NewProofRow = Insertable<ProofTable>;

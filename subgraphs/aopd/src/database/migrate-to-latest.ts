@@ -10,7 +10,9 @@ import * as addIdempotentRequests from "./migrations/0008-add-idempotent-request
 import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
 import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
 import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
+import * as addAuditTrail from "./migrations/0012-add-audit-trail.js";
 import * as addChainFindings from "./migrations/0014-add-chain-findings.js";
+import * as addLegalHoldAndRetention from "./migrations/0013-add-legal-hold-and-retention.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -28,6 +30,8 @@ const migrations: Record<string, Migration> = {
   "0009-add-proof-decisions": addProofDecisions,
   "0010-add-four-eyes": addFourEyes,
   "0011-add-signature-scheme": addSignatureScheme,
+  "0012-add-audit-trail": addAuditTrail,
+  "0013-add-legal-hold-and-retention": addLegalHoldAndRetention,
   "0014-add-chain-findings": addChainFindings,
 };
 

@@ -13,7 +13,7 @@ export interface AssessmentInput {
 }
 
 /** Checks an officer's assessment whole before anything is written; each refusal names its argument. */
-export function decisionRequestOf(kind: DecisionRequest["kind"] & ProofKind, id: string, input: AssessmentInput, decider: Decider): DecisionRequest {
+export function decisionRequestOf(kind: DecisionRequest["kind"] & ProofKind, id: string, input: AssessmentInput, decider: Decider, requestId: string | null): DecisionRequest {
   return {
     kind,
     id,
@@ -21,5 +21,6 @@ export function decisionRequestOf(kind: DecisionRequest["kind"] & ProofKind, id:
     ...requireDecisionReason(input.assessment, input.reason, input.reasonText),
     comment: optionalDecisionText("comment", input.comment),
     decider,
+    requestId,
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type UpdateObject } from "kysely";
+import { appendAuditEntry } from "../audit/append-audit-entry.js";
 import type { AopdDatabase, Assessment, DecisionAction, ProofKind, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "../ingestion/change-proof-status.js";
 import type { Decider } from "./decider.js";
@@ -12,6 +13,8 @@ export interface DecisionRequest extends CheckedReason {
   /** The decider's own comment; the requester's `comment` on the proof is never touched. */
   comment: string | null;
   decider: Decider;
+  /** The request the decision came with (its audit entry names it); null for the chain watcher. */
+  requestId: string | null;
   /** What the decider found besides the outcome (the chain watcher's block and confirmations). */
   alsoSet?: UpdateObject<AopdDatabase, "aopd_proof">;
 }
@@ -24,6 +27,7 @@ export interface DecisionEntry extends CheckedReason {
   outcome: Assessment | null;
   comment: string | null;
   decider: Decider;
+  requestId: string | null;
 }
 
 /** The decision columns of the proof row: a copy of the decision in force (see migration 0009). */
@@ -42,7 +46,11 @@ export function decisionColumns(decisionId: string, action: "DECIDED" | "CONFIRM
   };
 }
 
-/** Appends an entry to the decision history (in the caller's transaction; the table takes no other write). */
+/**
+ * Appends an entry to the decision history and its entry to the audit trail, last in the caller's
+ * transaction (the decision table takes no other write). A decision of aopd itself (the chain
+ * watcher's) is the chain check's result on the trail: `CHAIN_CHECKED`.
+ */
 export async function appendDecision(db: Kysely<AopdDatabase>, entry: DecisionEntry): Promise<void> {
   await db
     .insertInto("aopd_proof_decision")
@@ -60,6 +68,12 @@ export async function appendDecision(db: Kysely<AopdDatabase>, entry: DecisionEn
       decider_system: entry.decider.system,
     })
     .execute();
+  await appendAuditEntry(db, {
+    origin: { actor: entry.decider, requestId: entry.requestId },
+    action: entry.action === "DECIDED" && entry.decider.system ? "CHAIN_CHECKED" : entry.action,
+    proofId: entry.proofId,
+    details: { decisionId: entry.id, outcome: entry.outcome, reason: entry.reason, reasonText: entry.reasonText, comment: entry.comment },
+  });
 }
 
 /**
@@ -77,6 +91,7 @@ export async function decideProof(db: Kysely<AopdDatabase>, request: DecisionReq
       action: "assessed",
       kind: request.kind,
       from: ["SUBMITTED"],
+      audit: "with the decision",
       set: { ...request.alsoSet, status: request.outcome, assessment: request.outcome, proposal_id: null, ...decisionColumns(decisionId, "DECIDED", request) },
     });
     await appendDecision(trx, { ...request, id: decisionId, proofId: row.id, action: "DECIDED" });

@@ -17,7 +17,7 @@ const decidable = ["satoshi", "media"] as const;
  * any status change). The chain watcher does not take the proof up again (`chain_check_until` is
  * cleared): a person reopened it, so a person decides it.
  */
-export async function reopenProof(db: Kysely<AopdDatabase>, id: string, reason: string, decider: Decider): Promise<ProofRow> {
+export async function reopenProof(db: Kysely<AopdDatabase>, id: string, reason: string, decider: Decider, requestId: string | null): Promise<ProofRow> {
   const reasonText = optionalDecisionText("reason", reason);
   if (reasonText === null) throw new UserInputError("reason", "is required: say why the decision is set aside, in 1 to 2000 characters.");
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
@@ -31,6 +31,7 @@ export async function reopenProof(db: Kysely<AopdDatabase>, id: string, reason: 
       action: "reopened",
       kind,
       from: ["VERIFIED", "FAILED"],
+      audit: "with the decision",
       set: {
         status: "SUBMITTED",
         assessment: null,
@@ -47,7 +48,7 @@ export async function reopenProof(db: Kysely<AopdDatabase>, id: string, reason: 
         decider_system: null,
       },
     });
-    await appendDecision(trx, { id: entryId, proofId: row.id, action: "REOPENED", outcome: null, reason: null, reasonText, comment: null, decider });
+    await appendDecision(trx, { id: entryId, proofId: row.id, action: "REOPENED", outcome: null, reason: null, reasonText, comment: null, decider, requestId });
     return row;
   });
 }

@@ -36,17 +36,18 @@ const decidable = (kind: string) => {
 };
 
 /** A second officer confirms the proposal: its outcome and reason become the decision in force, confirmed in the confirmer's name. */
-export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comment: string | null | undefined, decider: Decider): Promise<ProofRow> {
+export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comment: string | null | undefined, decider: Decider, requestId: string | null): Promise<ProofRow> {
   const checkedComment = optionalDecisionText("comment", comment);
   return db.transaction().execute(async (trx) => {
     const { proof, proposal } = await lockProposal(trx, id, decider, "confirm");
     const outcome = (proposal as ProofDecisionRow & { outcome: "VERIFIED" | "FAILED" }).outcome;
-    const confirmed = { reason: proposal.reason, reasonText: proposal.reason_text, comment: checkedComment, decider };
+    const confirmed = { reason: proposal.reason, reasonText: proposal.reason_text, comment: checkedComment, decider, requestId };
     const decisionId = randomUUID();
     const row = await changeProofStatus(trx, proof.id, {
       action: "confirmed",
       kind: decidable(proof.kind),
       from: ["SUBMITTED"],
+      audit: "with the decision",
       set: { status: outcome, assessment: outcome, proposal_id: null, ...decisionColumns(decisionId, "CONFIRMED", confirmed) },
     });
     await appendDecision(trx, { ...confirmed, id: decisionId, proofId: proof.id, action: "CONFIRMED", outcome });
@@ -55,7 +56,7 @@ export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comm
 }
 
 /** A second officer rejects the proposal: the proof stays SUBMITTED, without a proposal, to be reviewed again. */
-export async function rejectProposal(db: Kysely<AopdDatabase>, id: string, reason: string, decider: Decider): Promise<ProofRow> {
+export async function rejectProposal(db: Kysely<AopdDatabase>, id: string, reason: string, decider: Decider, requestId: string | null): Promise<ProofRow> {
   const reasonText = optionalDecisionText("reason", reason);
   if (reasonText === null) throw new UserInputError("reason", "is required: say why the proposal is rejected, in 1 to 2000 characters.");
   return db.transaction().execute(async (trx) => {
@@ -67,7 +68,7 @@ export async function rejectProposal(db: Kysely<AopdDatabase>, id: string, reaso
       .where("id", "=", proof.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendDecision(trx, { id: randomUUID(), proofId: proof.id, action: "REJECTED", outcome: null, reason: null, reasonText, comment: null, decider });
+    await appendDecision(trx, { id: randomUUID(), proofId: proof.id, action: "REJECTED", outcome: null, reason: null, reasonText, comment: null, decider, requestId });
     return row;
   });
 }

@@ -1,3 +1,5 @@
+import { actorOf } from "../audit/audit-actor.js";
+import { recordExport } from "../audit/record-export.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ForbiddenError, LimitExceededError, UserInputError } from "@compliance-graph/errors";
 import { roles, type IdentityDoor } from "@compliance-graph/identity";
@@ -82,6 +84,7 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
           return response;
         },
       );
+      await recordExport(services.db, { actor: actorOf(identity), requestId }, "PROOFS_EXPORTED", "download", filter, rows);
       logger.info({ requestId, rows, ms: Math.round(performance.now() - started) }, "proofs downloaded as XLSX");
     } catch (error) {
       // Past the headers only the connection can say that the file broke off: it is cut, never ended.

@@ -81,7 +81,7 @@ export const proofExportColumns: readonly ProofExportColumn[] = [
 ];
 
 /** A column's letters in a worksheet: A to Z, then AA, AB, ... (bijective base 26). */
-function columnLetter(index: number): string {
+export function columnLetter(index: number): string {
   let letters = "";
   for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
   return letters;

@@ -1,6 +1,6 @@
 import type { Proof } from "../proofs/proof.js";
 import { cellText } from "./cell-text.js";
-import { proofExportColumnLetters as columnLetters, proofExportColumns } from "./proof-export-columns.js";
+import { columnLetter, proofExportColumnLetters as columnLetters, proofExportColumns } from "./proof-export-columns.js";
 import { worksheetText } from "./worksheet-text.js";
 import { cellStyle } from "./xlsx-package-parts.js";
 
@@ -17,25 +17,29 @@ import { cellStyle } from "./xlsx-package-parts.js";
 const unixEpochSerial = 25_569;
 const millisecondsPerDay = 86_400_000;
 
-const columnsXml =
-  "<cols>" +
-  proofExportColumns
-    .map((column, index) => `<col min="${index + 1}" max="${index + 1}" width="${column.width}" customWidth="1"${column.type === "date" ? ` style="${cellStyle.date}"` : ""}/>`)
-    .join("") +
-  "</cols>";
+/** The start of a worksheet with these columns: the header row frozen above the rows, the column widths, then the header row. */
+export function worksheetStartXmlOf(columns: readonly { header: string; width: number; type: string }[]): string {
+  const letters = columns.map((_column, index) => columnLetter(index));
+  const columnsXml =
+    "<cols>" +
+    columns.map((column, index) => `<col min="${index + 1}" max="${index + 1}" width="${column.width}" customWidth="1"${column.type === "date" ? ` style="${cellStyle.date}"` : ""}/>`).join("") +
+    "</cols>";
+  return (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+    '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+    '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
+    '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
+    '<sheetFormatPr defaultRowHeight="15"/>' +
+    columnsXml +
+    "<sheetData>" +
+    '<row r="1">' +
+    columns.map((column, index) => textCell(`${letters[index]}1`, column.header, cellStyle.header)).join("") +
+    "</row>"
+  );
+}
 
-/** Opens a worksheet: the header row frozen above the proofs, the column widths, then the header row. */
-export const worksheetStartXml =
-  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-  '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
-  '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
-  '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
-  '<sheetFormatPr defaultRowHeight="15"/>' +
-  columnsXml +
-  "<sheetData>" +
-  '<row r="1">' +
-  proofExportColumns.map((column, index) => textCell(`${columnLetters[index]}1`, column.header, cellStyle.header)).join("") +
-  "</row>";
+/** Opens a proof worksheet. */
+export const worksheetStartXml = worksheetStartXmlOf(proofExportColumns);
 
 export const worksheetEndXml = "</sheetData></worksheet>";
 
@@ -51,7 +55,8 @@ export function proofRowXml(rowNumber: number, proof: Proof, assetName: (code: s
   return `${xml}</row>`;
 }
 
-function textCell(reference: string, text: string, style?: number): string {
+/** A text cell: always an inline string, never a formula (the text already made writable by `cellText`). */
+export function textCell(reference: string, text: string, style?: number): string {
   return `<c r="${reference}"${style === undefined ? "" : ` s="${style}"`} t="inlineStr">${inlineStringXml(text)}</c>`;
 }
 
@@ -65,6 +70,6 @@ export function inlineStringXml(text: string): string {
 }
 
 /** The instant as Excel's date number in UTC, with its milliseconds, shown in the date format. */
-function dateCell(reference: string, instant: Date): string {
+export function dateCell(reference: string, instant: Date): string {
   return `<c r="${reference}" s="${cellStyle.date}"><v>${instant.getTime() / millisecondsPerDay + unixEpochSerial}</v></c>`;
 }

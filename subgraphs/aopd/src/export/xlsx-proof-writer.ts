@@ -1,153 +1,22 @@
-import type { Writable } from "node:stream";
 import type { Proof } from "../proofs/proof.js";
-import { proofRowXml, worksheetEndXml, worksheetStartXml } from "./proof-worksheet-xml.js";
-import { StreamingZipWriter } from "./streaming-zip-writer.js";
-import { contentTypesXml, packageRelationshipsXml, stylesXml, workbookRelationshipsXml, workbookXml, worksheetPath } from "./xlsx-package-parts.js";
+import { proofRowXml, worksheetStartXml } from "./proof-worksheet-xml.js";
+import { XlsxWorkbookWriter, type XlsxWorkbookWriterOptions } from "./xlsx-workbook-writer.js";
 
-/**
- * Rows are handed to the zip in pieces of about this many characters: small enough that the text
- * never becomes one large string to flatten and copy (measured: a little less CPU per row than
- * whole batches of 2,000 rows), large enough that stream overhead per piece does not count.
- */
-const flushCharacters = 65_536;
+export { maxProofRowsPerSheet } from "./xlsx-workbook-writer.js";
 
-/** Excel's last row is 1,048,576; one is the header, so a sheet holds this many proofs. */
-export const maxProofRowsPerSheet = 1_048_575;
-
-export interface XlsxProofWriterOptions {
-  /** Where the XLSX file goes, as it is written; ended by `finish`. */
-  output: Writable;
+export interface XlsxProofWriterOptions extends XlsxWorkbookWriterOptions {
   /** The display name of an asset code, for `add`; unknown codes leave the cell empty. @default no names */
   assetName?: (code: string) => string | undefined;
-  /** Proofs per sheet before the export continues on a further sheet. @default 1_048_575 */
-  rowsPerSheet?: number;
-  /**
-   * zlib's level for the zip's deflate, 1 (fastest) to 9 (smallest). Level 1 gives files about a
-   * tenth larger than level 6 and takes half the CPU (measured: about 4.5 against 9 µs a row).
-   * @default 1
-   */
-  compressionLevel?: number;
 }
 
-/**
- * Writes proofs into an XLSX workbook as they come: each batch of rows becomes worksheet XML and
- * goes into the zip (`StreamingZipWriter`: deflate in zlib, off the JavaScript thread), which
- * writes to `output`. Memory holds one piece of XML and the streams' buffers, not the file: `add`
- * resolves only once the zip has taken the batch, and the zip takes it only as fast as `output`
- * drains.
- *
- * Rows come as proofs (`add`, which writes their XML here) or as finished row XML from
- * `CopyRowXmlTranscoder` (`addRowXmlBytes`).
- *
- * The package parts that list the sheets are written last, once the number of sheets is known;
- * readers find parts through the zip's central directory, in any order.
- */
-export class XlsxProofWriter {
-  readonly #zip: StreamingZipWriter;
-  readonly #assetName: (code: string) => string | undefined;
-  readonly #rowsPerSheet: number;
-  #sheetOpen = false;
-  #sheetRows = 0;
-  #sheetCount = 0;
-  #rows = 0;
-
+/** The proof export's workbook: sheets `Proofs`, `Proofs 2`, ... of the columns in proof-export-columns.ts. */
+export class XlsxProofWriter extends XlsxWorkbookWriter<Proof> {
   constructor(options: XlsxProofWriterOptions) {
-    this.#assetName = options.assetName ?? (() => undefined);
-    this.#rowsPerSheet = options.rowsPerSheet ?? maxProofRowsPerSheet;
-    if (!Number.isSafeInteger(this.#rowsPerSheet) || this.#rowsPerSheet < 1 || this.#rowsPerSheet > maxProofRowsPerSheet) {
-      throw new Error(`rowsPerSheet must be between 1 and ${maxProofRowsPerSheet}.`);
-    }
-    this.#zip = new StreamingZipWriter(options.output, { level: options.compressionLevel ?? 1 });
+    const assetName = options.assetName ?? (() => undefined);
+    super(options, {
+      startXml: worksheetStartXml,
+      rowXml: (rowNumber, proof) => proofRowXml(rowNumber, proof, assetName),
+      sheetName: (sheetNumber) => (sheetNumber === 1 ? "Proofs" : `Proofs ${sheetNumber}`),
+    });
   }
-
-  /** How many proofs have been written. */
-  get rows(): number {
-    return this.#rows;
-  }
-
-  /** Proofs per sheet: `CopyRowXmlTranscoder` numbers the rows with the same figure. */
-  get rowsPerSheet(): number {
-    return this.#rowsPerSheet;
-  }
-
-  /** Appends proofs in order; resolves once the zip has taken them and more may follow. */
-  async add(proofs: readonly Proof[]): Promise<void> {
-    let xml = "";
-    for (const proof of proofs) {
-      if (!this.#sheetOpen || this.#sheetRows === this.#rowsPerSheet) {
-        await this.#write(xml);
-        xml = "";
-        await this.#nextSheet();
-      }
-      this.#sheetRows += 1;
-      this.#rows += 1;
-      // The sheet's first row is the header: a proof's row number is one past its place in the sheet.
-      xml += proofRowXml(this.#sheetRows + 1, proof, this.#assetName);
-      if (xml.length > flushCharacters) {
-        await this.#write(xml);
-        xml = "";
-      }
-    }
-    await this.#write(xml);
-  }
-
-  /**
-   * Appends row XML as bytes (from `CopyRowXmlTranscoder`): `rowsEnded` rows end within `xml`, and
-   * its last row may go on in the next call. The caller hands on its bytes right after every
-   * `rowsPerSheet`-th row, so that bytes arriving when the sheet is full start the next sheet.
-   */
-  async addRowXmlBytes(xml: Buffer, rowsEnded: number): Promise<void> {
-    if (!this.#sheetOpen || this.#sheetRows === this.#rowsPerSheet) await this.#nextSheet();
-    this.#sheetRows += rowsEnded;
-    this.#rows += rowsEnded;
-    await this.#writeBytes(xml);
-  }
-
-  /** Writes the last parts and ends the file; resolves once `output` has everything. */
-  async finish(): Promise<void> {
-    if (!this.#sheetOpen) await this.#nextSheet();
-    await this.#endSheet();
-    const sheetNames = Array.from({ length: this.#sheetCount }, (_, index) => sheetName(index + 1));
-    this.#zip.addEntry("xl/styles.xml", stylesXml);
-    this.#zip.addEntry("xl/workbook.xml", workbookXml(sheetNames));
-    this.#zip.addEntry("xl/_rels/workbook.xml.rels", workbookRelationshipsXml(this.#sheetCount));
-    this.#zip.addEntry("_rels/.rels", packageRelationshipsXml);
-    this.#zip.addEntry("[Content_Types].xml", contentTypesXml(this.#sheetCount));
-    await this.#zip.finish();
-  }
-
-  /** Stops writing after a failure elsewhere (the rows could not be read): the file stays incomplete. */
-  abort(): void {
-    this.#zip.abort();
-  }
-
-  /**
-   * Hands XML to the current sheet's deflate and waits while it holds more than its buffer: this
-   * wait is the backpressure that keeps rows from piling up in memory.
-   */
-  async #write(xml: string): Promise<void> {
-    if (xml !== "") await this.#writeBytes(Buffer.from(xml, "utf8"));
-  }
-
-  async #writeBytes(xml: Buffer): Promise<void> {
-    if (!this.#zip.write(xml)) await this.#zip.drained();
-  }
-
-  async #nextSheet(): Promise<void> {
-    if (this.#sheetOpen) await this.#endSheet();
-    this.#sheetCount += 1;
-    this.#zip.startEntry(worksheetPath(this.#sheetCount));
-    this.#sheetOpen = true;
-    this.#sheetRows = 0;
-    await this.#write(worksheetStartXml);
-  }
-
-  async #endSheet(): Promise<void> {
-    await this.#write(worksheetEndXml);
-    await this.#zip.endEntry();
-  }
-}
-
-function sheetName(sheetNumber: number): string {
-  return sheetNumber === 1 ? "Proofs" : `Proofs ${sheetNumber}`;
 }

@@ -1,3 +1,4 @@
+import { changeLegalHold } from "../audit/legal-hold.js";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import type { AssessmentInput } from "../decisions/assessment-input.js";
 import { deciderOf } from "../decisions/decider.js";
@@ -10,6 +11,7 @@ import { assessMediaProof } from "../ingestion/assess-media-proof.js";
 import { requestMediaProof, type RequestMediaProofInput } from "../ingestion/request-media-proof.js";
 import { toProof } from "../proofs/proof.js";
 import type { AopdContext } from "./aopd-context.js";
+import { originOf } from "./origin-of.js";
 
 export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
   Mutation: {
@@ -17,30 +19,34 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
   },
   AopdMutation: {
     requestAoppProof: async (_parent, { input, idempotencyKey }: { input: RequestAoppProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
-      const request = await requestAoppProof(context.db, context.config, input, { caller: context.identity, key: idempotencyKey });
+      const request = await requestAoppProof(context.db, context.config, input, { origin: originOf(context), key: idempotencyKey });
       return { proof: toProof(request.row), aoppUri: request.aoppUri, portalUrl: request.portalUrl };
     },
     requestSatoshiProof: async (_parent, { input, idempotencyKey }: { input: RequestSatoshiProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
       // The credential is kept only as a hash: this answer (and its repeats with the same idempotency key) is where its portal URL appears.
-      const request = await requestSatoshiProof(context.db, context.config, input, { caller: context.identity, key: idempotencyKey });
+      const request = await requestSatoshiProof(context.db, context.config, input, { origin: originOf(context), key: idempotencyKey });
       return { ...toProof(request.row), portalUrl: request.portalUrl };
     },
     finalizeSatoshiProof: async (_parent, { id, txId }: { id: string; txId: string }, context: AopdContext) =>
-      toProof(await finalizeSatoshiProof(context.db, context.config, id, txId)),
+      toProof(await finalizeSatoshiProof(context.db, context.config, id, txId, originOf(context))),
     assessSatoshiProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
-      toProof(await assessSatoshiProof(context.db, context.config, id, input, deciderOf(context.identity))),
+      toProof(await assessSatoshiProof(context.db, context.config, id, input, deciderOf(context.identity), context.requestId)),
     requestMediaProof: async (_parent, { input, idempotencyKey }: { input: RequestMediaProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
       // As for Satoshi proofs, this answer (and its repeats) is where the credential's portal URL appears.
-      const request = await requestMediaProof(context.db, context.config, input, { caller: context.identity, key: idempotencyKey });
+      const request = await requestMediaProof(context.db, context.config, input, { origin: originOf(context), key: idempotencyKey });
       return { ...toProof(request.row), portalUrl: request.portalUrl };
     },
     assessMediaProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
-      toProof(await assessMediaProof(context.db, context.config.fourEyesKinds, id, input, deciderOf(context.identity))),
+      toProof(await assessMediaProof(context.db, context.config.fourEyesKinds, id, input, deciderOf(context.identity), context.requestId)),
     confirmProofDecision: async (_parent, { id, comment }: { id: string; comment?: string | null }, context: AopdContext) =>
-      toProof(await confirmProposal(context.db, id, comment, deciderOf(context.identity))),
+      toProof(await confirmProposal(context.db, id, comment, deciderOf(context.identity), context.requestId)),
     rejectProofDecision: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
-      toProof(await rejectProposal(context.db, id, reason, deciderOf(context.identity))),
+      toProof(await rejectProposal(context.db, id, reason, deciderOf(context.identity), context.requestId)),
     reopenProof: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
-      toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity))),
+      toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity), context.requestId)),
+    placeLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
+      toProof(await changeLegalHold(context.db, id, true, reason, originOf(context))),
+    liftLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
+      toProof(await changeLegalHold(context.db, id, false, reason, originOf(context))),
   },
 };

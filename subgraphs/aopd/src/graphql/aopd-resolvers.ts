@@ -1,3 +1,8 @@
+import { toAuditEntry } from "../audit/audit-entry.js";
+import { selectAuditTrailPage, selectProofHistory, type AuditTrailFilter, type AuditTrailPageInput } from "../audit/audit-trail-query.js";
+import { exportAuditTrailAsXlsx } from "../audit/export-audit-trail-as-xlsx.js";
+import { recordExport } from "../audit/record-export.js";
+import { originOf } from "./origin-of.js";
 import { NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { issueProofReceipt } from "../receipts/issue-proof-receipt.js";
 import { receiptJwksPath } from "../receipts/receipt-signer.js";
@@ -72,6 +77,7 @@ async function xlsx(context: AopdContext, filter: unknown, emptyError?: Error, m
     release();
   }
   const { file, rows } = exported;
+  await recordExport(context.db, originOf(context), "PROOFS_EXPORTED", "proofsAsXlsx", filter, rows);
   context.metrics.exportRows.inc(rows);
   context.metrics.exportBytes.inc(file.length);
   context.logger.info({ rows, bytes: file.length, ms: Math.round(performance.now() - started) }, "proofs exported as XLSX");
@@ -107,6 +113,20 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
       return { ...receipt, jwksPath: receiptJwksPath, issuer: context.receiptSigner.issuer, statement: Buffer.from(JSON.stringify(receipt.statement)) };
     },
     proofEvents: (_parent, args: ProofEventPageInput, context: AopdContext) => readProofEventPage(context.db, args, context.limits),
+    auditTrail: async (_parent, args: AuditTrailPageInput, context: AopdContext) => {
+      const page = await selectAuditTrailPage(context.db, args);
+      return { ...page, entries: page.entries.map(toAuditEntry) };
+    },
+    auditTrailAsXlsx: async (_parent, { filter }: { filter?: AuditTrailFilter | null }, context: AopdContext) => {
+      const release = context.exportSlots.acquire(context.identity.subject);
+      try {
+        const { file, rows } = await exportAuditTrailAsXlsx(context.db, filter, context.config.maxExportRows);
+        await recordExport(context.db, originOf(context), "AUDIT_TRAIL_EXPORTED", "auditTrailAsXlsx", filter, rows);
+        return file;
+      } finally {
+        release();
+      }
+    },
     lang: (_parent, _args, context: AopdContext) => context.portal.lang,
     theme: (_parent, _args, context: AopdContext) => context.portal.theme,
     logo: (_parent, _args, context: AopdContext) => context.portal.logo,
@@ -120,22 +140,30 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
   },
   AopdSignatureProof: {
     cursor: proofCursorField,
+    history,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdSatoshiProof: {
     cursor: proofCursorField,
+    history,
     decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     proposal: (proof: SatoshiProof, _args, context: AopdContext) => proposalOf(proof, context),
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdMediaProof: {
     cursor: proofCursorField,
+    history,
     decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     proposal: (proof: MediaProof, _args, context: AopdContext) => proposalOf(proof, context),
     mediaUrl: (proof: Proof, _args, context: AopdContext) => `${context.config.mediaUrl.replace(/\/+$/, "")}/${proof.id}`,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
 };
+
+/** A proof's `history`: its entries on the audit trail (the role `audit:read` is checked by the gateway and the identity door). */
+async function history(proof: Proof, _args: unknown, context: AopdContext) {
+  return (await selectProofHistory(context.db, proof.id)).map(toAuditEntry);
+}
 
 /** The proposal awaiting a second officer (four eyes): the last entry of the proof's history, when the proof names it. */
 async function proposalOf(proof: SatoshiProof | MediaProof, context: AopdContext): Promise<Decision | null> {

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from "../audit/audit-origin.js";
 import { ConflictError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdMetrics } from "../aopd-metrics.js";
@@ -74,7 +75,7 @@ const unknownProof = () => new UnknownProofRefusal("This link does not belong to
  * takes at most `maxFailedAttempts`: the cost one credential can impose is bounded on every replica.
  * Refusals are `ProofRefusal`s (proofs/proof-refusal.ts).
  */
-export async function acceptProofSignature(services: SignatureAcceptanceServices, token: string, submission: SignatureSubmission): Promise<AcceptedSignature> {
+export async function acceptProofSignature(services: SignatureAcceptanceServices, token: string, submission: SignatureSubmission, origin: AuditOrigin): Promise<AcceptedSignature> {
   const { db, config } = services;
   const proof = await db.selectFrom("aopd_proof").selectAll().where("callback_token_hash", "=", hashCallbackToken(token)).executeTakeFirst();
   if (!proof || proof.kind !== "signature") throw unknownProof();
@@ -159,6 +160,11 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         // A contract's acceptance is recorded as the block it was asked at; no key scheme applies (null).
         signature_scheme: verification.ok ? verification.scheme : null,
         block_height: contractCheck ? String(contractCheck.blockHeight) : null,
+      },
+      audit: {
+        origin,
+        action: "SUBMITTED",
+        details: { evidence: "signature", signatureScheme: verification.ok ? verification.scheme : null, contractVerifiedAtBlock: contractCheck ? String(contractCheck.blockHeight) : null, address: resolved.address, xpub: resolved.xpub },
       },
     });
     return { proof: verified, repeated: false };

@@ -1,3 +1,4 @@
+import { customerActor } from "../audit/audit-actor.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "@compliance-graph/process-shell";
 import { allowAnyOrigin, answerPreflight } from "../public-api/cross-origin.js";
@@ -42,7 +43,7 @@ export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limi
         address: requiredString(body, "address", 128),
         signature: requiredString(body, "signature", 4_096),
         xpub: optionalString(body, "xpub", 200),
-      });
+      }, { actor: customerActor("aopp-callback"), requestId });
       if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id }, "AOPP proof verified");
       response.writeHead(204, { "cache-control": "no-store" }).end();
     } catch (error) {

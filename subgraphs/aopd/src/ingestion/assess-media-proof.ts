@@ -6,6 +6,6 @@ import type { FourEyesKind } from "../aopd-config.js";
 import type { Decider } from "../decisions/decider.js";
 
 /** An officer reviews the uploaded file: SUBMITTED to VERIFIED or FAILED, recorded as their decision (or their proposal, under four eyes). */
-export async function assessMediaProof(db: Kysely<AopdDatabase>, fourEyesKinds: readonly FourEyesKind[], id: string, input: AssessmentInput, decider: Decider): Promise<ProofRow> {
-  return assessProof(db, fourEyesKinds, decisionRequestOf("media", id, input, decider));
+export async function assessMediaProof(db: Kysely<AopdDatabase>, fourEyesKinds: readonly FourEyesKind[], id: string, input: AssessmentInput, decider: Decider, requestId: string | null): Promise<ProofRow> {
+  return assessProof(db, fourEyesKinds, decisionRequestOf("media", id, input, decider, requestId));
 }

@@ -1,7 +1,10 @@
 import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely, type UpdateObject } from "kysely";
+import { appendAuditEntry, type AuditEvent } from "../audit/append-audit-entry.js";
+import { evidenceHashOf } from "../proofs/evidence-hash.js";
 import type { AopdDatabase, ProofKind, ProofRow, ProofStatus } from "../database/database-schema.js";
+import { inTransaction } from "../database/in-transaction.js";
 
 export interface StatusChange {
   /** What the change does, as a past participle for messages ("finalized", "assessed", ...). */
@@ -12,26 +15,45 @@ export interface StatusChange {
   set: UpdateObject<AopdDatabase, "aopd_proof"> & { status: ProofStatus };
   /** Refuse when the due time has passed, even before the expiry job marks the proof. */
   beforeDue?: boolean;
+  /**
+   * The change's entry on the audit trail (who, why, what changed), appended in the change's
+   * transaction; or `"with the decision"`: a decision's change, whose entry `appendDecision`
+   * appends in the same transaction, with the decision.
+   */
+  audit: Omit<AuditEvent, "proofId"> | "with the decision";
 }
 
 /**
  * The state machine's one write path: a conditional UPDATE that succeeds only from an allowed
  * status, so two concurrent changes of one proof cannot both win (the second finds the status
- * already moved and is refused). The table's trigger records the event in the same statement. A
- * refused change changes nothing and says why.
+ * already moved and is refused). The table's trigger records the event in the same statement, and
+ * the change's audit entry is appended in the same transaction (the caller's, or one of its own),
+ * so no accepted change goes unrecorded. A refused change changes nothing and says why.
  */
 export async function changeProofStatus(db: Kysely<AopdDatabase>, id: string, change: StatusChange): Promise<ProofRow> {
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
-  let update = db
-    .updateTable("aopd_proof")
-    .set({ ...change.set, updated_at: sql<Date>`now()` })
-    .where("id", "=", id.toLowerCase())
-    .where("kind", "=", change.kind)
-    .where("status", "in", [...change.from]);
-  if (change.beforeDue) update = update.where((eb) => eb.or([eb("due_at", "is", null), eb("due_at", ">", sql<Date>`now()`)]));
-  const updated = await update.returningAll().executeTakeFirst();
+  const updated = await inTransaction(db, async (trx) => {
+    let update = trx
+      .updateTable("aopd_proof")
+      .set({ ...change.set, updated_at: sql<Date>`now()` })
+      .where("id", "=", id.toLowerCase())
+      .where("kind", "=", change.kind)
+      .where("status", "in", [...change.from]);
+    if (change.beforeDue) update = update.where((eb) => eb.or([eb("due_at", "is", null), eb("due_at", ">", sql<Date>`now()`)]));
+    const row = await update.returningAll().executeTakeFirst();
+    if (row && change.audit !== "with the decision") await appendAuditEntry(trx, { ...change.audit, proofId: row.id, details: withEvidenceHash(change.audit, row) });
+    return row;
+  });
   if (updated) return updated;
   throw await refusalOf(db, id, change);
+}
+
+/**
+ * A submission's entry names its evidence by the hash a receipt states of it (`evidenceHashOf`), so
+ * that a receipt, the trail and the evidence can be matched by anyone holding one of them.
+ */
+function withEvidenceHash(audit: Omit<AuditEvent, "proofId">, row: ProofRow): AuditEvent["details"] {
+  return audit.action === "SUBMITTED" ? { ...audit.details, evidenceHash: evidenceHashOf(row) } : audit.details;
 }
 
 /** Why a change found no row to update, from the row as it now stands. */

@@ -1,15 +1,20 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Identity } from "@compliance-graph/identity";
 import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, IdempotentMutation, ProofRow } from "../database/database-schema.js";
+import { appendAuditEntry } from "../audit/append-audit-entry.js";
+import type { AuditOrigin } from "../audit/audit-origin.js";
+import { inTransaction } from "../database/in-transaction.js";
 import { newCallbackToken } from "./callback-token.js";
 import { idempotentCredential } from "./idempotent-credential.js";
 
 /** What a request mutation was called with beside its input. */
 export interface IdempotencyRequest {
-  /** Who asks (token subject and client): a key belongs to its caller; another caller's same key is another request. */
-  caller: Pick<Identity, "subject" | "client">;
+  /**
+   * Who asks, as the audit trail names them (its `REQUESTED` entry). A key belongs to its caller
+   * (token subject and client); another caller's same key is another request.
+   */
+  origin: AuditOrigin;
   /** The client's idempotency key; absent or null: every call creates a proof. */
   key?: string | null;
 }
@@ -47,18 +52,31 @@ class KeyTaken extends Error {}
  */
 export async function createProofOnce(
   db: Kysely<AopdDatabase>,
-  request: { mutation: IdempotentMutation; input: unknown; idempotency: IdempotencyRequest | undefined; lifetimeSeconds: number },
+  request: { mutation: IdempotentMutation; input: unknown; idempotency: IdempotencyRequest; lifetimeSeconds: number },
   insert: ProofInsert,
 ): Promise<CreatedProof> {
-  const key = request.idempotency?.key;
+  // Appended last in the proof's transaction (after the key's row, whose insert may wait on another request).
+  const recordRequest = (trx: Kysely<AopdDatabase>, row: ProofRow) =>
+    appendAuditEntry(trx, {
+      origin: request.idempotency.origin,
+      action: "REQUESTED",
+      proofId: row.id,
+      details: { kind: row.kind, customerId: row.customer_id, asset: row.asset, address: row.address, depositAddress: row.deposit_address, amount: row.amount },
+    });
+  const key = request.idempotency.key;
   if (key === undefined || key === null) {
     const { token, hash } = newCallbackToken();
-    return { row: await insert(db, hash), token, repeated: false };
+    const row = await inTransaction(db, async (trx) => {
+      const inserted = await insert(trx, hash);
+      await recordRequest(trx, inserted);
+      return inserted;
+    });
+    return { row, token, repeated: false };
   }
   if (!keyShape.test(key)) {
     throw new UserInputError("idempotencyKey", "must be 16 to 255 printable ASCII characters without spaces; send a random value such as a UUID, new for each new request.");
   }
-  const { caller } = request.idempotency!;
+  const caller = request.idempotency.origin.actor;
   const scope = { caller_subject: caller.subject, caller_client: caller.client, key_hash: sha256(key) };
   const inputHash = sha256(`${request.mutation}\n${JSON.stringify(canonical(request.input))}`);
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
@@ -119,6 +137,7 @@ export async function createProofOnce(
           .returning("proof_id")
           .executeTakeFirst();
         if (!claimed) throw new KeyTaken();
+        await recordRequest(trx, row);
         return row;
       })
       .catch((error: unknown) => {

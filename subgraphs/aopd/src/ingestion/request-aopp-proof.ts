@@ -50,7 +50,7 @@ export async function requestAoppProof(
   db: Kysely<AopdDatabase>,
   config: AopdConfig,
   input: RequestAoppProofInput,
-  idempotency?: IdempotencyRequest,
+  idempotency: IdempotencyRequest,
 ): Promise<AoppProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);

@@ -26,7 +26,7 @@ export async function requestMediaProof(
   db: Kysely<AopdDatabase>,
   config: AopdConfig,
   input: RequestMediaProofInput,
-  idempotency?: IdempotencyRequest,
+  idempotency: IdempotencyRequest,
 ): Promise<MediaProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);

@@ -35,7 +35,7 @@ export async function requestSatoshiProof(
   db: Kysely<AopdDatabase>,
   config: AopdConfig,
   input: RequestSatoshiProofInput,
-  idempotency?: IdempotencyRequest,
+  idempotency: IdempotencyRequest,
 ): Promise<SatoshiProofRequest> {
   const customerId = requireCustomerId("input.customerId", input.customerId);
   const asset = requireAsset("input.asset", config, input.asset);

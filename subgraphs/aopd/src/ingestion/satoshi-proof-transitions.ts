@@ -8,6 +8,7 @@ import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { decisionRequestOf, type AssessmentInput } from "../decisions/assessment-input.js";
 import { assessProof } from "../decisions/assess-proof.js";
 import type { Decider } from "../decisions/decider.js";
+import type { AuditOrigin } from "../audit/audit-origin.js";
 import { changeProofStatus } from "./change-proof-status.js";
 
 /** Transaction ids as each address family writes them; other families get a shape check. */
@@ -46,7 +47,7 @@ export function submissionOf(txId: string) {
  * the same transaction id reported again (a retry after a lost answer, from the portal or the API)
  * gets the proof as it now stands; a different one is a conflict.
  */
-export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, txId: string): Promise<ProofRow> {
+export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, txId: string, origin: AuditOrigin): Promise<ProofRow> {
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
   const current = await db.selectFrom("aopd_proof").select("asset").where("id", "=", id.toLowerCase()).executeTakeFirst();
   const checkedTxId = requireTxId(current ? config.assets.get(current.asset) : undefined, txId);
@@ -57,6 +58,7 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
       from: ["PENDING"],
       beforeDue: true,
       set: submissionOf(checkedTxId),
+      audit: { origin, action: "SUBMITTED", details: { evidence: "transaction", txId: checkedTxId } },
     });
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
@@ -67,6 +69,6 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
 }
 
 /** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED, recorded as the officer's decision (or proposal, under four eyes). */
-export async function assessSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, input: AssessmentInput, decider: Decider): Promise<ProofRow> {
-  return assessProof(db, config.fourEyesKinds, decisionRequestOf("satoshi", id, input, decider));
+export async function assessSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, input: AssessmentInput, decider: Decider, requestId: string | null): Promise<ProofRow> {
+  return assessProof(db, config.fourEyesKinds, decisionRequestOf("satoshi", id, input, decider, requestId));
 }

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from "../audit/audit-origin.js";
 import type { IncomingMessage } from "node:http";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -29,6 +30,8 @@ export async function acceptMediaUpload(
   target: MediaUploadTarget,
   /** Who sends it, for the per-client bound: `address:<client address>` on the portal, `officer:<subject>` on the officers' route. */
   sender: string,
+  /** Who attaches it, as the audit trail names them: the customer on the portal, the officer on their route. */
+  origin: AuditOrigin,
 ): Promise<StoredMedia> {
   const limits = mediaLimitsOf(services.config);
   const largest = Math.max(limits.maxImageBytes, limits.maxVideoBytes);
@@ -49,7 +52,7 @@ export async function acceptMediaUpload(
         minBytesPerSecond: services.config.uploadMinBytesPerSecond,
         windowSeconds: services.config.uploadRateWindowSeconds,
       });
-      return await storeProofMedia(services.db, limits, target, body);
+      return await storeProofMedia(services.db, limits, target, body, origin);
     } finally {
       release();
     }

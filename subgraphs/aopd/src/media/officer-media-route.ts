@@ -1,3 +1,5 @@
+import { appendAuditEntry } from "../audit/append-audit-entry.js";
+import { actorOf } from "../audit/audit-actor.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isUuid } from "@compliance-graph/filter";
 import { roles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
@@ -50,13 +52,22 @@ export function officerMediaRoute(services: OfficerMediaServices) {
         requireRole(identity, roles.proofsExport);
         const media = await readProofMedia(services.db, id.toLowerCase());
         if (!media) throw new PublicRouteError("unknown_proof", "No media proof with an uploaded file has this id.");
+        // Recorded before the first byte leaves: a download broken off has still shown the file.
+        if (request.method === "GET") {
+          await appendAuditEntry(services.db, {
+            origin: { actor: actorOf(identity), requestId },
+            action: "MEDIA_DOWNLOADED",
+            proofId: id.toLowerCase(),
+            details: { evidenceHash: `sha256:${media.sha256}`, byteSize: media.byteSize },
+          });
+        }
         await serveProofMedia(response, id.toLowerCase(), media, { headOnly: request.method === "HEAD", logger: services.logger, requestId });
         return true;
       }
       if (request.method === "PUT") {
         requireRole(identity, roles.proofsWrite);
         // Officers reach aopd through the gateway, so the socket address is the gateway's: they are counted per subject.
-        const stored = await acceptMediaUpload(services, request, { id }, `officer:${identity.subject}`);
+        const stored = await acceptMediaUpload(services, request, { id }, `officer:${identity.subject}`, { actor: actorOf(identity), requestId });
         if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id, subject: identity.subject }, "media attached by an officer");
         sendJson(response, 200, { proof: toProof(stored.row) });
         return true;

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import { appendAuditEntry } from "../audit/append-audit-entry.js";
+import type { AuditOrigin } from "../audit/audit-origin.js";
+import { evidenceHashOf } from "../proofs/evidence-hash.js";
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { BusyRefusal, ProofStateRefusal, UnknownProofRefusal } from "../proofs/proof-refusal.js";
@@ -43,7 +46,13 @@ class NotPending {
  * A proof that already has a file answers an upload of the same bytes (same SHA-256: a retry
  * after a lost answer) with the proof as it now stands, and any other with `not_pending`.
  */
-export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLimits, target: MediaUploadTarget, body: AsyncIterable<Buffer>): Promise<StoredMedia> {
+export async function storeProofMedia(
+  db: Kysely<AopdDatabase>,
+  limits: MediaLimits,
+  target: MediaUploadTarget,
+  body: AsyncIterable<Buffer>,
+  origin: AuditOrigin,
+): Promise<StoredMedia> {
   try {
     const row = await db.transaction().execute(async (trx) => {
       // An upload of this proof in progress elsewhere (another replica, the other door) holds the row
@@ -68,7 +77,7 @@ export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLim
       const { chunks, media } = intake.finish();
       await write(chunks);
       // The status change fires the event log's trigger in this same transaction.
-      return trx
+      const submitted = await trx
         .updateTable("aopd_proof")
         .set({
           status: "SUBMITTED",
@@ -82,6 +91,14 @@ export async function storeProofMedia(db: Kysely<AopdDatabase>, limits: MediaLim
         .where("id", "=", proof.id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      // The customer's file is their evidence; a file an officer received another way is attached by them.
+      await appendAuditEntry(trx, {
+        origin,
+        action: "id" in target ? "MEDIA_ATTACHED" : "SUBMITTED",
+        proofId: proof.id,
+        details: { evidence: "media", evidenceHash: evidenceHashOf(submitted), contentType: media.contentType, byteSize: media.byteSize },
+      });
+      return submitted;
     });
     return { row, repeated: false };
   } catch (error) {

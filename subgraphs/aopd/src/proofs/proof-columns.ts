@@ -59,6 +59,8 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   decisions: ["id"],
   proposal: ["proposal_id"],
   signatureScheme: ["signature_scheme"],
+  legalHold: ["legal_hold_since", "legal_hold_reason"],
+  history: ["id"],
 };
 
 /**

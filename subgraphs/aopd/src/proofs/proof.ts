@@ -12,6 +12,8 @@ interface ProofBase {
   comment: string | null;
   status: ProofStatus;
   dueAt: Date | null;
+  /** Set while the proof is on legal hold (undefined when its columns were not read). */
+  legalHold?: { since: Date; reason: string } | null;
 }
 
 export interface SignatureProof extends ProofBase {
@@ -86,6 +88,7 @@ export function toProof(row: ProofRow): Proof {
       comment: row.comment,
       status: row.status,
       dueAt: row.due_at,
+      legalHold: legalHoldOf(row),
       amount: String(row.amount),
       senderAddress: row.address ?? "",
       depositAddress: row.deposit_address ?? "",
@@ -114,6 +117,7 @@ export function toProof(row: ProofRow): Proof {
       comment: row.comment,
       status: row.status,
       dueAt: row.due_at,
+      legalHold: legalHoldOf(row),
       contentType: row.media_content_type,
       byteSize: row.media_byte_size === null ? null : Number(row.media_byte_size),
       sha256: row.media_sha256,
@@ -140,4 +144,9 @@ export function toProof(row: ProofRow): Proof {
     xpub: row.xpub,
     signatureScheme: row.signature_scheme === null || row.signature_scheme === undefined ? null : schemeNames[row.signature_scheme],
   };
+}
+
+/** The hold's columns as the API's `legalHold`; null when not held or not read. */
+function legalHoldOf(row: ProofRow): { since: Date; reason: string } | null {
+  return row.legal_hold_since && row.legal_hold_reason !== null && row.legal_hold_reason !== undefined ? { since: row.legal_hold_since, reason: row.legal_hold_reason } : null;
 }

@@ -1,3 +1,4 @@
+import { customerActor } from "../audit/audit-actor.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddress, sendJson, type Logger } from "@compliance-graph/process-shell";
 import { acceptProofSignature, type SignatureAcceptanceServices } from "../ingestion/accept-proof-signature.js";
@@ -75,20 +76,23 @@ export function portalApiRoute(
             address: optionalString(body, "address", 128),
             signature: requiredString(body, "signature", 8_192),
             xpub: optionalString(body, "xpub", 200),
-          });
+          }, { actor: customerActor("portal"), requestId });
           if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id }, "portal signature proof verified");
           answer(200, { proof: toPublicProofView(config, accepted.proof, token) });
           break;
         }
         case "transaction": {
           const body = await readPublicBody(request, maxTransactionBodyBytes);
-          const proof = await submitSatoshiTransaction(services, token, requiredString(body, "txId", 130).trim());
+          const proof = await submitSatoshiTransaction(services, token, requiredString(body, "txId", 130).trim(), requestId);
           answer(200, { proof: toPublicProofView(config, proof, token) });
           break;
         }
         case "media": {
           const sender = `address:${clientAddress(request, config.trustedProxyHops)}`;
-          const stored = await acceptMediaUpload(services, request, { credentialHash: hashCallbackToken(token) }, sender);
+          const stored = await acceptMediaUpload(services, request, { credentialHash: hashCallbackToken(token) }, sender, {
+            actor: customerActor("portal"),
+            requestId,
+          });
           if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id }, "portal media uploaded");
           answer(200, { proof: toPublicProofView(config, stored.row, token) });
           break;

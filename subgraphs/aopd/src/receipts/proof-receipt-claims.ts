@@ -3,7 +3,7 @@ import type { ProofRow } from "../database/database-schema.js";
 import { currentDecisionOf } from "../decisions/decision.js";
 import { signatureVerificationDecider, type Decider } from "../decisions/decider.js";
 import { toProof } from "../proofs/proof.js";
-import { evidenceHashOf } from "./evidence-hash.js";
+import { evidenceHashOf } from "../proofs/evidence-hash.js";
 
 /** What a receipt states about one verified proof: the `proof` claim of the signed statement (docs/receipts.md). */
 export interface ProofReceiptStatement {

@@ -10,9 +10,13 @@ import { judgeSatoshiTransaction } from "../../src/chain/judge-satoshi-transacti
 import type { Database } from "../../src/database/open-database.js";
 import { configurationOf } from "../../src/graphql/configuration-of.js";
 import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
+import { customerActor } from "../../src/audit/audit-actor.js";
 import { finalizeSatoshiProof } from "../../src/ingestion/satoshi-proof-transitions.js";
 import { blockbookFixtures, failingTxIds as txIds, startBlockbookStandIn, type BlockbookStandIn } from "../support/blockbook-stand-in.js";
 import { openTestDatabase } from "../support/test-database.js";
+
+/** Who requests the proofs of this test, as the audit trail names them. */
+const requester = { origin: { actor: { subject: "test-requester", client: "test", username: null, system: false }, requestId: null } };
 
 const fixtures = blockbookFixtures();
 /** Recorded mainnet answers (fixtures/blockbook/README.md): a payment in block 860,730 seen with 1 confirmation, and one in the mempool. */
@@ -127,9 +131,9 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
       await database?.close();
     });
     const submitted = async (txId: string, proof: { sender: string; deposit: string; amount?: bigint }) => {
-      const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-2", asset: "DTI4H95J0R2X", senderAddress: proof.sender, depositAddress: proof.deposit });
+      const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-2", asset: "DTI4H95J0R2X", senderAddress: proof.sender, depositAddress: proof.deposit }, requester);
       if (proof.amount !== undefined) await database.db.updateTable("aopd_proof").set({ amount: String(proof.amount) }).where("id", "=", row.id).execute();
-      await finalizeSatoshiProof(database.db, config, row.id, txId);
+      await finalizeSatoshiProof(database.db, config, row.id, txId, { actor: customerActor("portal"), requestId: null });
       return row.id;
     };
     const status = async (id: string) => await database.db.selectFrom("aopd_proof").select(["status", "block_height", "confirmations", "failure_reason"]).where("id", "=", id).executeTakeFirstOrThrow();

@@ -6,9 +6,13 @@ import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";
 import { ChainWatcher } from "../../src/chain/chain-watcher.js";
 import type { Database } from "../../src/database/open-database.js";
 import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
+import { customerActor } from "../../src/audit/audit-actor.js";
 import { finalizeSatoshiProof } from "../../src/ingestion/satoshi-proof-transitions.js";
 import { anvilAccounts, type LocalAnvil, startLocalAnvil } from "@compliance-graph/test-kit";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
+
+/** Who requests the proofs of this test, as the audit trail names them. */
+const requester = { origin: { actor: { subject: "test-requester", client: "test", username: null, system: false }, requestId: null } };
 
 const ether = "DTIX9J9K872S";
 const usdt = "DTI2QWSBDMNC";
@@ -35,9 +39,9 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
   });
 
   const submittedProof = async (asset: string, pay: (amount: bigint) => Promise<string>) => {
-    const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-1", asset, senderAddress: sender, depositAddress: deposit });
+    const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-1", asset, senderAddress: sender, depositAddress: deposit }, requester);
     const txId = await pay(BigInt(row.amount!));
-    await finalizeSatoshiProof(database.db, config, row.id, txId);
+    await finalizeSatoshiProof(database.db, config, row.id, txId, { actor: customerActor("portal"), requestId: null });
     return row.id;
   };
   const proof = (id: string) => database.db.selectFrom("aopd_proof").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -56,6 +60,14 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     // The change went through the usual path: the table's trigger logged the event.
     const { rows } = await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(database.db);
     expect(rows.map((row) => row.status)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
+    // And its audit trail: requested, the transaction reported, the chain check's result by the chain watcher.
+    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "actor_system", "details"]).where("proof_id", "=", id).orderBy("seq").execute();
+    expect(trail.map((entry) => [entry.action, entry.actor_subject, entry.actor_system])).toEqual([
+      ["REQUESTED", "test-requester", false],
+      ["SUBMITTED", "customer", false],
+      ["CHAIN_CHECKED", "system:chain-watcher", true],
+    ]);
+    expect(JSON.parse(trail[2]!.details)).toMatchObject({ outcome: "VERIFIED", reason: null });
   });
 
   it("VERIFIES an ERC-20 proof by the token's Transfer log, in the token's own unit", async () => {

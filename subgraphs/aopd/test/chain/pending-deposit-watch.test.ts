@@ -10,13 +10,16 @@ import { anvilAccounts, type LocalAnvil, startLocalAnvil } from "@compliance-gra
 import { blockbookFixtures, startBlockbookStandIn, type BlockbookStandIn } from "../support/blockbook-stand-in.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
 
+/** Who requests the proofs of this test, as the audit trail names them. */
+const requester = { origin: { actor: { subject: "test-requester", client: "test", username: null, system: false }, requestId: null } };
+
 const ether = "DTIX9J9K872S";
 const usdt = "DTI2QWSBDMNC";
 const bitcoin = "DTI4H95J0R2X";
 
 /** A PENDING Satoshi proof; `amount` and `createdAt` replace the random amount and the creation time when given. */
 async function pendingProof(database: Database, config: AopdConfig, input: { asset: string; sender: string; deposit: string; amount?: bigint; createdAt?: Date }) {
-  const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-WATCH", asset: input.asset, senderAddress: input.sender, depositAddress: input.deposit });
+  const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-WATCH", asset: input.asset, senderAddress: input.sender, depositAddress: input.deposit }, requester);
   if (input.amount !== undefined) await database.db.updateTable("aopd_proof").set({ amount: String(input.amount) }).where("id", "=", row.id).execute();
   if (input.createdAt !== undefined) await database.db.updateTable("aopd_proof").set({ created_at: input.createdAt }).where("id", "=", row.id).execute();
   return { id: row.id, amount: input.amount ?? BigInt(row.amount!) };
@@ -77,6 +80,14 @@ describe.each(databaseDrivers)("PENDING proofs matched on a real EVM node (anvil
     const matched = await passUntilScanned(id);
     expect(matched).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", tx_id: payment, confirmations: 3, due_at: null, failure_reason: null });
     expect(await statusesOf(database, id)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
+    // On the audit trail, both steps are the chain watcher's: the match, then the check's result.
+    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "details"]).where("proof_id", "=", id).orderBy("seq").execute();
+    expect(trail.map((entry) => [entry.action, entry.actor_subject])).toEqual([
+      ["REQUESTED", "test-requester"],
+      ["MATCHED_ON_CHAIN", "system:chain-watcher"],
+      ["CHAIN_CHECKED", "system:chain-watcher"],
+    ]);
+    expect(JSON.parse(trail[1]!.details)).toEqual({ txId: payment });
   });
 
   it("finds an ERC-20 payment by the token's Transfer logs to the deposit address, ignoring a stranger's of the same amount", async () => {

@@ -170,6 +170,9 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
       /aopd_proof_decision is append-only: UPDATE refused/,
     );
     await expect(sql`DELETE FROM aopd_proof_decision WHERE proof_id = ${id}`.execute(aopd.services.db)).rejects.toThrow(/append-only: DELETE refused/);
+    await expect(sql`DELETE FROM aopd_proof WHERE id = ${id}`.execute(aopd.services.db)).rejects.toThrow(/within its retention/);
+    // Past its retention, the decision's foreign key still keeps the proof.
+    await sql`UPDATE aopd_proof SET updated_at = now() - interval '6 years' WHERE id = ${id}`.execute(aopd.services.db);
     await expect(sql`DELETE FROM aopd_proof WHERE id = ${id}`.execute(aopd.services.db)).rejects.toThrow(/foreign key/);
     expect((await readProof(id)).decisions[0]).toMatchObject({ decider: { subject: alice.subject } });
   });

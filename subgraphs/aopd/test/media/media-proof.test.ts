@@ -168,10 +168,15 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
     expect(Buffer.from(await (await officer(requested.id)).arrayBuffer()).equals(file)).toBe(true);
   });
 
-  it("deletes the media with its proof (no orphaned chunks)", async () => {
+  it("keeps the media within its retention, and deletes it with its proof afterwards (no orphaned chunks)", async () => {
     const requested = await requestProof();
     await upload(requested.token, padded(mp4Header(), 1_500_000));
     expect(await chunkCount(requested.id)).toBe(2);
+    await expect(aopd.services.db.deleteFrom("aopd_proof").where("id", "=", requested.id).execute()).rejects.toThrow(/within its retention of 5 years/);
+    await expect(aopd.services.db.deleteFrom("aopd_proof_media_chunk").where("proof_id", "=", requested.id).execute()).rejects.toThrow(/within its retention/);
+    expect(await chunkCount(requested.id)).toBe(2);
+    // Last changed six years ago: past the default retention of five.
+    await aopd.services.db.updateTable("aopd_proof").set({ updated_at: new Date(Date.now() - 6 * 366 * 86_400_000) }).where("id", "=", requested.id).execute();
     await aopd.services.db.deleteFrom("aopd_proof").where("id", "=", requested.id).execute();
     expect(await chunkCount(requested.id)).toBe(0);
   });

@@ -6,6 +6,8 @@ import type { DatabaseDriver } from "./test-database.js";
 export interface AopdWithOfficers extends TestAopd {
   /** Posts a GraphQL request as this caller, with an internal token the gateway would have minted. */
   queryAs(identity: Identity, query: string, variables?: Record<string, unknown>): Promise<{ status: number; body: GraphQLBody }>;
+  /** The `authorization` header the gateway would send aopd for this caller (for the file routes). */
+  authorizationOf(identity: Identity): Promise<string>;
 }
 
 /**
@@ -18,6 +20,7 @@ export async function startAopdWithOfficers(driver: DatabaseDriver, config: Part
   const aopd = await startTestAopd(driver, { config, authenticate: createInternalTokenVerifier({ audience: "aopd", publicKeys: [key.publicJwk] }) });
   return {
     ...aopd,
+    authorizationOf: async (identity) => `Bearer ${await mint(identity, "aopd")}`,
     async queryAs(identity, query, variables = {}) {
       const response = await fetch(aopd.url, {
         method: "POST",

@@ -1,0 +1,46 @@
+/**
+ * What the audit trail records, one name per kind of action. Adding a kind is one line here (and
+ * the same name in `AopdAuditAction` of `schema/aopd.graphql`, which a test holds equal to this
+ * list); then `appendAuditEntry(trx, { action: "THE_NEW_KIND", ... })` where the action happens,
+ * in the transaction of the change it records. See docs/audit-trail.md, "Adding an action".
+ */
+export const auditActions = [
+  /** A proof was requested (any kind): its kind, customer, asset. */
+  "REQUESTED",
+  /** The customer's evidence arrived (signature, transaction id or file), with its SHA-256. */
+  "SUBMITTED",
+  /** The chain watcher found a Satoshi proof's transaction on its deposit address. */
+  "MATCHED_ON_CHAIN",
+  /** The chain watcher decided a Satoshi proof from what the chain shows. */
+  "CHAIN_CHECKED",
+  /** A person decided a proof VERIFIED or FAILED. */
+  "DECIDED",
+  /** Four eyes: a first officer's proposed decision. */
+  "PROPOSED",
+  /** Four eyes: a second officer confirmed the proposal; it took effect. */
+  "CONFIRMED",
+  /** Four eyes: a second officer rejected the proposal; the proof is back in review. */
+  "REJECTED",
+  /** A decided proof was set aside to be decided again. */
+  "REOPENED",
+  /** A pending proof passed its due time. */
+  "EXPIRED",
+  /** An officer attached a file received another way. */
+  "MEDIA_ATTACHED",
+  /** Someone downloaded a media proof's file. */
+  "MEDIA_DOWNLOADED",
+  /** Proofs were exported as XLSX: the filter, the rows written. */
+  "PROOFS_EXPORTED",
+  /** The audit trail itself was exported as XLSX: the filter, the rows written. */
+  "AUDIT_TRAIL_EXPORTED",
+  /** A proof was put on legal hold, with the reason. */
+  "LEGAL_HOLD_PLACED",
+  /** A proof's legal hold was lifted, with the reason. */
+  "LEGAL_HOLD_LIFTED",
+] as const;
+
+export type AuditAction = (typeof auditActions)[number];
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (auditActions as readonly string[]).includes(value);
+}

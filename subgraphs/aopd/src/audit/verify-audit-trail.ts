@@ -1,0 +1,92 @@
+import type { Kysely } from "kysely";
+import type { AopdDatabase, AuditEntryRow } from "../database/database-schema.js";
+import { auditEntryHash, genesisHash } from "./audit-entry-hash.js";
+
+/**
+ * Entries read per query. Memory holds one batch (about 1 KB an entry), whatever the trail's length.
+ * @default 5_000
+ */
+export const verifyBatchSize = 5_000;
+
+/** The first place the chain does not hold: the entry named, and what is wrong with it. */
+export interface AuditMismatch {
+  /** The `seq` the chain expected at this place (for a missing entry, the one missing). */
+  seq: string;
+  problem: string;
+}
+
+export interface AuditVerification {
+  /** Entries whose hashes matched, from the first. */
+  verified: number;
+  /** The head row's `seq`: how many entries the chain says it has. */
+  headSeq: string;
+  mismatch: AuditMismatch | null;
+}
+
+/**
+ * Walks the audit trail from its first entry in `seq` order, in batches (keyset, so each costs the
+ * same however far along), recomputing each entry's hash over its content and the hash before it.
+ * Stops at the first entry that does not match and names it: an edited entry (its hash no longer
+ * covers its content), a removed one (a gap in `seq`, or a tail shorter than the head says), a
+ * moved one (its `previous_hash` is not its predecessor's hash). `onProgress` hears the count after
+ * each batch.
+ */
+export async function verifyAuditTrail(
+  db: Kysely<AopdDatabase>,
+  options: { batchSize?: number; onProgress?: (verified: number) => void } = {},
+): Promise<AuditVerification> {
+  const batchSize = options.batchSize ?? verifyBatchSize;
+  const { seq: headText, hash: headHash } = await db.selectFrom("aopd_audit_head").select(["seq", "hash"]).executeTakeFirstOrThrow();
+  const head = { seq: String(headText), hash: headHash };
+  const headSeq = BigInt(head.seq);
+  let expected = 1n;
+  let previousHash = genesisHash;
+  let verified = 0;
+  const result = (mismatch: AuditMismatch | null): AuditVerification => ({ verified, headSeq: head.seq, mismatch });
+  for (;;) {
+    const batch = await db
+      .selectFrom("aopd_audit_entry")
+      .selectAll()
+      .where("seq", ">=", expected.toString())
+      .orderBy("seq")
+      .limit(batchSize)
+      .execute();
+    for (const entry of batch) {
+      const problem = problemOf(entry, expected, previousHash);
+      if (problem) return result({ seq: expected.toString(), problem });
+      previousHash = entry.hash;
+      expected += 1n;
+      verified += 1;
+    }
+    options.onProgress?.(verified);
+    if (batch.length < batchSize) break;
+  }
+  const last = expected - 1n;
+  if (last < headSeq) return result({ seq: expected.toString(), problem: `is missing: the trail ends at ${last}, its head names ${head.seq}` });
+  if (last > headSeq) return result({ seq: (headSeq + 1n).toString(), problem: `is beyond the head (${head.seq}): appended outside the chain` });
+  if (head.hash !== previousHash) return result({ seq: head.seq, problem: "does not hash to the head's hash" });
+  return result(null);
+}
+
+function problemOf(entry: AuditEntryRow, expected: bigint, previousHash: string): string | null {
+  // bigint: a string from pg, a number from PGlite; the hash covers its decimal digits.
+  const seq = String(entry.seq);
+  if (BigInt(seq) !== expected) return `is missing: the entry after ${expected - 1n} is ${entry.seq}`;
+  if (entry.previous_hash !== previousHash) return `does not follow its predecessor: its previous_hash is not the hash of entry ${expected - 1n}`;
+  const recomputed = auditEntryHash({
+    seq,
+    occurredAt: entry.occurred_at,
+    action: entry.action,
+    proofId: entry.proof_id,
+    actorSubject: entry.actor_subject,
+    actorClient: entry.actor_client,
+    actorUsername: entry.actor_username,
+    actorSystem: entry.actor_system,
+    requestId: entry.request_id,
+    traceId: entry.trace_id,
+    details: entry.details,
+    previousHash: entry.previous_hash,
+  });
+  if (recomputed !== entry.hash) return "has been changed: its content does not hash to its hash";
+  return null;
+}

@@ -1,0 +1,32 @@
+import { aopdConfigFromEnv } from "../aopd-config.js";
+import { verifyAuditTrail } from "../audit/verify-audit-trail.js";
+import { openDatabase } from "../database/open-database.js";
+
+/**
+ * `npm run verify-audit`: walks the audit trail of the configured database (`DATABASE_URL`, or
+ * PGlite in `AOPD_DATA_DIR`) and names the first entry that does not match. Exit code 0: the chain
+ * is whole; 1: it is broken at the entry named; 2: it could not be read.
+ */
+const config = aopdConfigFromEnv();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const started = performance.now();
+let reported = 0;
+try {
+  const verification = await verifyAuditTrail(database.db, {
+    onProgress: (verified) => {
+      if (verified % 100_000 === 0 && verified > reported) console.error(`verified ${(reported = verified)} entries`);
+    },
+  });
+  const seconds = (performance.now() - started) / 1_000;
+  if (verification.mismatch) {
+    console.log(`audit trail broken at entry ${verification.mismatch.seq}: it ${verification.mismatch.problem} (${verification.verified} entries before it verified)`);
+    process.exitCode = 1;
+  } else {
+    console.log(`audit trail whole: ${verification.verified} entries verified in ${seconds.toFixed(1)} s`);
+  }
+} catch (error) {
+  console.error(`audit trail could not be verified: ${(error as Error).message}`);
+  process.exitCode = 2;
+} finally {
+  await database.close();
+}
