@@ -24,6 +24,7 @@ export { inputValuesPlugin, type ScalarCheck } from "./input-values-plugin.js";
 export { costLimitPlugin, defaultCostLimits, operationCost, type CostLimits } from "./operation-cost.js";
 export { createHttpServerShell, type HttpServerShell, type HttpServerShellOptions, type ReadinessReport, type Route } from "./http-server-shell.js";
 export { startRepeatingJob } from "./start-repeating-job.js";
+export { portInUseMessage } from "./port-in-use-message.js";
 export { ServiceMetrics, latencyBuckets } from "./metrics/service-metrics.js";
 export { BoundedLabel } from "./metrics/bounded-label.js";
 export { graphqlMetricsPlugin } from "./metrics/graphql-metrics-plugin.js";
