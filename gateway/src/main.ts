@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
-import { createLogger, onShutdownSignal, startTracing } from "@compliance-graph/server-kit";
-import { createDevIdentityProvider, type DevIdentityProvider } from "./dev-identity-provider/create-dev-identity-provider.js";
+import { createLogger, onShutdownSignal, portInUseMessage, startTracing } from "@compliance-graph/server-kit";
+import type { DevIdentityProvider } from "./dev-identity-provider/create-dev-identity-provider.js";
 import { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
 import { gatewayWorkersFromEnv, runGatewayWorkers } from "./gateway-workers.js";
 import { startGateway } from "./start-gateway.js";
@@ -31,14 +31,23 @@ async function serve(): Promise<void> {
   if (env.DEV_IDENTITY_PROVIDER === "true") {
     if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
     const baseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 4000}`;
+    // Loaded only when asked for: the container images leave the development provider out altogether.
+    const { createDevIdentityProvider } = await import("./dev-identity-provider/create-dev-identity-provider.js");
     devIdentityProvider = await createDevIdentityProvider({ baseUrl });
     env.OIDC_ISSUER ??= devIdentityProvider.issuer;
     env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
   }
   const options = await gatewayOptionsFromEnv(env, logger);
-  started.gateway = await startGateway({
-    ...options,
-    logger,
-    ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
-  });
+  try {
+    started.gateway = await startGateway({
+      ...options,
+      logger,
+      ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
+    });
+  } catch (error) {
+    const portTaken = portInUseMessage(error, { [Number(env.PORT ?? 4000)]: "PORT", [Number(env.METRICS_PORT)]: "METRICS_PORT" });
+    if (!portTaken) throw error;
+    logger.fatal(portTaken);
+    process.exit(1);
+  }
 }
