@@ -39,10 +39,18 @@ mkdir -p "$root/rootfs/usr/local/lib/node_modules"
 cp -a "$npm_dir" "$root/rootfs/usr/local/lib/node_modules/npm"
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$root/rootfs/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$root/rootfs/usr/local/bin/npx"
+# The machine's certificate authorities (its registry access may pass a TLS-inspecting proxy with a CA of its own):
+# npm inside the builds trusts what npm outside trusts.
+ca_file="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
+env_change=()
+if [ -f "$ca_file" ]; then
+  install -D -m 0644 "$ca_file" "$root/rootfs/etc/ssl/certs/ca-certificates.crt"
+  env_change=(--change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt')
+fi
 chroot "$root/rootfs" /usr/sbin/groupadd --gid 1000 node
 chroot "$root/rootfs" /usr/sbin/useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 
 tar -C "$root/rootfs" -c . | podman import \
-  --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+  "${env_change[@]}" --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   - "$image" >&2
 echo "$image"
