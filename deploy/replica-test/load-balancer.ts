@@ -13,7 +13,7 @@ export interface Pool {
 
 /**
  * HAProxy's configuration for the replica test, as an ingress in front of replicas is set up: every replica's
- * readiness probe every 500 ms (out after two failures, back after two answers), a request whose connection fails
+ * readiness probe every second (out after two failures, back after two answers), a request whose connection fails
  * goes to the other replica (`retry-on conn-failure`: the request never reached the first, so retrying it is safe
  * even for a mutation), WebSockets kept for an hour. Nothing is retried once a replica has seen the request: whether
  * a killed replica committed a write is the client's question (idempotency keys), not the balancer's.
@@ -30,11 +30,13 @@ export function haproxyConfig(pools: Record<string, Pool>, statsPort: number): s
     "  timeout http-request 10s",
     "  timeout http-keep-alive 60s",
     "  timeout tunnel 1h",
-    "  option redispatch",
+    "  option redispatch 1",
     "  retries 3",
     "  retry-on conn-failure",
     "  option httpchk GET /health/ready",
-    "  default-server check inter 500ms fall 2 rise 2",
+    // A check may take a while on a busy machine; a replica that is merely slow must not be taken out with the other.
+    "  timeout check 3s",
+    "  default-server check inter 1s fall 2 rise 2",
   ];
   // The balancer's own view of each replica (UP, DOWN), read by the test before it stops the next one.
   lines.push("frontend stats", `  bind 127.0.0.1:${statsPort}`, "  stats enable", "  stats uri /stats", "  option dontlog-normal");
@@ -56,7 +58,7 @@ export interface LoadBalancer {
 export async function startLoadBalancer(folder: string, pools: Record<string, Pool>, statsPort: number): Promise<LoadBalancer> {
   const file = join(folder, "haproxy.cfg");
   await writeFile(file, haproxyConfig(pools, statsPort));
-  const child: ChildProcess = spawn(process.env.HAPROXY_PATH ?? "haproxy", ["-db", "-f", file], { stdio: ["ignore", "ignore", "inherit"] });
+  const child: ChildProcess = spawn(process.env.HAPROXY_PATH ?? "haproxy", ["-db", "-f", file], { stdio: "ignore" });
   await new Promise<void>((resolve, reject) => {
     child.once("error", (error) => reject(new Error(`HAProxy could not start (install Debian's haproxy or set HAPROXY_PATH): ${error.message}`)));
     child.once("spawn", () => resolve());
