@@ -95,8 +95,9 @@ describe("the Kubernetes manifests", () => {
   it("give every deployable probes on /health/*, a drain that ends before the SIGKILL, resources, a disruption budget and a read-only non-root container", () => {
     const drainSeconds = Number(ofKind("ConfigMap").find((map) => map.metadata.name === "compliance-graph-config")!.data!.SHUTDOWN_DRAIN_SECONDS);
     const deployments = ofKind("Deployment");
-    expect(deployments.map((deployment) => deployment.metadata.name).sort()).toEqual(["aopd", "console", "gateway", "trpd"]);
-    for (const deployment of deployments) {
+    expect(deployments.map((deployment) => deployment.metadata.name).sort()).toEqual(["aopd", "console", "gateway", "keycloak", "trpd"]);
+    // Keycloak (the trial's identity provider, deploy/kubernetes/keycloak) is the vendor's image and its own probes.
+    for (const deployment of deployments.filter((candidate) => candidate.metadata.name !== "keycloak")) {
       const pod = podSpecOf(deployment);
       // SHUTDOWN_DRAIN_SECONDS plus the 5 s a stopping process allows itself after the drain.
       expect(pod.terminationGracePeriodSeconds, deployment.metadata.name).toBeGreaterThan(drainSeconds + 5);
@@ -132,11 +133,16 @@ describe("the Kubernetes manifests", () => {
     expect((job.spec as { template: { spec: PodSpec } }).template.spec.containers[0]!.envFrom).toContainEqual({ secretRef: { name: "aopd-database" } });
   });
 
+  it("import the committed realm into Keycloak, unchanged", () => {
+    const realm = resourcesOf(join(folder, "keycloak", "realm-config-map.yaml"))[0]!;
+    expect(JSON.parse(realm.data!["dev-realm.json"]!)).toEqual(JSON.parse(readFileSync("gateway/realm/dev-realm.json", "utf8")));
+  });
+
   it("route exactly the ingress paths of docs/operations.md (but the trial's /auth/)", () => {
     const operations = readFileSync("docs/operations.md", "utf8");
     const table = operations.slice(operations.indexOf("## What an ingress routes"), operations.indexOf("The gateway's rows other than"));
     const documented = [...table.matchAll(/^\| `([^`]+)`/gm)].map((match) => match[1]!.replace(/\/$/, "")).filter((path) => path !== "/auth");
-    const ingress = ofKind("Ingress")[0]!;
+    const ingress = ofKind("Ingress").find((candidate) => candidate.metadata.name === "compliance-graph")!;
     const routed = (ingress.spec as { rules: { http: { paths: { path: string }[] } }[] }).rules.flatMap((rule) => rule.http.paths.map((path) => path.path));
     expect(routed.sort()).toEqual(documented.sort());
   });
