@@ -54,6 +54,9 @@ const failures = [
   // verdict (a busy machine decides it as much as the replicas do).
   ...((result.steps.at(-1)?.answered ?? 0) === 0 ? ["nothing was answered after the restarts"] : []),
 ];
+// Three checks (no write lost, some write accepted, served after the restarts) and one per subscriber (nothing missed).
+const checks = 3 + result.subscribers.length;
+console.log(`replica: ${checks - failures.length} passed, ${failures.length} failed`);
 if (failures.length > 0) {
   console.error(`replica test failed: ${failures.join("; ")}`);
   process.exit(1);
