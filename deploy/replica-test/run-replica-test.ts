@@ -17,7 +17,8 @@ export interface ReplicaTestResult {
   acceptedWrites: number;
   writesLost: number;
   eventsInLog: number;
-  subscribers: { missed: number; duplicates: number }[];
+  /** Per subscriber: the events of the log it never received, their places in the log (the first 10), and repeats. */
+  subscribers: { missed: number; missedAt: number[]; duplicates: number }[];
 }
 
 /**
@@ -42,7 +43,10 @@ export async function runReplicaTest(options: ReplicaTestOptions): Promise<Repli
     const load = new SteadyLoad({ gateway: stack.gatewayUrl, token: () => token, figures });
     cleanups.push(() => load.close());
     figures.beginStep("calm");
-    await load.start(null);
+    // An exact start: one proof written before the load, and the subscribers resume after its event. Subscribing
+    // without a cursor would start "from the moment the subscription reaches aopd", which the first writes may beat.
+    const startCursor = await writeOneAndReadLogEnd(load);
+    await load.start(startCursor);
     await pause(options.stepSeconds);
 
     const restart = async (replica: Replica, signal: "SIGKILL" | "SIGTERM") => {
@@ -66,7 +70,7 @@ export async function runReplicaTest(options: ReplicaTestOptions): Promise<Repli
     figures.end();
 
     // Every event of the log, read through the API after the load: what each subscriber should have received.
-    const logged = await readEventLog(load);
+    const logged = await readEventLog(load, startCursor);
     await pollUntil(
       "every subscriber receiving the log's last event",
       async () => load.subscribers.map((subscriber) => new Set(subscriber.received.map((event) => event.cursor))),
@@ -75,7 +79,8 @@ export async function runReplicaTest(options: ReplicaTestOptions): Promise<Repli
     ).catch(() => undefined);
     const subscribers = load.subscribers.map((subscriber) => {
       const cursors = new Set(subscriber.received.map((event) => event.cursor));
-      return { missed: logged.filter((cursor) => !cursors.has(cursor)).length, duplicates: subscriber.received.length - cursors.size };
+      const missedAt = logged.flatMap((cursor, index) => (cursors.has(cursor) ? [] : [index]));
+      return { missed: missedAt.length, missedAt: missedAt.slice(0, 10), duplicates: subscriber.received.length - cursors.size };
     });
 
     const accepted = [...load.accepted];
@@ -115,10 +120,19 @@ async function fetchToken(tokenEndpoint: string): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-/** Every event cursor of the proof event log, oldest first, read through the gateway. */
-async function readEventLog(load: SteadyLoad): Promise<string[]> {
+/** Requests one proof and returns the cursor of the log's last event once it is there. */
+async function writeOneAndReadLogEnd(load: SteadyLoad): Promise<string> {
+  const { body } = await load.post("mutation { aopd { requestAoppProof(input: { customerId: \"REPLICA-START\", asset: DTI4H95J0R2X }) { proof { id } } } }");
+  if (body?.errors) throw new Error(`the first write failed: ${JSON.stringify(body.errors)}`);
+  // Events are numbered by the event pump just after their commit: wait for this one's number.
+  const events = await pollUntil("the first write's event in the log", () => readEventLog(load, null), (found) => found.length > 0, { timeoutMs: 60_000 });
+  return events.at(-1)!;
+}
+
+/** The event cursors of the proof event log after `after`, oldest first, read through the gateway. */
+async function readEventLog(load: SteadyLoad, from: string | null): Promise<string[]> {
   const cursors: string[] = [];
-  let after: string | null = null;
+  let after: string | null = from;
   for (;;) {
     const { body } = await load.post("query Log($after: String) { aopd { proofEvents(after: $after, limit: 1000) { events { cursor } endCursor hasMore } } }", { after });
     const page = (body?.data as { aopd: { proofEvents: { events: { cursor: string }[]; endCursor: string | null; hasMore: boolean } } } | undefined)?.aopd.proofEvents;
