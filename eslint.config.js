@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**", "bench/**", "**/cli/**"],
+    files: ["scripts/**", "bench/**", "**/cli/**", "deploy/**"],
     rules: { "no-console": "off" },
   },
 );

@@ -9,7 +9,7 @@ import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
 import { createDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { gatewayOptionsFromEnv, startGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
-import { createLogger, forwardPathPrefix, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
+import { createLogger, forwardPathPrefix, onShutdownSignal, portInUseMessage, startTracing } from "@compliance-graph/process-shell";
 import { startTrpd } from "@compliance-graph/trpd";
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
@@ -18,6 +18,15 @@ if (process.env.NODE_ENV === "production") {
   process.exit(1);
 }
 const port = Number(process.env.PORT ?? 4000);
+// PORT moves every port the trial opens: the subgraphs listen on the next two (unless AOPD_PORT or TRPD_PORT say otherwise).
+const aopdPort = Number(process.env.AOPD_PORT ?? port + 1);
+const trpdPort = Number(process.env.TRPD_PORT ?? port + 2);
+// Which variable moves which port, for the one line a taken port gets instead of a stack trace.
+const portVariables = {
+  [port]: "PORT",
+  [aopdPort]: process.env.AOPD_PORT ? "AOPD_PORT" : "PORT (the subgraphs take the next two ports) or AOPD_PORT",
+  [trpdPort]: process.env.TRPD_PORT ? "TRPD_PORT" : "PORT (the subgraphs take the next two ports) or TRPD_PORT",
+};
 const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 // One process for the whole trial, one service in traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 const tracing = startTracing("compliance-graph");
@@ -30,53 +39,67 @@ onShutdownSignal(logger, async () => {
   await tracing.shutdown();
 });
 
-const idp = await createDevIdentityProvider({ baseUrl });
-// One generated key pair: the gateway signs with it, the subgraphs trust its public half.
-const internalKey = await generateInternalSigningKey();
-const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
+try {
+  await startTrial();
+} catch (error) {
+  const message = portInUseMessage(error, portVariables);
+  if (!message) throw error;
+  console.error(message);
+  await started.gateway?.close();
+  await Promise.all([started.aopd?.close(), started.trpd?.close()]);
+  await tracing.shutdown();
+  process.exit(1);
+}
 
-const aopd = await startAopd({
-  authenticate: verifierFor("aopd"),
-  seedDemoProofs: 250,
-  logger: createLogger("aopd"),
-  // Wallets and customers reach the trial on its one base URL.
-  config: {
-    callbackBaseUrl: process.env.AOPD_CALLBACK_BASE_URL ?? `${baseUrl}/aopp/callback`,
-    portalUrl: process.env.AOPD_PORTAL_URL ?? `${baseUrl}/portal`,
-    // The gateway serves the officers' media route beside /graphql.
-    mediaUrl: process.env.AOPD_MEDIA_URL ?? `${baseUrl}/aopd/media`,
-    // The forwarder below is one proxy hop that appends the caller's address to x-forwarded-for.
-    trustedProxyHops: process.env.AOPD_TRUSTED_PROXY_HOPS ? Number(process.env.AOPD_TRUSTED_PROXY_HOPS) : 1,
-  },
-});
-started.aopd = aopd;
-const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
-const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
-const serveConsole = consoleRoute(consoleDistDir, { issuer: idp.issuer });
-const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd") });
-started.trpd = trpd;
-const options = await gatewayOptionsFromEnv({
-  ...process.env,
-  PORT: String(port),
-  OIDC_ISSUER: idp.issuer,
-  OIDC_AUDIENCE: idp.audience,
-  INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internalKey.privateJwk),
-  SUPERGRAPH_PATH: process.env.SUPERGRAPH_PATH ?? fileURLToPath(new URL("../supergraph.graphql", import.meta.url)),
-});
-const gateway = await startGateway({
-  ...options,
-  host: process.env.HOST ?? "localhost",
-  subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
-  logger: createLogger("gateway"),
-  // The ingress of this trial: the identity provider's paths, aopd's public AOPP callback and portal, the console.
-  handleOtherRoute: async (request, response) =>
-    (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)) || (await serveConsole(request, response)),
-});
-started.gateway = gateway;
+async function startTrial(): Promise<void> {
+  const idp = await createDevIdentityProvider({ baseUrl });
+  // One generated key pair: the gateway signs with it, the subgraphs trust its public half.
+  const internalKey = await generateInternalSigningKey();
+  const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
 
-const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
-const secret = process.env.DEV_IDP_CLIENT_SECRET ?? "dev-secret";
-console.log(`
+  const aopd = await startAopd({
+    authenticate: verifierFor("aopd"),
+    seedDemoProofs: 250,
+    logger: createLogger("aopd"),
+    // Wallets and customers reach the trial on its one base URL.
+    config: {
+      port: aopdPort,
+      callbackBaseUrl: process.env.AOPD_CALLBACK_BASE_URL ?? `${baseUrl}/aopp/callback`,
+      portalUrl: process.env.AOPD_PORTAL_URL ?? `${baseUrl}/portal`,
+      // The gateway serves the officers' media route beside /graphql.
+      mediaUrl: process.env.AOPD_MEDIA_URL ?? `${baseUrl}/aopd/media`,
+      // The forwarder below is one proxy hop that appends the caller's address to x-forwarded-for.
+      trustedProxyHops: process.env.AOPD_TRUSTED_PROXY_HOPS ? Number(process.env.AOPD_TRUSTED_PROXY_HOPS) : 1,
+    },
+  });
+  started.aopd = aopd;
+  const forwardCallback = forwardPathPrefix("/aopp/callback/", aopd.url);
+  const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
+  const serveConsole = consoleRoute(consoleDistDir, { issuer: idp.issuer });
+  const trpd = await startTrpd({ authenticate: verifierFor("trpd"), logger: createLogger("trpd"), config: { port: trpdPort } });
+  started.trpd = trpd;
+  const options = await gatewayOptionsFromEnv({
+    ...process.env,
+    PORT: String(port),
+    OIDC_ISSUER: idp.issuer,
+    OIDC_AUDIENCE: idp.audience,
+    INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internalKey.privateJwk),
+    SUPERGRAPH_PATH: process.env.SUPERGRAPH_PATH ?? fileURLToPath(new URL("../supergraph.graphql", import.meta.url)),
+  });
+  const gateway = await startGateway({
+    ...options,
+    host: process.env.HOST ?? "localhost",
+    subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
+    logger: createLogger("gateway"),
+    // The ingress of this trial: the identity provider's paths, aopd's public AOPP callback and portal, the console.
+    handleOtherRoute: async (request, response) =>
+      (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)) || (await serveConsole(request, response)),
+  });
+  started.gateway = gateway;
+
+  const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
+  const secret = process.env.DEV_IDP_CLIENT_SECRET ?? "dev-secret";
+  console.log(`
 compliance-graph is running at ${baseUrl}
 
 The officer console: ${baseUrl}/console/
@@ -84,7 +107,8 @@ The officer console: ${baseUrl}/console/
           or demo-officer-2 / demo-password (the same roles: the second officer of four eyes)
           or demo-auditor / demo-password (reads only)
 
-Get a token (client-credentials grant, spec 4.3):
+Get a token (client-credentials grant, spec 4.3); it lives ${idp.accessTokenTtlSeconds} seconds (DEV_IDP_ACCESS_TOKEN_TTL_SECONDS),
+then the gateway answers 401 and you get a new one the same way:
 
   TOKEN=$(curl -s -X POST ${idp.tokenEndpoint} \\
     -d client_id=${client} -d grant_type=client_credentials -d client_secret=${secret} -d scope=openid \\
@@ -102,3 +126,4 @@ Ask a customer for a proof, then open the portalUrl it answers (the customer's p
 
 Ctrl-C stops everything.
 `);
+}

@@ -21,6 +21,8 @@ export interface DevIdentityProvider {
   /** `<issuer>/protocol/openid-connect/token`. */
   tokenEndpoint: string;
   audience: string;
+  /** How long an access token it issues lives, in seconds (the realm's `accessTokenLifespan`, or `DEV_IDP_ACCESS_TOKEN_TTL_SECONDS`). */
+  accessTokenTtlSeconds: number;
   /** `<issuer>/protocol/openid-connect/auth`: where the authorization code flow starts. */
   authorizationEndpoint: string;
   /** Serves the request when its path is under `realmPath`; returns false otherwise. */
@@ -228,6 +230,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     tokenEndpoint: `${issuer}/protocol/openid-connect/token`,
     authorizationEndpoint: `${issuer}/protocol/openid-connect/auth`,
     audience: config.audience,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
     handle(request, response) {
       const url = request.url ?? "/";
       if (url !== realmPath && !url.startsWith(`${realmPath}/`) && !url.startsWith(`${realmPath}?`)) return false;

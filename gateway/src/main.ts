@@ -1,5 +1,5 @@
 import cluster from "node:cluster";
-import { createLogger, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
+import { createLogger, onShutdownSignal, portInUseMessage, startTracing } from "@compliance-graph/process-shell";
 import type * as DevIdentityProviderModule from "@compliance-graph/dev-identity-provider";
 import type { DevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
@@ -34,16 +34,24 @@ async function serve(): Promise<void> {
   if (env.DEV_IDENTITY_PROVIDER === "true") {
     if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
     const baseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 4000}`;
+    // Loaded only when asked for: the container images leave the development provider out altogether.
     devIdentityProvider = await (await loadDevIdentityProvider()).createDevIdentityProvider({ baseUrl });
     env.OIDC_ISSUER ??= devIdentityProvider.issuer;
     env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
   }
   const options = await gatewayOptionsFromEnv(env, logger);
-  started.gateway = await startGateway({
-    ...options,
-    logger,
-    ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
-  });
+  try {
+    started.gateway = await startGateway({
+      ...options,
+      logger,
+      ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
+    });
+  } catch (error) {
+    const portTaken = portInUseMessage(error, { [Number(env.PORT ?? 4000)]: "PORT", [Number(env.METRICS_PORT)]: "METRICS_PORT" });
+    if (!portTaken) throw error;
+    logger.fatal(portTaken);
+    process.exit(1);
+  }
 }
 
 async function loadDevIdentityProvider(): Promise<typeof DevIdentityProviderModule> {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest, openDatabase, type Database } from "@compliance-graph/aopd/internals";
-import { type AopdDatabase } from "@compliance-graph/aopd";
+import type { AopdDatabase } from "@compliance-graph/aopd/internals";
 import { appendAuditEntries, auditTrailSwitch, decideProof } from "@compliance-graph/aopd/internals";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";

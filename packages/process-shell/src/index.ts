@@ -14,6 +14,7 @@ export { checkConnectionLimits, connectionLimitsFromEnv, defaultConnectionLimits
 export { createBoundedHttpServer, type BoundedHttpServer } from "./create-bounded-http-server.js";
 export { createHttpServerShell, type HttpServerShell, type HttpServerShellOptions, type ReadinessReport, type Route } from "./http-server-shell.js";
 export { startRepeatingJob } from "./start-repeating-job.js";
+export { portInUseMessage } from "./port-in-use-message.js";
 export { ServiceMetrics, latencyBuckets } from "./metrics/service-metrics.js";
 export { BoundedLabel } from "./metrics/bounded-label.js";
 export { metricsExposureFromEnv, startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";

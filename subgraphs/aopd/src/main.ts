@@ -1,5 +1,5 @@
 import { insecureDevelopmentIdentityFromEnv, internalTokenVerifierFromEnv } from "@compliance-graph/identity";
-import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
+import { createLogger, metricsExposureFromEnv, onShutdownSignal, portInUseMessage, startTracing } from "@compliance-graph/process-shell";
 import { startAopd, type RunningAopd } from "./start-aopd.js";
 
 /**
@@ -26,7 +26,9 @@ try {
     insecureDevelopmentIdentity: insecureDevelopmentIdentityFromEnv(),
   });
 } catch (error) {
+  const portTaken = portInUseMessage(error, { [Number(process.env.AOPD_PORT ?? 4001)]: "AOPD_PORT", [Number(process.env.METRICS_PORT)]: "METRICS_PORT" });
   // One JSON line the log collector reads (the database did not answer in time, say), then a non-zero exit.
-  logger.fatal({ err: error }, "aopd could not start");
+  if (portTaken) logger.fatal(portTaken);
+  else logger.fatal({ err: error }, "aopd could not start");
   process.exit(1);
 }

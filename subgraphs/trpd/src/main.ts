@@ -1,5 +1,5 @@
 import { insecureDevelopmentIdentityFromEnv, internalTokenVerifierFromEnv } from "@compliance-graph/identity";
-import { createLogger, metricsExposureFromEnv, onShutdownSignal, startTracing } from "@compliance-graph/process-shell";
+import { createLogger, metricsExposureFromEnv, onShutdownSignal, portInUseMessage, startTracing } from "@compliance-graph/process-shell";
 import { startTrpd } from "./start-trpd.js";
 
 // Runs the trpd subgraph on its own: `node --import tsx subgraphs/trpd/src/main.ts`.
@@ -12,6 +12,11 @@ const trpd = await startTrpd({
   metricsExposure: metricsExposureFromEnv(),
   ...(authenticate ? { authenticate } : {}),
   insecureDevelopmentIdentity: insecureDevelopmentIdentityFromEnv(),
+}).catch((error: unknown) => {
+  const portTaken = portInUseMessage(error, { [Number(process.env.TRPD_PORT ?? 4002)]: "TRPD_PORT", [Number(process.env.METRICS_PORT)]: "METRICS_PORT" });
+  if (!portTaken) throw error;
+  logger.fatal(portTaken);
+  process.exit(1);
 });
 onShutdownSignal(logger, async () => {
   await trpd.close();

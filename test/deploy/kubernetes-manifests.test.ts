@@ -1,0 +1,162 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+
+/**
+ * The Kubernetes manifests (deploy/kubernetes), validated against the Kubernetes OpenAPI schemas by
+ * `kubernetes-models` (its `validate()` is the API's JSON schema of each kind), then held to
+ * what docs/deploy.md promises of them: probes, drain, disruption budgets, the gateway's autoscaler, config and
+ * secrets where they belong, the ingress's routes, and only the gateway reaching trpd.
+ */
+const folder = "deploy/kubernetes";
+
+interface Resource {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+function yamlFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? yamlFiles(join(directory, entry.name)) : entry.name.endsWith(".yaml") ? [join(directory, entry.name)] : [],
+  );
+}
+
+function resourcesOf(file: string): Resource[] {
+  return parseAllDocuments(readFileSync(file, "utf8")).map((document) => {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors[0]!.message}`);
+    return document.toJS() as Resource;
+  });
+}
+
+const files = yamlFiles(folder);
+const resources = files.flatMap((file) => resourcesOf(file).map((resource) => ({ file, resource })));
+const cluster = resources.filter(({ resource }) => resource.kind !== "Kustomization").map(({ resource }) => resource);
+const ofKind = (kind: string) => cluster.filter((resource) => resource.kind === kind);
+
+/** The kind's model from kubernetes-models (`apps/v1` -> `kubernetes-models/apps/v1/Deployment`). */
+async function validate(resource: Resource): Promise<void> {
+  const module = (await import(/* @vite-ignore */ `kubernetes-models/${resource.apiVersion}/${resource.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const Model = module[resource.kind];
+  if (!Model) throw new Error(`kubernetes-models has no ${resource.apiVersion} ${resource.kind}`);
+  new Model(resource).validate();
+}
+
+interface Container {
+  name: string;
+  livenessProbe?: { httpGet?: { path: string } };
+  readinessProbe?: { httpGet?: { path: string }; timeoutSeconds?: number };
+  startupProbe?: { httpGet?: { path: string } };
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  env?: { name: string; value?: string }[];
+}
+interface PodSpec {
+  terminationGracePeriodSeconds?: number;
+  securityContext?: { runAsNonRoot?: boolean };
+  containers: Container[];
+}
+const podSpecOf = (resource: Resource) => (resource.spec as { template: { spec: PodSpec } }).template.spec;
+
+describe("the Kubernetes manifests", () => {
+  it("are valid resources of the Kubernetes API, every one of them", async () => {
+    expect(cluster.length).toBeGreaterThan(15);
+    for (const resource of cluster) {
+      await expect(validate(resource).then(() => "valid"), `${resource.kind} ${resource.metadata.name}`).resolves.toBe("valid");
+    }
+  });
+
+  // kubernetes-models checks types, required fields, enumerations and formats; it lets unknown fields pass (a
+  // misspelled field is refused by the API server's strict field validation at `kubectl apply`, not here).
+  it("are checked by a validator that refuses a wrong type, a missing required field and an unknown enumeration value", async () => {
+    const wrongType = structuredClone(ofKind("Deployment")[0]!);
+    (wrongType.spec as Record<string, unknown>).replicas = "two";
+    await expect(validate(wrongType)).rejects.toThrow(/replicas/);
+    const noSelector = structuredClone(ofKind("Deployment")[0]!);
+    delete (noSelector.spec as Record<string, unknown>).selector;
+    await expect(validate(noSelector)).rejects.toThrow(/selector/);
+    const badPathType = structuredClone(ofKind("Ingress")[0]!);
+    (badPathType.spec as { rules: { http: { paths: { pathType: string }[] } }[] }).rules[0]!.http.paths[0]!.pathType = "Glob";
+    await expect(validate(badPathType)).rejects.toThrow(/pathType/);
+  });
+
+  it("list every file in the kustomization, but the migration Job, which runs first", () => {
+    const kustomization = resourcesOf(join(folder, "kustomization.yaml"))[0] as unknown as { resources: string[] };
+    const listed = new Set(kustomization.resources);
+    const present = readdirSync(folder).filter((name) => name.endsWith(".yaml") && name !== "kustomization.yaml" && name !== "migrate-job.yaml");
+    expect([...listed].sort()).toEqual(present.sort());
+  });
+
+  it("give every deployable probes on /health/*, a drain that ends before the SIGKILL, resources, a disruption budget and a read-only non-root container", () => {
+    const drainSeconds = Number(ofKind("ConfigMap").find((map) => map.metadata.name === "compliance-graph-config")!.data!.SHUTDOWN_DRAIN_SECONDS);
+    const deployments = ofKind("Deployment");
+    expect(deployments.map((deployment) => deployment.metadata.name).sort()).toEqual(["aopd", "console", "gateway", "keycloak", "trpd"]);
+    // Keycloak (the trial's identity provider, deploy/kubernetes/keycloak) is the vendor's image and its own probes.
+    for (const deployment of deployments.filter((candidate) => candidate.metadata.name !== "keycloak")) {
+      const pod = podSpecOf(deployment);
+      // SHUTDOWN_DRAIN_SECONDS plus the 5 s a stopping process allows itself after the drain.
+      expect(pod.terminationGracePeriodSeconds, deployment.metadata.name).toBeGreaterThan(drainSeconds + 5);
+      expect(pod.securityContext?.runAsNonRoot).toBe(true);
+      for (const container of pod.containers) {
+        expect(container.livenessProbe?.httpGet?.path).toBe("/health/live");
+        expect(container.startupProbe?.httpGet?.path).toBe("/health/live");
+        expect(container.readinessProbe?.httpGet?.path).toBe("/health/ready");
+        // aopd's readiness waits up to AOPD_READY_TIMEOUT_MS (2 s) for its database.
+        expect(container.readinessProbe?.timeoutSeconds).toBeGreaterThanOrEqual(3);
+        expect(container.resources?.requests?.cpu && container.resources.requests.memory && container.resources.limits?.memory).toBeTruthy();
+        expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+      }
+      const budgets = ofKind("PodDisruptionBudget").filter((budget) => (budget.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels["app.kubernetes.io/name"] === deployment.metadata.name);
+      expect(budgets, `a PodDisruptionBudget for ${deployment.metadata.name}`).toHaveLength(1);
+    }
+    const autoscalers = ofKind("HorizontalPodAutoscaler");
+    expect(autoscalers.map((autoscaler) => (autoscaler.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name)).toEqual(["gateway"]);
+  });
+
+  it("take secrets from Secrets and the rest from ConfigMaps: the signing key, the database URL and the chain keys never in a ConfigMap", () => {
+    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "DATABASE_URL", "AOPD_CHAIN_BITCOIN_URL"];
+    for (const map of ofKind("ConfigMap")) for (const name of secretNames) expect(map.data ?? {}, map.metadata.name).not.toHaveProperty(name);
+    const secrets = ofKind("Secret").map((secret) => Object.keys((secret.stringData ?? {}) as object)).flat();
+    expect(secrets).toEqual(expect.arrayContaining(secretNames));
+    const references = (name: string) => podSpecOf(ofKind("Deployment").find((deployment) => deployment.metadata.name === name)!).containers[0]!.envFrom!;
+    expect(references("gateway")).toContainEqual({ secretRef: { name: "gateway-internal-signing-key" } });
+    expect(references("aopd")).toContainEqual({ secretRef: { name: "aopd-database" } });
+    // The gateway's public internal-token key, published to the subgraphs.
+    for (const subgraph of ["aopd", "trpd"]) expect(references(subgraph)).toContainEqual({ configMapRef: { name: "internal-jwks" } });
+    const job = resourcesOf(join(folder, "migrate-job.yaml"))[0]!;
+    expect(job.kind).toBe("Job");
+    expect((job.spec as { template: { spec: PodSpec } }).template.spec.containers[0]!.envFrom).toContainEqual({ secretRef: { name: "aopd-database" } });
+  });
+
+  it("import the committed realm into Keycloak, unchanged", () => {
+    const realm = resourcesOf(join(folder, "keycloak", "realm-config-map.yaml"))[0]!;
+    expect(JSON.parse(realm.data!["dev-realm.json"]!)).toEqual(JSON.parse(readFileSync("dev-identity-provider/realm/dev-realm.json", "utf8")));
+  });
+
+  it("route exactly the ingress paths of docs/operations.md (but the trial's /auth/)", () => {
+    const operations = readFileSync("docs/operations.md", "utf8");
+    const table = operations.slice(operations.indexOf("## What an ingress routes"), operations.indexOf("The gateway's rows other than"));
+    const documented = [...table.matchAll(/^\| `([^`]+)`/gm)].map((match) => match[1]!.replace(/\/$/, "")).filter((path) => path !== "/auth");
+    const ingress = ofKind("Ingress").find((candidate) => candidate.metadata.name === "compliance-graph")!;
+    const routed = (ingress.spec as { rules: { http: { paths: { path: string }[] } }[] }).rules.flatMap((rule) => rule.http.paths.map((path) => path.path));
+    expect(routed.sort()).toEqual(documented.sort());
+  });
+
+  it("let only the gateway reach trpd, and aopd only from the gateway and the ingress controller", () => {
+    const policies = ofKind("NetworkPolicy");
+    const forApp = (name: string) => policies.filter((policy) => ((policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels ?? {})["app.kubernetes.io/name"] === name);
+    const sources = (name: string) =>
+      forApp(name).flatMap((policy) => (policy.spec as { ingress: { from: Record<string, unknown>[]; ports: { port: number }[] }[] }).ingress.filter((rule) => rule.ports.some((port) => port.port !== 9464)).flatMap((rule) => rule.from));
+    expect(sources("trpd")).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }]);
+    expect(sources("aopd")).toEqual([
+      { podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } },
+      { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } },
+    ]);
+    expect(policies.some((policy) => policy.metadata.name === "default-deny-ingress")).toBe(true);
+  });
+});
