@@ -92,10 +92,12 @@ export interface ProofTable {
   amount_received_units: string | null;
   /** The addresses that paid the deposit address in the transaction. */
   transaction_senders: string[] | null;
+  /** Signature proofs verified by a wallet contract (ERC-1271, migration 0015): the block it accepted the signature at (bigint: read as a string). */
+  contract_check_block_height: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
 
-/** As `OwnershipSignatureScheme` of ownership/ names them. */
-export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191";
+/** As `OwnershipSignatureScheme` of ownership/ names them, and `erc1271`: a wallet contract accepted it (ingestion/verify-contract-wallet-signature.ts). */
+export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191" | "erc1271";
 
 export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
 

@@ -11,6 +11,7 @@ import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
 import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
 import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
 import * as addChainFindings from "./migrations/0014-add-chain-findings.js";
+import * as addContractWalletScheme from "./migrations/0015-add-contract-wallet-scheme.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0010-add-four-eyes": addFourEyes,
   "0011-add-signature-scheme": addSignatureScheme,
   "0014-add-chain-findings": addChainFindings,
+  "0015-add-contract-wallet-scheme": addContractWalletScheme,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

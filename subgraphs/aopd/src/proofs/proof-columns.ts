@@ -59,6 +59,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   decisions: ["id"],
   proposal: ["proposal_id"],
   signatureScheme: ["signature_scheme"],
+  contractCheckBlockHeight: ["contract_check_block_height"],
 };
 
 /**
