@@ -1,8 +1,8 @@
 /** The fields every screen reads of a proof, per kind: one fragment so the table, the detail and live events agree. */
 export const proofFields = `
   __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
-  ... on AopdSignatureProof { format message signature xpub signatureScheme }
-  ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason }
+  ... on AopdSignatureProof { format message signature xpub signatureScheme contractCheckBlockHeight }
+  ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason blockHash amountReceived amountReceivedUnits transactionSenders }
   ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
 `;
 
@@ -44,6 +44,7 @@ export interface Proof {
   signature?: string | null;
   xpub?: string | null;
   signatureScheme?: string | null;
+  contractCheckBlockHeight?: number | null;
   amount?: string;
   senderAddress?: string;
   depositAddress?: string;
@@ -52,6 +53,10 @@ export interface Proof {
   blockHeight?: number | null;
   confirmations?: number | null;
   failureReason?: string | null;
+  blockHash?: string | null;
+  amountReceived?: string | null;
+  amountReceivedUnits?: string | null;
+  transactionSenders?: string[] | null;
   contentType?: string | null;
   byteSize?: number | null;
   sha256?: string | null;

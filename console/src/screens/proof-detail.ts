@@ -8,6 +8,7 @@ import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } f
 import { formatDate, formatNumber, t, textOr } from "../translations.js";
 import { decisionForm } from "./decision-form.js";
 import { mediaViewer } from "./media-viewer.js";
+import { proofReceipt, receiptRole } from "./proof-receipt.js";
 import { proposalSettlement } from "./proposal-settlement.js";
 import { reopenForm } from "./reopen-form.js";
 
@@ -33,6 +34,25 @@ function decisionFacts(label: string, decision: ProofDecision): HTMLElement {
     [t("decide.reasonText"), decision.reasonText],
     [t("detail.decisionComment"), decision.comment],
   ]);
+}
+
+/** What the transaction paid the deposit address, as the chain check found it: whole units (with the decimals it knew) and the lowest unit. */
+function amountReceived(context: ConsoleContext, proof: Proof): string {
+  const symbol = context.assets.get(proof.asset)?.symbol ?? "";
+  const whole = proof.amountReceivedUnits ? `${proof.amountReceivedUnits} ${symbol}`.trim() : "–";
+  return `${whole} (${proof.amountReceived} ${t("detail.lowestUnit")})`;
+}
+
+/** The addresses that paid the deposit address, each linked to the network's explorer where one is configured. */
+function senderList(context: ConsoleContext, network: string | null | undefined, senders: string[]): HTMLElement {
+  return h(
+    "ul",
+    { class: "plain" },
+    ...senders.map((sender) => {
+      const href = explorerUrl(context.config, network, "address", sender);
+      return h("li", {}, href ? h("a", { href, target: "_blank", rel: "noopener noreferrer" }, sender) : sender);
+    }),
+  );
 }
 
 /** One proof: everything it rests on per kind, its file for media proofs, its history, and the decision where one is due. */
@@ -73,7 +93,17 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       ]),
     ];
     if (kind === "signature") {
-      sections.push(facts(t("detail.evidence"), [[t("detail.message"), proof.message], [t("detail.signature"), proof.signature], [t("detail.format"), proof.format], [t("detail.signatureScheme"), proof.signatureScheme ? textOr(`scheme.${proof.signatureScheme}`, proof.signatureScheme) : null], [t("detail.xpub"), proof.xpub]]));
+      sections.push(
+        facts(t("detail.evidence"), [
+          [t("detail.message"), proof.message],
+          [t("detail.signature"), proof.signature],
+          [t("detail.format"), proof.format],
+          [t("detail.signatureScheme"), proof.signatureScheme ? textOr(`scheme.${proof.signatureScheme}`, proof.signatureScheme) : null],
+          // ERC-1271: the wallet contract's answer holds at the block it was asked at, where it can be asked again.
+          [t("detail.contractCheckBlock"), proof.contractCheckBlockHeight === null || proof.contractCheckBlockHeight === undefined ? null : formatNumber(proof.contractCheckBlockHeight)],
+          [t("detail.xpub"), proof.xpub],
+        ]),
+      );
     } else if (kind === "satoshi") {
       const network = context.assets.get(proof.asset)?.network;
       const txHref = proof.txId ? explorerUrl(context.config, network, "tx", proof.txId) : undefined;
@@ -84,7 +114,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
           [t("detail.amount"), `${wholeUnits(context, proof.asset, proof.amount ?? "0") ?? "–"} (${proof.amount} ${t("detail.lowestUnit")})`],
           [t("detail.txId"), proof.txId ? (txHref ? h("a", { href: txHref, target: "_blank", rel: "noopener noreferrer" }, proof.txId) : proof.txId) : t("detail.noTx")],
           [t("detail.block"), proof.blockHeight === null || proof.blockHeight === undefined ? null : formatNumber(proof.blockHeight)],
+          [t("detail.blockHash"), proof.blockHash],
           [t("detail.confirmations"), proof.confirmations === null || proof.confirmations === undefined ? null : formatNumber(proof.confirmations)],
+          [t("detail.amountReceived"), proof.amountReceived ? amountReceived(context, proof) : null],
+          [t("detail.transactionSenders"), proof.transactionSenders?.length ? senderList(context, network, proof.transactionSenders) : null],
           [t("detail.failureReason"), proof.failureReason],
         ]),
       );
@@ -101,6 +134,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
         sections.push(context.session.roles.has("proofs:export") ? mediaViewer(context, proof) : h("p", {}, t("media.needsExport")));
       }
     }
+    if (proof.status === "VERIFIED" && context.session.roles.has(receiptRole)) sections.push(proofReceipt(context, proof.id));
     if (proof.decision) sections.push(decisionFacts(t("detail.decision"), proof.decision));
     if (proof.proposal) sections.push(decisionFacts(t("detail.proposal"), proof.proposal));
     // The history: status changes from the event log and the decision record's entries, in time order.

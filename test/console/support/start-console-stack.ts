@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { startAopd, type RunningAopd } from "@compliance-graph/aopd";
+import { startAopd, type AopdConfig, type RunningAopd } from "@compliance-graph/aopd";
 import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
 import { createDevIdentityProvider, type DevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
@@ -42,6 +42,8 @@ export interface ConsoleStackOptions {
   /** AOPD_THEME_FILE and AOPD_LOGO_FILE: the operator's look. @default the files shipped in subgraphs/aopd/portal/ */
   themeFile?: string;
   logoFile?: string;
+  /** aopd's chain connections (`AOPD_CHAIN_*`, e.g. to a local anvil): Satoshi checks and ERC-1271 wallets. @default none */
+  chain?: AopdConfig["chain"];
 }
 
 export async function startConsoleStack(options: ConsoleStackOptions): Promise<ConsoleStack> {
@@ -99,6 +101,7 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
         fourEyesKinds: options.fourEyesKinds ?? [],
         ...(options.themeFile ? { themeFile: options.themeFile } : {}),
         ...(options.logoFile ? { logoFile: options.logoFile } : {}),
+        ...(options.chain ? { chain: options.chain } : {}),
       },
       authenticate: verifierFor("aopd"),
       seedDemoProofs: 0,

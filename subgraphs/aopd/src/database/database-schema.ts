@@ -96,10 +96,12 @@ export interface ProofTable {
   legal_hold_since: Timestamp | null;
   /** Why it is held; set exactly when `legal_hold_since` is. */
   legal_hold_reason: string | null;
+  /** Signature proofs verified by a wallet contract (ERC-1271, migration 0015): the block it accepted the signature at (bigint: read as a string). */
+  contract_check_block_height: ColumnType<string | null, string | number | null | undefined, string | number | null>;
 }
 
-/** As `OwnershipSignatureScheme` of ownership/ names them. */
-export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191";
+/** As `OwnershipSignatureScheme` of ownership/ names them, and `erc1271`: a wallet contract accepted it (ingestion/verify-contract-wallet-signature.ts). */
+export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191" | "erc1271";
 
 export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
 

@@ -11,14 +11,15 @@ import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
 import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
 import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
 import * as addAuditTrail from "./migrations/0012-add-audit-trail.js";
-import * as addChainFindings from "./migrations/0014-add-chain-findings.js";
 import * as addLegalHoldAndRetention from "./migrations/0013-add-legal-hold-and-retention.js";
+import * as addChainFindings from "./migrations/0014-add-chain-findings.js";
+import * as addContractWalletScheme from "./migrations/0015-add-contract-wallet-scheme.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
  * the module graph (no file-system lookups at start-up, nothing to forget when packaging).
  */
-const migrations: Record<string, Migration> = {
+export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0001-create-proof-table": createProofTable,
   "0002-add-aopp-callback": addAoppCallback,
   "0003-add-portal-submissions": addPortalSubmissions,
@@ -33,12 +34,19 @@ const migrations: Record<string, Migration> = {
   "0012-add-audit-trail": addAuditTrail,
   "0013-add-legal-hold-and-retention": addLegalHoldAndRetention,
   "0014-add-chain-findings": addChainFindings,
+  "0015-add-contract-wallet-scheme": addContractWalletScheme,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return migrations;
+    return { ...aopdMigrations };
   }
+}
+
+/** Kysely's migrator over `aopdMigrations`, for `migrateToLatest` and for tests of one migration's change to existing rows. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function aopdMigrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableName: "aopd_migration", migrationLockTableName: "aopd_migration_lock" });
 }
 
 /**
@@ -47,13 +55,7 @@ class StaticMigrationProvider implements MigrationProvider {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({
-    db,
-    provider: new StaticMigrationProvider(),
-    migrationTableName: "aopd_migration",
-    migrationLockTableName: "aopd_migration_lock",
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await aopdMigrator(db).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);
 }

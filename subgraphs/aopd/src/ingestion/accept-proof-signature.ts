@@ -157,9 +157,9 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         signature: resolved.signature,
         xpub: resolved.xpub ?? null,
         due_at: null,
-        // A contract's acceptance is recorded as the block it was asked at; no key scheme applies (null).
-        signature_scheme: verification.ok ? verification.scheme : null,
-        block_height: contractCheck ? String(contractCheck.blockHeight) : null,
+        // A contract's acceptance is recorded with the block it was asked at, so the check can be repeated there.
+        signature_scheme: scheme === "none" ? null : scheme,
+        contract_check_block_height: contractCheck ? String(contractCheck.blockHeight) : null,
       },
       audit: {
         origin,

@@ -61,6 +61,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   signatureScheme: ["signature_scheme"],
   legalHold: ["legal_hold_since", "legal_hold_reason"],
   history: ["id"],
+  contractCheckBlockHeight: ["contract_check_block_height"],
 };
 
 /**

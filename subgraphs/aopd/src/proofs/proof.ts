@@ -24,16 +24,19 @@ export interface SignatureProof extends ProofBase {
   xpub: string | null;
   /** How the signature was verified, once it was (the API's `AopdSignatureScheme` names). */
   signatureScheme?: SignatureSchemeName | null;
+  /** The block at which a wallet contract accepted the signature (ERC1271 only). */
+  contractCheckBlockHeight?: number | null;
 }
 
 /** The API's names of the signature schemes (`AopdSignatureScheme`). */
-export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "EIP191" | "ED25519" | "TIP191";
+export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "EIP191" | "ED25519" | "TIP191" | "ERC1271";
 const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
   legacy: "BITCOIN_SIGNED_MESSAGE",
   "bip322-simple": "BIP322_SIMPLE",
   eip191: "EIP191",
   ed25519: "ED25519",
   tip191: "TIP191",
+  erc1271: "ERC1271",
 };
 
 export interface SatoshiProof extends ProofBase {
@@ -143,6 +146,7 @@ export function toProof(row: ProofRow): Proof {
     signature: row.signature,
     xpub: row.xpub,
     signatureScheme: row.signature_scheme === null || row.signature_scheme === undefined ? null : schemeNames[row.signature_scheme],
+    contractCheckBlockHeight: row.contract_check_block_height === null || row.contract_check_block_height === undefined ? null : Number(row.contract_check_block_height),
   };
 }
 

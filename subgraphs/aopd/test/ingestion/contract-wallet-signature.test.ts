@@ -31,17 +31,34 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
     await Promise.all([aopd?.close(), anvil?.close()]);
   });
 
-  const rowOf = (id: string) => aopd.services.db.selectFrom("aopd_proof").select(["status", "signature_scheme", "block_height", "address"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const rowOf = (id: string) =>
+    aopd.services.db.selectFrom("aopd_proof").select(["status", "signature_scheme", "contract_check_block_height", "block_height", "address"]).where("id", "=", id).executeTakeFirstOrThrow();
+  /** What an officer sees through GraphQL. */
+  const proofOf = async (id: string) => {
+    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signatureScheme contractCheckBlockHeight } } } }`, { id });
+    expect(body.errors).toBeUndefined();
+    return (body.data!.aopd as { proof: { status: string; signatureScheme: string | null; contractCheckBlockHeight: number | null } }).proof;
+  };
 
-  it("verifies the owner's signature through the portal, recording the contract's check and its block", async () => {
+  it("verifies the owner's signature through the portal, recording the contract's check and its block, which officers read through GraphQL", async () => {
     const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: wallet });
     const before = Number(BigInt(await anvil.rpc<string>("eth_blockNumber")));
     const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, { signature: personalSign(ownerKey, requested.proof.message) });
+    const after = Number(BigInt(await anvil.rpc<string>("eth_blockNumber")));
     expect([answer.status, answer.body.proof.status]).toEqual([200, "VERIFIED"]);
     const row = await rowOf(requested.proof.id);
-    expect(row.status).toBe("VERIFIED");
-    expect(row.signature_scheme).toBeNull();
-    expect(Number(row.block_height)).toBeGreaterThanOrEqual(before);
+    expect(row).toMatchObject({ status: "VERIFIED", signature_scheme: "erc1271", block_height: null });
+    const checkedAt = Number(row.contract_check_block_height);
+    expect(checkedAt).toBeGreaterThanOrEqual(before);
+    expect(checkedAt).toBeLessThanOrEqual(after);
+    expect(await proofOf(requested.proof.id)).toEqual({ status: "VERIFIED", signatureScheme: "ERC1271", contractCheckBlockHeight: checkedAt });
+  });
+
+  it("shows a key's signature as EIP191 with no contract check block", async () => {
+    const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: ethereumAddressOf(ownerKey) });
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, { signature: personalSign(ownerKey, requested.proof.message) });
+    expect(answer.status).toBe(200);
+    expect(await proofOf(requested.proof.id)).toEqual({ status: "VERIFIED", signatureScheme: "EIP191", contractCheckBlockHeight: null });
   });
 
   it("verifies the owner's signature through the AOPP callback", async () => {
@@ -52,7 +69,7 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
       body: JSON.stringify({ version: 0, address: wallet, signature: personalSign(ownerKey, requested.proof.message) }),
     });
     expect(answer.status).toBe(204);
-    expect((await rowOf(requested.proof.id)).status).toBe("VERIFIED");
+    expect(await proofOf(requested.proof.id)).toMatchObject({ status: "VERIFIED", signatureScheme: "ERC1271", contractCheckBlockHeight: expect.any(Number) });
   });
 
   it("refuses another key's signature, saying the contract did not accept it, and changes nothing", async () => {
@@ -60,7 +77,8 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
     const answer = await postJson<Refusal>(aopd, `${requested.token}/signature`, { signature: personalSign(strangerKey, requested.proof.message) });
     expect([answer.status, answer.body.error]).toEqual([400, "signature_mismatch"]);
     expect(answer.body.reason).toMatch(/Nor does the contract at this address accept it as a smart-contract wallet \(ERC-1271 isValidSignature at block \d+\)\.$/);
-    expect(await rowOf(requested.proof.id)).toMatchObject({ status: "PENDING", block_height: null });
+    expect(await rowOf(requested.proof.id)).toMatchObject({ status: "PENDING", signature_scheme: null, contract_check_block_height: null });
+    expect(await proofOf(requested.proof.id)).toEqual({ status: "PENDING", signatureScheme: null, contractCheckBlockHeight: null });
   });
 
   it("keeps ecrecover's own refusal code for a signature it cannot read, adding that the contract did not accept it either", async () => {
