@@ -164,7 +164,7 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
       audit: {
         origin,
         action: "SUBMITTED",
-        details: { evidence: "signature", signatureScheme: verification.ok ? verification.scheme : null, contractVerifiedAtBlock: contractCheck ? String(contractCheck.blockHeight) : null, address: resolved.address, xpub: resolved.xpub },
+        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, address: resolved.address, xpub: resolved.xpub },
       },
     });
     return { proof: verified, repeated: false };
