@@ -10,6 +10,7 @@ import * as addIdempotentRequests from "./migrations/0008-add-idempotent-request
 import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
 import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
 import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
+import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screening.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "0009-add-proof-decisions": addProofDecisions,
   "0010-add-four-eyes": addFourEyes,
   "0011-add-signature-scheme": addSignatureScheme,
+  "0016-add-sanctions-screening": addSanctionsScreening,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
