@@ -1,4 +1,5 @@
 import type { ProofTable } from "../database/database-schema.js";
+import { screeningColumns } from "../screening/screening.js";
 import type { OrderTerm } from "./proof-sort.js";
 
 export type ProofColumn = keyof ProofTable & string;
@@ -55,6 +56,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   decisions: ["id"],
   proposal: ["proposal_id"],
   signatureScheme: ["signature_scheme"],
+  screening: screeningColumns,
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme } from "../database/database-schema.js";
 import { currentDecisionOf, type Decision } from "../decisions/decision.js";
+import { screeningOf, type Screening } from "../screening/screening.js";
 
 interface ProofBase {
   id: string;
@@ -12,6 +13,11 @@ interface ProofBase {
   comment: string | null;
   status: ProofStatus;
   dueAt: Date | null;
+  /**
+   * The address checked against the sanctions list. Always set by `toProof`; absent only on proofs
+   * built by hand (tests), which read as NOT_SCREENED (`screeningOfProof`).
+   */
+  screening?: Screening;
 }
 
 export interface SignatureProof extends ProofBase {
@@ -81,6 +87,7 @@ export function toProof(row: ProofRow): Proof {
       comment: row.comment,
       status: row.status,
       dueAt: row.due_at,
+      screening: screeningOf(row),
       amount: String(row.amount),
       senderAddress: row.address ?? "",
       depositAddress: row.deposit_address ?? "",
@@ -105,6 +112,7 @@ export function toProof(row: ProofRow): Proof {
       comment: row.comment,
       status: row.status,
       dueAt: row.due_at,
+      screening: screeningOf(row),
       contentType: row.media_content_type,
       byteSize: row.media_byte_size === null ? null : Number(row.media_byte_size),
       sha256: row.media_sha256,
@@ -125,10 +133,16 @@ export function toProof(row: ProofRow): Proof {
     comment: row.comment,
     status: row.status,
     dueAt: row.due_at,
+    screening: screeningOf(row),
     format: row.format,
     message: row.message ?? "",
     signature: row.signature,
     xpub: row.xpub,
     signatureScheme: row.signature_scheme === null || row.signature_scheme === undefined ? null : schemeNames[row.signature_scheme],
   };
+}
+
+/** A proof's screening; NOT_SCREENED for a proof built without one. */
+export function screeningOfProof(proof: Proof): Screening {
+  return proof.screening ?? screeningOf({});
 }

@@ -10,12 +10,21 @@ interface DecisionJson {
 }
 
 /** A proof as `proofs` returns it over GraphQL with every field of every kind asked for. */
-export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string; satoshiDecision?: DecisionJson | null; mediaDecision?: DecisionJson | null };
+export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string; satoshiDecision?: DecisionJson | null; mediaDecision?: DecisionJson | null; screening?: ScreeningJson };
+
+interface ScreeningJson {
+  status: string;
+  list: string | null;
+  listVersion: string | null;
+  screenedAt: string | null;
+  matchedEntry: { asset: string; address: string; sdnUid: string | null; sdnName: string | null } | null;
+}
 
 const decisionFields = "decidedAt reason reasonText comment decider { subject username client }";
 
 /** The proof fields to ask `proofs` for, so that a test can state every cell of the export. */
 export const everyProofField = `__typename id createdAt updatedAt address customerId asset comment status dueAt
+  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } }
   ... on AopdSignatureProof { format message signature xpub }
   ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment satoshiDecision: decision { ${decisionFields} } }
   ... on AopdMediaProof { mediaAssessment: assessment contentType byteSize sha256 uploadedAt mediaDecision: decision { ${decisionFields} } }`;
@@ -26,6 +35,7 @@ export const documentedHeaders = [
   "Comment", "Xpub", "Message", "Signature", "Amount (lowest denomination)", "Sender address", "Deposit address", "Transaction ID",
   "Due (UTC)", "Assessment", "Media type", "Media size (bytes)", "Media SHA-256", "Media uploaded (UTC)",
   "Decided (UTC)", "Decided by", "Decider subject", "Decider client", "Decision reason", "Decision reason text", "Decision comment",
+  "Screening", "Screening list", "Screening list version", "Screened (UTC)", "Listed entry asset", "Listed entry address", "Listed entry SDN uid", "Listed entry name",
 ];
 
 type Expected = { text: string } | { date: string } | null;
@@ -46,6 +56,8 @@ function expectedCells(proof: ProofJson, assetNames: Map<string, string>): Expec
     text(proof.contentType), text(proof.byteSize === null || proof.byteSize === undefined ? null : String(proof.byteSize)), text(proof.sha256), date(proof.uploadedAt),
     date(decision?.decidedAt), text(decision ? (decision.decider.username ?? decision.decider.subject) : null), text(decision?.decider.subject),
     text(decision?.decider.client), text(decision?.reason), text(decision?.reasonText), text(decision?.comment),
+    text(proof.screening?.status), text(proof.screening?.list), text(proof.screening?.listVersion), date(proof.screening?.screenedAt),
+    text(proof.screening?.matchedEntry?.asset), text(proof.screening?.matchedEntry?.address), text(proof.screening?.matchedEntry?.sdnUid), text(proof.screening?.matchedEntry?.sdnName),
   ];
 }
 
