@@ -1,5 +1,6 @@
 import { AssetRegistry } from "@compliance-graph/dti-assets";
 import { chainChecksConfigFromEnv, type ChainChecksConfig } from "./chain/chain-checks-config.js";
+import { screeningConfigFromEnv, type ScreeningConfig } from "./screening/screening-config.js";
 import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "./database/database-timeouts.js";
 import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
 
@@ -185,6 +186,12 @@ export interface AopdConfig {
    * are checked on chain. @default none // every proof waits for an officer
    */
   chain: ChainChecksConfig;
+  /**
+   * `AOPD_SCREENING_POLICY` (`flag` or `refuse`) and the optional commercial provider
+   * (`AOPD_SCREENING_PROVIDER_URL`, `_KEY`, `_NAME`, ...; see screening/screening-config.ts).
+   * @default flag, no provider
+   */
+  screening: ScreeningConfig;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -315,5 +322,6 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),
     assets,
     chain: chainChecksConfigFromEnv(env, (name, fallback) => integer(env, name, fallback)),
+    screening: screeningConfigFromEnv(env, production, (name, fallback) => integer(env, name, fallback)),
   };
 }

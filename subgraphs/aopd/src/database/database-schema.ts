@@ -96,6 +96,14 @@ export interface ProofTable {
   screening_entry_address: string | null;
   screening_entry_uid: string | null;
   screening_entry_name: string | null;
+  /** The commercial screening provider's answer (migration 0017); null until it answered, and where none is configured. */
+  provider_screening_status: "CLEAR" | "LISTED" | null;
+  provider_screening_name: string | null;
+  provider_screened_at: Timestamp | null;
+  /** Its identifications, as `ProviderIdentification[]`. */
+  provider_identifications: ColumnType<unknown, string | null, string | null>;
+  /** When a replica last took the proof to ask the provider: the lease and the queue order. */
+  provider_screening_taken_at: Timestamp | null;
 }
 
 export type ScreeningStatus = "CLEAR" | "LISTED" | "NOT_SCREENED";

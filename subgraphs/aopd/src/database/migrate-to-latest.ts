@@ -11,6 +11,7 @@ import * as addProofDecisions from "./migrations/0009-add-proof-decisions.js";
 import * as addFourEyes from "./migrations/0010-add-four-eyes.js";
 import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
 import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screening.js";
+import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0010-add-four-eyes": addFourEyes,
   "0011-add-signature-scheme": addSignatureScheme,
   "0016-add-sanctions-screening": addSanctionsScreening,
+  "0017-add-provider-screening": addProviderScreening,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,5 +1,5 @@
 import type { ProofTable } from "../database/database-schema.js";
-import { screeningColumns } from "../screening/screening.js";
+import { providerScreeningColumns, screeningColumns } from "../screening/screening.js";
 import type { OrderTerm } from "./proof-sort.js";
 
 export type ProofColumn = keyof ProofTable & string;
@@ -57,6 +57,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   proposal: ["proposal_id"],
   signatureScheme: ["signature_scheme"],
   screening: screeningColumns,
+  providerScreening: providerScreeningColumns,
 };
 
 /**

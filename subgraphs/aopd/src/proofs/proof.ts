@@ -1,6 +1,6 @@
 import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme } from "../database/database-schema.js";
 import { currentDecisionOf, type Decision } from "../decisions/decision.js";
-import { screeningOf, type Screening } from "../screening/screening.js";
+import { providerScreeningOf, screeningOf, type ProviderScreening, type Screening } from "../screening/screening.js";
 
 interface ProofBase {
   id: string;
@@ -18,6 +18,8 @@ interface ProofBase {
    * built by hand (tests), which read as NOT_SCREENED (`screeningOfProof`).
    */
   screening?: Screening;
+  /** The commercial provider's answer; null until it answered (absent on proofs built by hand). */
+  providerScreening?: ProviderScreening | null;
 }
 
 export interface SignatureProof extends ProofBase {
@@ -88,6 +90,7 @@ export function toProof(row: ProofRow): Proof {
       status: row.status,
       dueAt: row.due_at,
       screening: screeningOf(row),
+      providerScreening: providerScreeningOf(row),
       amount: String(row.amount),
       senderAddress: row.address ?? "",
       depositAddress: row.deposit_address ?? "",
@@ -113,6 +116,7 @@ export function toProof(row: ProofRow): Proof {
       status: row.status,
       dueAt: row.due_at,
       screening: screeningOf(row),
+      providerScreening: providerScreeningOf(row),
       contentType: row.media_content_type,
       byteSize: row.media_byte_size === null ? null : Number(row.media_byte_size),
       sha256: row.media_sha256,
@@ -134,6 +138,7 @@ export function toProof(row: ProofRow): Proof {
     status: row.status,
     dueAt: row.due_at,
     screening: screeningOf(row),
+    providerScreening: providerScreeningOf(row),
     format: row.format,
     message: row.message ?? "",
     signature: row.signature,

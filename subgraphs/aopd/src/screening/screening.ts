@@ -1,4 +1,5 @@
 import type { ProofRow, ScreeningStatus } from "../database/database-schema.js";
+import type { ProviderIdentification } from "./screening-provider-client.js";
 
 /** The list entry a LISTED proof's address matched. */
 export interface ScreeningEntry {
@@ -56,5 +57,27 @@ export function screeningOf(row: Partial<ScreeningColumns>): Screening {
       row.screening_entry_asset && row.screening_entry_address
         ? { asset: row.screening_entry_asset, address: row.screening_entry_address, sdnUid: row.screening_entry_uid ?? null, sdnName: row.screening_entry_name ?? null }
         : null,
+  };
+}
+
+/** The commercial provider's answer as the API shows it (`AopdProviderScreening`). */
+export interface ProviderScreening {
+  provider: string;
+  status: "CLEAR" | "LISTED";
+  screenedAt: Date;
+  identifications: ProviderIdentification[];
+}
+
+/** The provider columns the API reads. */
+export const providerScreeningColumns = ["provider_screening_status", "provider_screening_name", "provider_screened_at", "provider_identifications"] as const satisfies readonly (keyof ProofRow)[];
+
+export function providerScreeningOf(row: Partial<Pick<ProofRow, (typeof providerScreeningColumns)[number]>>): ProviderScreening | null {
+  if (!row.provider_screening_status || !row.provider_screening_name || !row.provider_screened_at) return null;
+  const identifications = typeof row.provider_identifications === "string" ? (JSON.parse(row.provider_identifications) as unknown) : row.provider_identifications;
+  return {
+    provider: row.provider_screening_name,
+    status: row.provider_screening_status,
+    screenedAt: new Date(row.provider_screened_at),
+    identifications: Array.isArray(identifications) ? (identifications as ProviderIdentification[]) : [],
   };
 }
