@@ -67,6 +67,7 @@ export class ProviderScreener {
       RETURNING id, address
     `.execute(this.db);
     let answered = 0;
+    const unanswered = new Set(rows.map((row) => row.id));
     const queue = [...rows];
     const worker = async () => {
       for (let proof = queue.shift(); proof; proof = queue.shift()) {
@@ -87,6 +88,7 @@ export class ProviderScreener {
             .where("address", "=", proof.address)
             .execute();
           answered += 1;
+          unanswered.delete(proof.id);
           this.#screened += 1;
           if (listed) this.#listed += 1;
         } catch (error) {
@@ -99,6 +101,10 @@ export class ProviderScreener {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.config.concurrency, rows.length) }, worker));
+    // What a failure left unasked goes back to the queue at once: the backoff, not the lease, decides when to ask again.
+    if (unanswered.size > 0) {
+      await this.db.updateTable("aopd_proof").set({ provider_screening_taken_at: null }).where("id", "in", [...unanswered]).where("provider_screened_at", "is", null).execute();
+    }
     return rows.length === this.config.batchSize && answered === rows.length;
   }
 }
