@@ -13,3 +13,6 @@ export { claimProofsForChainCheck } from "./chain/claim-proofs-for-chain-check.j
 export { requestSatoshiProof } from "./ingestion/request-satoshi-proof.js";
 export { finalizeSatoshiProof } from "./ingestion/satoshi-proof-transitions.js";
 export { SeededRandom } from "./seed/seeded-random.js";
+export { importSanctionsList, type SanctionsImportReport } from "./screening/import-sanctions-list.js";
+export { rescreenProofs } from "./screening/rescreen-proofs.js";
+export { screenAddress } from "./screening/screen-address.js";
