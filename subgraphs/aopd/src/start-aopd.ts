@@ -103,7 +103,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
     await syncScreenedAssets(database.db, config.assets);
     if (options.loadBundledSanctionsList ?? true) {
-      const loaded = await loadBundledSanctionsList(database.db, config.assets);
+      // The first screening of an existing table writes every row: the long statement timeout, as for migrations.
+      const loaded = await loadBundledSanctionsList(database.longRunning, config.assets);
       if (loaded && !loaded.alreadyImported) {
         logger.info({ list: loaded.list, publishedOn: loaded.publishedOn, addresses: loaded.addresses, screeningChanges: loaded.changes.length }, "bundled sanctions list imported");
       }
