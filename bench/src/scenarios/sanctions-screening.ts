@@ -40,11 +40,18 @@ export const sanctionsScreeningScenario: BenchmarkScenario = {
       const listed = newerList.addresses
         .filter((entry) => entry.family === "bitcoin" || entry.family === "tron" || entry.family === "ethereum")
         .sort((a, b) => Number(inOlder.has(`${a.ofacAsset} ${a.address}`)) - Number(inOlder.has(`${b.ofacAsset} ${b.address}`)));
+      // A listed address is written on an asset of its family (EVM ones alternately on Ethereum and BSC), so that it matches.
+      const assetOfFamily = { bitcoin: ["DTI4H95J0R2X"], ethereum: ["DTIX9J9K872S", "DTIHWN9T781J"], tron: ["DTI993D8X1FB"] } as const;
+      const listedAssets = listed.map((entry, index) => {
+        const choices = assetOfFamily[entry.family as keyof typeof assetOfFamily];
+        return choices[index % choices.length]!;
+      });
       await sql`ALTER TABLE aopd_proof DISABLE TRIGGER aopd_proof_screened, DISABLE TRIGGER aopd_proof_created`.execute(db);
       const fillStarted = performance.now();
       await sql`
         INSERT INTO aopd_proof (kind, status, customer_id, asset, address, message)
-        SELECT 'signature', 'VERIFIED', 'bench-' || (n % 5000), (${[...assets]}::text[])[1 + n % 4],
+        SELECT 'signature', 'VERIFIED', 'bench-' || (n % 5000),
+          CASE WHEN n % 1000 = 0 THEN (${listedAssets}::text[])[1 + (n / 1000) % ${listed.length}] ELSE (${[...assets]}::text[])[1 + n % 4] END,
           CASE WHEN n % 1000 = 0 THEN (${listed.map((entry) => entry.address)}::text[])[1 + (n / 1000) % ${listed.length}]
                ELSE 'addr' || md5(n::text) END,
           'm'
