@@ -21,6 +21,21 @@ export class AddressCollector {
     if (this.addresses.length >= sanctionsListLimits.maxAddresses) {
       throw new SanctionsListError(`${where}: more than ${sanctionsListLimits.maxAddresses} addresses; one list version may hold at most that many.`);
     }
-    this.addresses.push({ ofacAsset, address: trimmed, family: familyOfOfacEntry(ofacAsset, trimmed), sdnUid, sdnName });
+    this.addresses.push({
+      ofacAsset: detached(ofacAsset),
+      address: detached(trimmed),
+      family: familyOfOfacEntry(ofacAsset, trimmed),
+      sdnUid: sdnUid === null ? null : detached(sdnUid),
+      sdnName: sdnName === null ? null : detached(sdnName),
+    });
   }
+}
+
+/**
+ * A copy of `text` that holds its own characters. A string cut from a larger one (what the XML
+ * reader's texts are: slices of the 64 KiB chunk they arrived in) keeps that whole chunk alive in
+ * V8; kept for the whole import, 3,000 addresses of a large file kept 3,000 chunks (about 190 MB).
+ */
+function detached(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
 }
