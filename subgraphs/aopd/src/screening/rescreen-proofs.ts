@@ -17,6 +17,12 @@ export interface ScreeningChange {
  * set it (docs/screening.md). The table's trigger records a `SCREENING_CHANGED` event for each
  * change to or from LISTED, in this statement's transaction.
  *
+ * `updated_at` is left alone on purpose. Threat: tipping off. The customer's portal page follows its
+ * proof's events and shows when the proof last changed; a re-screening that moved that time would
+ * tell a customer, at the moment OFAC listed their address, that something happened. The
+ * screening has its own time (`screened_at`), which only officers see; the portal stream skips an
+ * event that leaves `updated_at` as it was.
+ *
  * Returns the changes, for the audit trail (`appendScreeningChangesToAuditTrail`). Run inside the
  * import's transaction, so an import and its re-screening commit together.
  */
@@ -50,8 +56,7 @@ export async function rescreenProofs(trx: Kysely<AopdDatabase>): Promise<Screeni
       screening_entry_asset = s.ofac_asset,
       screening_entry_address = s.address,
       screening_entry_uid = s.sdn_uid,
-      screening_entry_name = s.sdn_name,
-      updated_at = now()
+      screening_entry_name = s.sdn_name
     FROM screened AS s, newest AS n
     WHERE p.id = s.id
     RETURNING p.id, s.previous AS "from", s.status AS "to"

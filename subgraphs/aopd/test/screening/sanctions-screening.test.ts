@@ -90,6 +90,9 @@ describe.each(databaseDrivers)("sanctions screening on %s", (driver) => {
       screening_entry_asset: "XBT",
       screening_entry_address: newlyListedBitcoin,
     });
+    // No tipping off: the customer's portal shows when the proof last changed, and a re-screening does not move it.
+    const relisted = await database.db.selectFrom("aopd_proof").select("updated_at").where("id", "=", unscreened.id).executeTakeFirstOrThrow();
+    expect(relisted.updated_at).toEqual(unscreened.updated_at);
     // A result that stands keeps the version that set it.
     expect((await screeningOfProof(evmOnBsc.id)).screening_list_version).toBe("2024-05-29");
     expect((await screeningOfProof(tronChangedCase.id)).screening_status).toBe("CLEAR");
