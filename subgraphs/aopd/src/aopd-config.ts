@@ -3,6 +3,7 @@ import { AssetRegistry } from "@compliance-graph/dti-assets";
 import type { PortalContact } from "@compliance-graph/portal-contract";
 import { recordRetentionYearsFromEnv } from "./audit/record-retention.js";
 import { chainChecksConfigFromEnv, type ChainChecksConfig } from "./chain/chain-checks-config.js";
+import { screeningConfigFromEnv, type ScreeningConfig } from "./screening/screening-config.js";
 import { databaseTimeoutsFromEnv, type DatabaseTimeouts } from "./database/database-timeouts.js";
 import { defaultSatoshiBaseAmounts } from "./default-satoshi-base-amounts.js";
 import { portalContactFrom } from "./portal/portal-contact-from.js";
@@ -210,6 +211,12 @@ export interface AopdConfig {
    * are checked on chain. @default none // every proof waits for an officer
    */
   chain: ChainChecksConfig;
+  /**
+   * `AOPD_SCREENING_POLICY` (`flag` or `refuse`) and the optional commercial provider
+   * (`AOPD_SCREENING_PROVIDER_URL`, `_KEY`, `_NAME`, ...; see screening/screening-config.ts).
+   * @default flag, no provider
+   */
+  screening: ScreeningConfig;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -345,5 +352,6 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),
     assets,
     chain: chainChecksConfigFromEnv(env, (name, fallback) => integer(env, name, fallback)),
+    screening: screeningConfigFromEnv(env, production, (name, fallback) => integer(env, name, fallback)),
   };
 }

@@ -26,3 +26,6 @@ export { decideProof } from "./decisions/decide-proof.js";
 export { appendAuditEntries } from "./audit/append-audit-entry.js";
 export { auditTrailSwitch } from "./audit/audit-trail-switch.js";
 export { verifyAuditTrail } from "./audit/verify-audit-trail.js";
+export { importSanctionsList, type SanctionsImportReport } from "./screening/import-sanctions-list.js";
+export { rescreenProofs } from "./screening/rescreen-proofs.js";
+export { screenAddress } from "./screening/screen-address.js";

@@ -13,6 +13,9 @@ import type { AopdContext, AopdServices } from "./graphql/aopd-context.js";
 import { aoppCallbackRoute } from "./ingestion/aopp-callback-route.js";
 import { expirePendingProofs } from "./ingestion/expire-pending-proofs.js";
 import { ChainWatcher } from "./chain/chain-watcher.js";
+import { loadBundledSanctionsList } from "./screening/load-bundled-sanctions-list.js";
+import { ProviderScreener } from "./screening/provider-screener.js";
+import { syncScreenedAssets } from "./screening/sync-screened-assets.js";
 import { pruneProofEvents } from "./events/prune-proof-events.js";
 import { pruneIdempotencyKeys } from "./ingestion/prune-idempotency-keys.js";
 import { createXpubSearchPool } from "./ingestion/xpub-search-pool.js";
@@ -47,6 +50,11 @@ export interface StartAopdOptions {
   insecureDevelopmentIdentity?: boolean;
   /** Seeds this many demo proofs when the database is empty (for `npm start`). @default 0 */
   seedDemoProofs?: number;
+  /**
+   * Imports the newest bundled OFAC snapshot when no sanctions list version was ever imported, so
+   * that a fresh database screens out of the box (docs/screening.md). @default true
+   */
+  loadBundledSanctionsList?: boolean;
   logger?: Logger;
   /** Where `/metrics` is served. @default on aopd's port */
   metricsExposure?: MetricsExposure;
@@ -63,6 +71,8 @@ export interface RunningAopd {
   chainWatcher: ChainWatcher;
   /** This replica's bounds on uploads in progress (how many are in use). */
   uploadSlots: MediaUploadSlots;
+  /** This replica's commercial screening provider's worker, when one is configured. */
+  providerScreener: ProviderScreener | undefined;
   close(): Promise<void>;
 }
 
@@ -100,6 +110,14 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const applied = await migrateToLatest(database.longRunning);
     if (applied.length > 0) logger.info({ applied }, "migrations applied");
     await publishRecordRetention(database.db, config.recordRetentionYears);
+    await syncScreenedAssets(database.db, config.assets);
+    if (options.loadBundledSanctionsList ?? true) {
+      // The first screening of an existing table writes every row: the long statement timeout, as for migrations.
+      const loaded = await loadBundledSanctionsList(database.longRunning, config.assets);
+      if (loaded && !loaded.alreadyImported) {
+        logger.info({ list: loaded.list, publishedOn: loaded.publishedOn, addresses: loaded.addresses, screeningChanges: loaded.changes.length }, "bundled sanctions list imported");
+      }
+    }
     if (options.seedDemoProofs) {
       const { count } = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
       if (Number(count) === 0) {
@@ -133,6 +151,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const portalApi = portalApiRoute(publicRoutes);
     const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
     const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
+    const providerScreener = config.screening.provider ? new ProviderScreener(database.db, config.screening.provider, logger) : undefined;
     metrics.watchChain(() => chainWatcher.stats());
     const schema = buildAopdSchema();
     const databaseReady = databaseReadiness(database.db, config.database.readyTimeoutMs);
@@ -159,8 +178,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
           if (isConnectionFailure(error)) outages.down("database", error);
           throw error;
         }
-        // A failing chain connection only delays automatic assessment: degraded, still ready.
-        return { degraded: chainWatcher.degraded() };
+        // A failing chain connection or screening provider only delays: degraded, still ready.
+        return { degraded: [...chainWatcher.degraded(), ...(providerScreener?.degraded() ?? [])] };
       },
       dependency: { part: "database", outages },
       logger,
@@ -202,13 +221,20 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     }, logger);
     const stopChainChecks =
       config.chain.connections.length === 0 ? async () => {} : startRepeatingJob("checking Satoshi proofs on chain", config.chain.intervalSeconds, () => chainWatcher.pass(), logger);
+    const provider = config.screening.provider;
+    const stopProviderScreening =
+      providerScreener && provider && provider.intervalSeconds > 0
+        ? startRepeatingJob("screening addresses with the provider", provider.intervalSeconds, () => providerScreener.pass(), logger)
+        : async () => {};
     return {
       url: server.url,
       metricsUrl: server.metricsUrl,
       services,
       chainWatcher,
       uploadSlots,
+      providerScreener,
       close: async () => {
+        await stopProviderScreening();
         await stopChainChecks();
         await stopExpiryJob();
         await stopPruning();

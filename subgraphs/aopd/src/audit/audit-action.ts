@@ -37,6 +37,8 @@ export const auditActions = [
   "LEGAL_HOLD_PLACED",
   /** A proof's legal hold was lifted, with the reason. */
   "LEGAL_HOLD_LIFTED",
+  /** A new sanctions list version moved a proof's address onto or off the list. */
+  "SCREENING_CHANGED",
 ] as const;
 
 export type AuditAction = (typeof auditActions)[number];

@@ -16,6 +16,9 @@ export function actorOf(identity: Identity): AuditActor {
 /** aopd's expiry job, which marks pending proofs past their due time EXPIRED. */
 export const expiryActor: AuditActor = { subject: "system:expiry", client: "aopd", username: "expiry job", system: true };
 
+/** aopd re-screening proofs on an import of a sanctions list version. */
+export const screeningActor: AuditActor = { subject: "system:screening", client: "aopd", username: "sanctions screening", system: true };
+
 /** The customer, through the portal's page and API or through an AOPP wallet's callback. */
 export function customerActor(door: "portal" | "aopp-callback"): AuditActor {
   return { subject: "customer", client: door, username: null, system: false };

@@ -98,6 +98,58 @@ export interface ProofTable {
   legal_hold_reason: string | null;
   /** Signature proofs verified by a wallet contract (ERC-1271, migration 0015): the block it accepted the signature at (bigint: read as a string). */
   contract_check_block_height: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  /** The screening against the sanctions list (migration 0016, docs/screening.md): set by the table's trigger and by re-screening. */
+  screening_status: Generated<ScreeningStatus>;
+  /** The list and version whose screening set this result (it stands until a later version changes it); null while NOT_SCREENED. */
+  screening_list: string | null;
+  screening_list_version: string | null;
+  /** When this result was set. */
+  screened_at: Timestamp | null;
+  /** The list entry matched (LISTED only): OFAC's asset code, the address as listed, the SDN uid and name when the list has them. */
+  screening_entry_asset: string | null;
+  screening_entry_address: string | null;
+  screening_entry_uid: string | null;
+  screening_entry_name: string | null;
+  /** The commercial screening provider's answer (migration 0017); null until it answered, and where none is configured. */
+  provider_screening_status: "CLEAR" | "LISTED" | null;
+  provider_screening_name: string | null;
+  provider_screened_at: Timestamp | null;
+  /** Its identifications, as `ProviderIdentification[]`. */
+  provider_identifications: ColumnType<unknown, string | null, string | null>;
+  /** When a replica last took the proof to ask the provider: the lease and the queue order. */
+  provider_screening_taken_at: Timestamp | null;
+}
+
+export type ScreeningStatus = "CLEAR" | "LISTED" | "NOT_SCREENED";
+
+/** One imported version of a sanctions list (migration 0016). */
+export interface SanctionsListTable {
+  id: Generated<number>;
+  list_name: string;
+  /** `date`: read as a string (see open-database.ts's type parsers) or a Date, depending on the driver. */
+  published_on: ColumnType<Date | string, string, string>;
+  source: string;
+  content_hash: string;
+  imported_at: Generated<Date>;
+  address_count: number;
+  unmapped_count: number;
+}
+
+/** One address of one list version; `address_family` null: it maps to no network of `AopdAsset`. */
+export interface SanctionsEntryTable {
+  list_id: number;
+  ofac_asset: string;
+  address: string;
+  address_family: string | null;
+  address_key: string | null;
+  sdn_uid: string | null;
+  sdn_name: string | null;
+}
+
+/** The address family each screened asset is screened on (from the asset registry). */
+export interface ScreenedAssetTable {
+  asset: string;
+  address_family: string;
 }
 
 /** As `OwnershipSignatureScheme` of ownership/ names them, and `erc1271`: a wallet contract accepted it (ingestion/verify-contract-wallet-signature.ts). */
@@ -147,7 +199,7 @@ export interface ProofEventTable {
   insertion: Generated<string>;
   /** The event's place in the log; null until numbered, shortly after its transaction commits. */
   position: string | null;
-  change: "CREATED" | "STATUS_CHANGED";
+  change: "CREATED" | "STATUS_CHANGED" | "SCREENING_CHANGED";
   recorded_at: Generated<Date>;
   sequenced_at: Date | null;
   /** The proof's row as the change left it, without its credential hash. */
@@ -193,6 +245,9 @@ export interface AopdDatabase {
   aopd_audit_entry: AuditEntryTable;
   aopd_audit_head: AuditHeadTable;
   aopd_record_retention: RecordRetentionTable;
+  aopd_sanctions_list: SanctionsListTable;
+  aopd_sanctions_entry: SanctionsEntryTable;
+  aopd_screened_asset: ScreenedAssetTable;
 }
 
 /** One entry of the audit trail (migration 0012; audit/append-audit-entry.ts). Never updated. */

@@ -14,6 +14,8 @@ import * as addAuditTrail from "./migrations/0012-add-audit-trail.js";
 import * as addLegalHoldAndRetention from "./migrations/0013-add-legal-hold-and-retention.js";
 import * as addChainFindings from "./migrations/0014-add-chain-findings.js";
 import * as addContractWalletScheme from "./migrations/0015-add-contract-wallet-scheme.js";
+import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screening.js";
+import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -35,6 +37,8 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0013-add-legal-hold-and-retention": addLegalHoldAndRetention,
   "0014-add-chain-findings": addChainFindings,
   "0015-add-contract-wallet-scheme": addContractWalletScheme,
+  "0016-add-sanctions-screening": addSanctionsScreening,
+  "0017-add-provider-screening": addProviderScreening,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -6,8 +6,8 @@ export const proofWritesChannel = "aopd_proof_writes";
 /** Announced by each numbering, with the last position numbered: there are events to read. */
 export const proofEventsChannel = "aopd_proof_events";
 
-/** What changed: a proof was created, or its status changed. */
-export type ProofChange = "CREATED" | "STATUS_CHANGED";
+/** What changed: a proof was created, its status changed, or a new list version changed its screening to or from LISTED. */
+export type ProofChange = "CREATED" | "STATUS_CHANGED" | "SCREENING_CHANGED";
 
 /** One entry of the proof event log, as subscribers and `proofEvents` receive it. */
 export interface ProofEvent {

@@ -21,6 +21,11 @@ import { sql, type Kysely } from "kysely";
  * - `aopd.record_events = off` (set by the demo seeder for its own transaction) writes no events:
  *   seeded rows are not changes anybody subscribed to.
  *
+ * - Screening (migration 0016, `recordScreeningChangesAsEvents` below): a re-screening that lists a
+ *   proof's address, or clears one listed before, is an event too (`SCREENING_CHANGED`); a first
+ *   screening that finds nothing (`NOT_SCREENED` to `CLEAR`) is not, so the first import over a
+ *   million proofs does not flood subscribers with news of nothing.
+ *
  * Why the SQL lives here and not only in the migration: a reader looking for what records events
  * finds it by its name. A migration that has run is never changed, so to change this SQL: copy the
  * current text into migration 0004 first (it must keep creating what it always created), then
@@ -81,6 +86,59 @@ export async function createRecordProofEventTrigger(db: Kysely<any>): Promise<vo
     END
     $$
   `.execute(db);
+}
+
+/**
+ * Migration 0016: the function above, which names the change of an update by what changed, and
+ * the update trigger, which fires for a change of status and for a screening change that involves
+ * `LISTED`. When both change in one statement, one event (`STATUS_CHANGED`) carries both.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function recordScreeningChangesAsEvents(db: Kysely<any>): Promise<void> {
+  await sql`ALTER TABLE aopd_proof_event DROP CONSTRAINT aopd_proof_event_change_check`.execute(db);
+  await sql`ALTER TABLE aopd_proof_event ADD CONSTRAINT aopd_proof_event_change_check CHECK (change IN ('CREATED', 'STATUS_CHANGED', 'SCREENING_CHANGED'))`.execute(db);
+  await sql`
+    CREATE OR REPLACE FUNCTION aopd_record_proof_event() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      change text;
+    BEGIN
+      IF current_setting('aopd.record_events', true) = 'off' THEN
+        RETURN NULL;
+      END IF;
+      IF TG_OP = 'INSERT' THEN
+        change := 'CREATED';
+      ELSIF OLD.status IS DISTINCT FROM NEW.status THEN
+        change := 'STATUS_CHANGED';
+      ELSE
+        change := 'SCREENING_CHANGED';
+      END IF;
+      INSERT INTO aopd_proof_event (change, proof) VALUES (change, to_jsonb(NEW) - 'callback_token_hash');
+      PERFORM pg_notify('aopd_proof_writes', '');
+      RETURN NULL;
+    END
+    $$
+  `.execute(db);
+  await sql`DROP TRIGGER aopd_proof_status_changed ON aopd_proof`.execute(db);
+  await sql`
+    CREATE TRIGGER aopd_proof_status_changed AFTER UPDATE OF status, screening_status ON aopd_proof
+    FOR EACH ROW WHEN (
+      OLD.status IS DISTINCT FROM NEW.status
+      OR (OLD.screening_status IS DISTINCT FROM NEW.screening_status AND 'LISTED' IN (OLD.screening_status, NEW.screening_status))
+    ) EXECUTE FUNCTION aopd_record_proof_event()
+  `.execute(db);
+}
+
+/** Undoes `recordScreeningChangesAsEvents` (migration 0016's `down`): the trigger and function as migration 0004 made them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function stopRecordingScreeningChanges(db: Kysely<any>): Promise<void> {
+  await sql`DROP TRIGGER aopd_proof_status_changed ON aopd_proof`.execute(db);
+  await sql`DROP FUNCTION aopd_record_proof_event() CASCADE`.execute(db);
+  await sql`DROP TRIGGER IF EXISTS aopd_proof_created ON aopd_proof`.execute(db);
+  await sql`DROP FUNCTION aopd_sequence_proof_events(integer)`.execute(db);
+  await sql`DELETE FROM aopd_proof_event WHERE change = 'SCREENING_CHANGED'`.execute(db);
+  await sql`ALTER TABLE aopd_proof_event DROP CONSTRAINT aopd_proof_event_change_check`.execute(db);
+  await sql`ALTER TABLE aopd_proof_event ADD CONSTRAINT aopd_proof_event_change_check CHECK (change IN ('CREATED', 'STATUS_CHANGED'))`.execute(db);
+  await createRecordProofEventTrigger(db);
 }
 
 /** Undoes `createRecordProofEventTrigger` (migration 0004's `down`). */

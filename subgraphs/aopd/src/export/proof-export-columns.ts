@@ -1,4 +1,4 @@
-import type { Proof } from "../proofs/proof.js";
+import { screeningOfProof, type Proof } from "../proofs/proof.js";
 
 /** A cell's value before it is written: text, an instant, or nothing (an empty cell). */
 export type ExportCellValue = string | Date | null;
@@ -78,6 +78,15 @@ export const proofExportColumns: readonly ProofExportColumn[] = [
   { header: "Amount received (units)", width: 22, type: "text", value: (p) => satoshi(p)?.amountReceivedUnits ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount_received_units END" },
   { header: "Transaction senders", width: 44, type: "text", value: (p) => satoshi(p)?.transactionSenders?.join(", ") ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN array_to_string(p.transaction_senders, ', ') END" },
   { header: "Chain check failure", width: 30, type: "text", value: (p) => satoshi(p)?.failureReason ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.failure_reason END" },
+  // The screening against the sanctions list (docs/screening.md).
+  { header: "Screening", width: 13, type: "text", value: (p) => screeningOfProof(p).status, sql: "p.screening_status" },
+  { header: "Screening list", width: 12, type: "text", value: (p) => screeningOfProof(p).list, sql: "p.screening_list" },
+  { header: "Screening list version", width: 12, type: "text", value: (p) => screeningOfProof(p).listVersion, sql: "p.screening_list_version" },
+  { header: "Screened (UTC)", width: 24, type: "date", value: (p) => screeningOfProof(p).screenedAt, sql: "p.screened_at" },
+  { header: "Listed entry asset", width: 8, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.asset ?? null, sql: "p.screening_entry_asset" },
+  { header: "Listed entry address", width: 44, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.address ?? null, sql: "p.screening_entry_address" },
+  { header: "Listed entry SDN uid", width: 10, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.sdnUid ?? null, sql: "p.screening_entry_uid" },
+  { header: "Listed entry name", width: 30, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.sdnName ?? null, sql: "p.screening_entry_name" },
 ];
 
 /** A column's letters in a worksheet: A to Z, then AA, AB, ... (bijective base 26). */

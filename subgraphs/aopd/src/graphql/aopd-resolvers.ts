@@ -10,7 +10,7 @@ import { hasWildcard } from "@compliance-graph/filter";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
 import { proofOrder, type ProofSortInput } from "../proofs/proof-sort.js";
-import { toProof, type MediaProof, type Proof, type SatoshiProof } from "../proofs/proof.js";
+import { screeningOfProof, toProof, type MediaProof, type Proof, type SatoshiProof } from "../proofs/proof.js";
 import type { Decision } from "../decisions/decision.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
 import { aopdProofsSubscription } from "../subscriptions/aopd-proofs-subscription.js";
@@ -141,11 +141,13 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
   AopdSignatureProof: {
     cursor: proofCursorField,
     history,
+    screening: screeningOfProof,
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdSatoshiProof: {
     cursor: proofCursorField,
     history,
+    screening: screeningOfProof,
     decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     proposal: (proof: SatoshiProof, _args, context: AopdContext) => proposalOf(proof, context),
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
@@ -153,6 +155,7 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
   AopdMediaProof: {
     cursor: proofCursorField,
     history,
+    screening: screeningOfProof,
     decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
     proposal: (proof: MediaProof, _args, context: AopdContext) => proposalOf(proof, context),
     mediaUrl: (proof: Proof, _args, context: AopdContext) => `${context.config.mediaUrl.replace(/\/+$/, "")}/${proof.id}`,

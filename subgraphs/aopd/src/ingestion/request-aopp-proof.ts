@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { refuseListedAddress } from "../screening/refuse-listed-address.js";
 import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -66,6 +67,7 @@ export async function requestAoppProof(
     input.expectedAddress === null || input.expectedAddress === undefined
       ? null
       : requireAddress("input.expectedAddress", config, asset, input.expectedAddress, family === "bitcoin" ? format : null);
+  if (address !== null) await refuseListedAddress(db, config.screening.policy, "input.expectedAddress", asset.code, address);
   const nonce = randomBytes(12).toString("hex");
   const message =
     input.message ??

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { refuseListedAddress } from "../screening/refuse-listed-address.js";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
 import { createProofOnce, type IdempotencyRequest } from "./create-proof-once.js";
@@ -32,6 +33,7 @@ export async function requestMediaProof(
   const asset = requireAsset("input.asset", config, input.asset);
   const address = requireAddress("input.expectedAddress", config, asset, input.expectedAddress);
   const comment = optionalComment("input.comment", input.comment);
+  await refuseListedAddress(db, config.screening.policy, "input.expectedAddress", asset.code, address);
   const request = { mutation: "requestMediaProof", input, idempotency, lifetimeSeconds: config.idempotencyKeyLifetimeSeconds } as const;
   // One statement: the table's trigger records the CREATED event in the same transaction.
   const { row, token } = await createProofOnce(db, request, (executor, hash) =>

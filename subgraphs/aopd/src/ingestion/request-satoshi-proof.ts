@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { refuseListedAddress } from "../screening/refuse-listed-address.js";
 import { UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -48,6 +49,7 @@ export async function requestSatoshiProof(
   const depositAddress = requireAddress("input.depositAddress", config, asset, input.depositAddress);
   if (senderAddress === depositAddress) throw new UserInputError("input.depositAddress", "must differ from the sender address.");
   const comment = optionalComment("input.comment", input.comment);
+  await refuseListedAddress(db, config.screening.policy, "input.senderAddress", asset.code, senderAddress);
   const amount = (BigInt(base) + BigInt(randomInt(1, amountSpread))).toString();
   const request = { mutation: "requestSatoshiProof", input, idempotency, lifetimeSeconds: config.idempotencyKeyLifetimeSeconds } as const;
   // One statement: the table's trigger records the CREATED event in the same transaction.

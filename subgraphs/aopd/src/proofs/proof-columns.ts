@@ -1,4 +1,5 @@
 import type { ProofTable } from "../database/database-schema.js";
+import { providerScreeningColumns, screeningColumns } from "../screening/screening.js";
 import type { OrderTerm } from "./proof-sort.js";
 
 export type ProofColumn = keyof ProofTable & string;
@@ -62,6 +63,8 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   legalHold: ["legal_hold_since", "legal_hold_reason"],
   history: ["id"],
   contractCheckBlockHeight: ["contract_check_block_height"],
+  screening: screeningColumns,
+  providerScreening: providerScreeningColumns,
 };
 
 /**

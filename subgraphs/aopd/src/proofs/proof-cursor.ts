@@ -16,6 +16,7 @@ export interface SortableProof {
   asset: string;
   comment: string | null;
   status: string;
+  screening?: { status: string };
 }
 
 const valueOf: Record<SortColumn, (proof: SortableProof) => SortValue> = {
@@ -26,6 +27,7 @@ const valueOf: Record<SortColumn, (proof: SortableProof) => SortValue> = {
   asset: (proof) => proof.asset,
   comment: (proof) => proof.comment,
   status: (proof) => proof.status,
+  screening_status: (proof) => proof.screening?.status ?? "NOT_SCREENED",
 };
 
 /** A comment can be 2,000 characters; with the other columns and base64 a cursor stays under this. */

@@ -2,6 +2,7 @@ import type { FilterGroupSpec } from "@compliance-graph/filter";
 import type { ProofTable } from "../database/database-schema.js";
 
 export const proofStatuses = ["PENDING", "SUBMITTED", "VERIFIED", "FAILED", "EXPIRED"] as const;
+export const screeningStatuses = ["CLEAR", "LISTED", "NOT_SCREENED"] as const;
 
 /** A column of `aopd_proof`: the spec is typed with it, so a column the table lacks is a compile error. */
 export type ProofColumnName = keyof ProofTable & string;
@@ -34,6 +35,14 @@ export const proofFilterSpec: FilterGroupSpec<ProofColumnName> = {
                 deciderSubject: { kind: "string", column: "decider_subject" },
                 deciderUsername: { kind: "string", column: "decider_username" },
                 deciderClient: { kind: "string", column: "decider_client" },
+              },
+            },
+            screening: {
+              kind: "group",
+              fields: {
+                status: { kind: "enumList", column: "screening_status", values: screeningStatuses },
+                screenedAt: { kind: "timestamp", column: "screened_at" },
+                listVersion: { kind: "string", column: "screening_list_version" },
               },
             },
           },

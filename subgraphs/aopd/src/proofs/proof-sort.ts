@@ -1,6 +1,6 @@
 import type { ProofTable } from "../database/database-schema.js";
 
-export type ProofSortField = "ID" | "CREATED_AT" | "ADDRESS" | "CUSTOMER_ID" | "ASSET" | "COMMENT" | "STATUS";
+export type ProofSortField = "ID" | "CREATED_AT" | "ADDRESS" | "CUSTOMER_ID" | "ASSET" | "COMMENT" | "STATUS" | "SCREENING";
 export type SortDirection = "ASC" | "DESC";
 
 export interface ProofSortInput {
@@ -16,6 +16,7 @@ export const sortColumns = {
   ASSET: "asset",
   COMMENT: "comment",
   STATUS: "status",
+  SCREENING: "screening_status",
 } as const satisfies Record<ProofSortField, keyof ProofTable & string>;
 
 export type SortColumn = (typeof sortColumns)[ProofSortField];

@@ -1,5 +1,6 @@
 import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme } from "../database/database-schema.js";
 import { currentDecisionOf, type Decision } from "../decisions/decision.js";
+import { providerScreeningOf, screeningOf, type ProviderScreening, type Screening } from "../screening/screening.js";
 
 interface ProofBase {
   id: string;
@@ -14,6 +15,13 @@ interface ProofBase {
   dueAt: Date | null;
   /** Set while the proof is on legal hold (undefined when its columns were not read). */
   legalHold?: { since: Date; reason: string } | null;
+  /**
+   * The address checked against the sanctions list. Always set by `toProof`; absent only on proofs
+   * built by hand (tests), which read as NOT_SCREENED (`screeningOfProof`).
+   */
+  screening?: Screening;
+  /** The commercial provider's answer; null until it answered (absent on proofs built by hand). */
+  providerScreening?: ProviderScreening | null;
 }
 
 export interface SignatureProof extends ProofBase {
@@ -92,6 +100,8 @@ export function toProof(row: ProofRow): Proof {
       status: row.status,
       dueAt: row.due_at,
       legalHold: legalHoldOf(row),
+      screening: screeningOf(row),
+      providerScreening: providerScreeningOf(row),
       amount: String(row.amount),
       senderAddress: row.address ?? "",
       depositAddress: row.deposit_address ?? "",
@@ -121,6 +131,8 @@ export function toProof(row: ProofRow): Proof {
       status: row.status,
       dueAt: row.due_at,
       legalHold: legalHoldOf(row),
+      screening: screeningOf(row),
+      providerScreening: providerScreeningOf(row),
       contentType: row.media_content_type,
       byteSize: row.media_byte_size === null ? null : Number(row.media_byte_size),
       sha256: row.media_sha256,
@@ -141,6 +153,8 @@ export function toProof(row: ProofRow): Proof {
     comment: row.comment,
     status: row.status,
     dueAt: row.due_at,
+    screening: screeningOf(row),
+    providerScreening: providerScreeningOf(row),
     format: row.format,
     message: row.message ?? "",
     signature: row.signature,
@@ -153,4 +167,9 @@ export function toProof(row: ProofRow): Proof {
 /** The hold's columns as the API's `legalHold`; null when not held or not read. */
 function legalHoldOf(row: ProofRow): { since: Date; reason: string } | null {
   return row.legal_hold_since && row.legal_hold_reason !== null && row.legal_hold_reason !== undefined ? { since: row.legal_hold_since, reason: row.legal_hold_reason } : null;
+}
+
+/** A proof's screening; NOT_SCREENED for a proof built without one. */
+export function screeningOfProof(proof: Proof): Screening {
+  return proof.screening ?? screeningOf({});
 }

@@ -10,7 +10,15 @@ interface DecisionJson {
 }
 
 /** A proof as `proofs` returns it over GraphQL with every field of every kind asked for. */
-export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string; satoshiDecision?: DecisionJson | null; mediaDecision?: DecisionJson | null };
+export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string; satoshiDecision?: DecisionJson | null; mediaDecision?: DecisionJson | null; screening?: ScreeningJson };
+
+interface ScreeningJson {
+  status: string;
+  list: string | null;
+  listVersion: string | null;
+  screenedAt: string | null;
+  matchedEntry: { asset: string; address: string; sdnUid: string | null; sdnName: string | null } | null;
+}
 
 const decisionFields = "decidedAt reason reasonText comment decider { subject username client }";
 
@@ -21,6 +29,7 @@ const decisionFields = "decidedAt reason reasonText comment decider { subject us
  * real chain findings in test/chain/chain-findings.test.ts.
  */
 export const everyProofField = `__typename id createdAt updatedAt address customerId asset comment status dueAt
+  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } }
   ... on AopdSignatureProof { format message signature xpub }
   ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight blockHash confirmations amountReceived amountReceivedUnits failureReason satoshiDecision: decision { ${decisionFields} } }
   ... on AopdMediaProof { mediaAssessment: assessment contentType byteSize sha256 uploadedAt mediaDecision: decision { ${decisionFields} } }`;
@@ -32,6 +41,7 @@ export const documentedHeaders = [
   "Due (UTC)", "Assessment", "Media type", "Media size (bytes)", "Media SHA-256", "Media uploaded (UTC)",
   "Decided (UTC)", "Decided by", "Decider subject", "Decider client", "Decision reason", "Decision reason text", "Decision comment",
   "Block height", "Block hash", "Confirmations", "Amount received (lowest denomination)", "Amount received (units)", "Transaction senders", "Chain check failure",
+  "Screening", "Screening list", "Screening list version", "Screened (UTC)", "Listed entry asset", "Listed entry address", "Listed entry SDN uid", "Listed entry name",
 ];
 
 type Expected = { text: string } | { date: string } | null;
@@ -55,6 +65,8 @@ function expectedCells(proof: ProofJson, assetNames: Map<string, string>): Expec
     text(proof.blockHeight === null || proof.blockHeight === undefined ? null : String(proof.blockHeight)), text(proof.blockHash),
     text(proof.confirmations === null || proof.confirmations === undefined ? null : String(proof.confirmations)), text(proof.amountReceived), text(proof.amountReceivedUnits),
     text(proof.transactionSenders === null || proof.transactionSenders === undefined ? null : (proof.transactionSenders as unknown as string[]).join(", ")), text(proof.failureReason),
+    text(proof.screening?.status), text(proof.screening?.list), text(proof.screening?.listVersion), date(proof.screening?.screenedAt),
+    text(proof.screening?.matchedEntry?.asset), text(proof.screening?.matchedEntry?.address), text(proof.screening?.matchedEntry?.sdnUid), text(proof.screening?.matchedEntry?.sdnName),
   ];
 }
 

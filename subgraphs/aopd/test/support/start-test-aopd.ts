@@ -16,7 +16,14 @@ export interface GraphQLBody {
 /** The aopd subgraph on a free port, on a fresh database of the given driver. */
 export async function startTestAopd(
   driver: DatabaseDriver,
-  options: { seedDemoProofs?: number; config?: Partial<AopdConfig>; compiledExecution?: boolean; authenticate?: StartAopdOptions["authenticate"] } = {},
+  options: {
+    seedDemoProofs?: number;
+    config?: Partial<AopdConfig>;
+    compiledExecution?: boolean;
+    authenticate?: StartAopdOptions["authenticate"];
+    loadBundledSanctionsList?: boolean;
+    logger?: StartAopdOptions["logger"];
+  } = {},
 ): Promise<TestAopd> {
   const databaseUrl = driver === "postgres" ? await createTestDatabase("aopdapi") : undefined;
   const aopd = await startAopd({
@@ -24,6 +31,8 @@ export async function startTestAopd(
     // job expiring them midway would change rows a test is comparing.
     config: { port: 0, databaseUrl, dataDir: "memory://", expiryIntervalSeconds: 0, ...options.config },
     seedDemoProofs: options.seedDemoProofs,
+    ...(options.loadBundledSanctionsList !== undefined ? { loadBundledSanctionsList: options.loadBundledSanctionsList } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     // No gateway in front: without a verifier the tests call aopd as a developer with every role, said explicitly.
     ...(options.authenticate ? { authenticate: options.authenticate } : { insecureDevelopmentIdentity: true }),
     ...(options.compiledExecution !== undefined ? { compiledExecution: options.compiledExecution } : {}),
