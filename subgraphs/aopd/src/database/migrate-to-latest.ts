@@ -13,6 +13,7 @@ import * as addSignatureScheme from "./migrations/0011-add-signature-scheme.js";
 import * as addAuditTrail from "./migrations/0012-add-audit-trail.js";
 import * as addChainFindings from "./migrations/0014-add-chain-findings.js";
 import * as addLegalHoldAndRetention from "./migrations/0013-add-legal-hold-and-retention.js";
+import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0012-add-audit-trail": addAuditTrail,
   "0013-add-legal-hold-and-retention": addLegalHoldAndRetention,
   "0014-add-chain-findings": addChainFindings,
+  "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
