@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest, openDatabase, type AopdDatabase, type Database } from "@compliance-graph/aopd/internals";
-import { appendAuditEntries, auditTrailSwitch, chainAuditEntries, decideProof } from "@compliance-graph/aopd/internals";
+import { appendAuditEntries, auditTrailSwitch, chainAuditEntries, chainSpacingMs, decideProof, Sequencer } from "@compliance-graph/aopd/internals";
+import { createLogger } from "@compliance-graph/process-shell";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { treeRss } from "../support/peak-rss.js";
@@ -32,30 +33,27 @@ async function submittedMediaProofs(db: Kysely<AopdDatabase>, count: number, rou
 
 /**
  * Decides every proof, `workers` at a time, each decision its own transaction as `assessMediaProof`
- * makes it; decisions per second. With the trail on, the sequencer runs beside the officers as a
- * replica runs it under a steady stream of writes (each run followed at once by the next, as the
- * announcements during a run coalesce into one more), and the round ends when every entry is
- * chained: its cost is in the figure.
+ * makes it; decisions per second. With the trail on, a replica's sequencer runs beside the officers
+ * as aopd runs it (requested after each decision, as its NOTIFY would; requests during a run
+ * coalesce, runs spaced by `chainSpacingMs`), and the round ends when every entry is chained: its
+ * cost is in the figure.
  */
 async function decisionsPerSecond(db: Kysely<AopdDatabase>, ids: string[], workers: number): Promise<number> {
   let next = 0;
-  let deciding = true;
+  const recording = auditTrailSwitch.recording;
+  const sequencer = new Sequencer({ what: "chaining audit entries", sequence: () => chainAuditEntries(db), logger: createLogger("bench"), spacingMs: chainSpacingMs });
   const started = performance.now();
-  const sequencer = (async () => {
-    if (!auditTrailSwitch.recording) return;
-    while (deciding) if ((await chainAuditEntries(db)) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    await chainAuditEntries(db);
-  })();
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
         await decideProof(db, { kind: "media", id, outcome: "VERIFIED", reason: null, reasonText: null, comment: "address visible", decider: officer, requestId: `bench-${id}` });
+        if (recording) sequencer.request();
       }
     }),
   );
-  deciding = false;
-  await sequencer;
+  await sequencer.stop();
+  if (recording) await chainAuditEntries(db);
   return ids.length / ((performance.now() - started) / 1_000);
 }
 

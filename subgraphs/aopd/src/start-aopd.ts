@@ -26,7 +26,7 @@ import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
 import { startProofEventPump, type ProofEventPump } from "./events/start-proof-event-pump.js";
-import { chainAuditEntries } from "./audit/chain-audit-entries.js";
+import { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.js";
 import { Sequencer } from "./database/sequencer.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
@@ -126,7 +126,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     };
     // One event pump per replica: its hub feeds GraphQL subscriptions and the portal's event streams alike.
     // The audit trail's entries are chained right after they commit (audit/chain-audit-entries.ts).
-    const auditSequencer = new Sequencer({ what: "chaining audit entries", sequence: () => chainAuditEntries(database.db), logger });
+    const auditSequencer = new Sequencer({ what: "chaining audit entries", sequence: () => chainAuditEntries(database.db), logger, spacingMs: chainSpacingMs });
     stopAuditSequencer = () => auditSequencer.stop();
     const eventPump = startProofEventPump({ database, limits: services.limits, metrics, logger, onAuditWrite: () => auditSequencer.request() });
     pump = eventPump; // stopped below if a later step of the start fails

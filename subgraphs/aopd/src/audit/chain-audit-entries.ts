@@ -13,6 +13,14 @@ export const auditWritesChannel = "aopd_audit_writes";
 export const chainBatchSize = 1_000;
 
 /**
+ * How long a replica's sequencer waits between two runs while entries keep coming: a decision a
+ * second or a thousand, each run chains what the last 100 ms committed (dozens of entries, not one),
+ * and an entry waits at most this much more for its place.
+ * @default 100 // milliseconds
+ */
+export const chainSpacingMs = 100;
+
+/**
  * Gives the committed, unchained entries of the audit trail their places in the chain, in batches
  * of `batchSize`, until none is left; returns how many it chained. Safe in any number of replicas
  * at once.

@@ -9,7 +9,8 @@ import { sql, type Kysely } from "kysely";
  *   until the sequencer chains the entry (all three set, or none: a check).
  * - The append-only trigger of 0012 refused every UPDATE; chaining needs exactly one: setting the
  *   three chain columns of an unchained entry, changing nothing else. `aopd_audit_entry_chain_once`
- *   allows that one and refuses every other UPDATE (a chained entry is never touched again), every
+ *   allows that one (its content columns compared one by one: a column added later must be added to
+ *   the comparison) and refuses every other UPDATE (a chained entry is never touched again), every
  *   DELETE and TRUNCATE, as before.
  * - A statement-level trigger announces inserts on `aopd_audit_writes` (a wake-up for the
  *   sequencer, coalesced per transaction by PostgreSQL; a lost one delays, the sweep catches up).
@@ -34,7 +35,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     CREATE FUNCTION aopd_audit_entry_chain_once() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP = 'UPDATE' AND OLD.seq IS NULL AND NEW.seq IS NOT NULL
-         AND (to_jsonb(NEW) - 'seq' - 'previous_hash' - 'hash') = (to_jsonb(OLD) - 'seq' - 'previous_hash' - 'hash') THEN
+         AND (NEW.insertion, NEW.occurred_at, NEW.action, NEW.proof_id, NEW.actor_subject, NEW.actor_client, NEW.actor_username,
+              NEW.actor_system, NEW.request_id, NEW.trace_id, NEW.details)
+             IS NOT DISTINCT FROM (OLD.insertion, OLD.occurred_at, OLD.action, OLD.proof_id, OLD.actor_subject, OLD.actor_client,
+              OLD.actor_username, OLD.actor_system, OLD.request_id, OLD.trace_id, OLD.details) THEN
         RETURN NEW;
       END IF;
       RAISE EXCEPTION '% is append-only: % refused (an entry is only chained, once)', TG_TABLE_NAME, TG_OP USING ERRCODE = 'insufficient_privilege';
