@@ -24,6 +24,8 @@ export { verifyProofReceipt } from "./receipts/verify-proof-receipt.js";
 export { customerActor } from "./audit/audit-actor.js";
 export { decideProof } from "./decisions/decide-proof.js";
 export { appendAuditEntries } from "./audit/append-audit-entry.js";
+export { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.js";
+export { Sequencer } from "./database/sequencer.js";
 export { auditTrailSwitch } from "./audit/audit-trail-switch.js";
 export { verifyAuditTrail } from "./audit/verify-audit-trail.js";
 export { importSanctionsList, type SanctionsImportReport } from "./screening/import-sanctions-list.js";

@@ -29,6 +29,8 @@ import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
 import { startProofEventPump, type ProofEventPump } from "./events/start-proof-event-pump.js";
+import { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.js";
+import { Sequencer } from "./database/sequencer.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
 import { MediaUploadSlots } from "./media/media-upload-slots.js";
@@ -104,6 +106,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     timeouts: config.database,
   });
   let pump: ProofEventPump | undefined;
+  let stopAuditSequencer = async () => {};
   try {
     if (database.driver === "postgres") await waitForDatabase(database.db, { limitMs: config.database.startupTimeoutMs, logger });
     // Migrations may build indexes on large tables: the long statement timeout, not the queries' one.
@@ -140,7 +143,10 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       receiptSigner: new ReceiptSigner(receiptKeys, config.receipts),
     };
     // One event pump per replica: its hub feeds GraphQL subscriptions and the portal's event streams alike.
-    const eventPump = startProofEventPump({ database, limits: services.limits, metrics, logger });
+    // The audit trail's entries are chained right after they commit (audit/chain-audit-entries.ts).
+    const auditSequencer = new Sequencer({ what: "chaining audit entries", sequence: () => chainAuditEntries(database.db), logger, spacingMs: chainSpacingMs });
+    stopAuditSequencer = () => auditSequencer.stop();
+    const eventPump = startProofEventPump({ database, limits: services.limits, metrics, logger, onAuditWrite: () => auditSequencer.request() });
     pump = eventPump; // stopped below if a later step of the start fails
     const streams = new PortalEventStreams(eventPump.hub, config);
     // The AOPP callback and the portal API share their rate limits: a client cannot escape one by switching routes.
@@ -241,6 +247,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         await stopMetricsReads();
         streams.endAll();
         await eventPump.close();
+        await stopAuditSequencer();
         await subscriptions.close();
         await server.close();
         await xpubSearch.close();
@@ -249,6 +256,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     };
   } catch (error) {
     await pump?.close();
+    await stopAuditSequencer();
     await database.close();
     throw error;
   }

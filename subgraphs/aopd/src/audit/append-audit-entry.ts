@@ -1,9 +1,8 @@
 import { isSpanContextValid, trace } from "@opentelemetry/api";
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
-import { inTransaction } from "../database/in-transaction.js";
 import type { AuditAction } from "./audit-action.js";
-import { auditEntryBody, auditEntryHash, canonicalJson, type AuditDetail, type AuditEntryContent } from "./audit-entry-hash.js";
+import { canonicalJson, type AuditDetail } from "./audit-entry-hash.js";
 import type { AuditOrigin } from "./audit-origin.js";
 import { auditTrailSwitch } from "./audit-trail-switch.js";
 
@@ -19,68 +18,27 @@ export interface AuditEvent {
 
 /**
  * Appends entries to the audit trail, in the caller's transaction when it is given one, so that an
- * accepted change and its entry commit together or not at all.
+ * accepted change and its entries commit together or not at all.
  *
  * Threat: an entry changed, removed or moved after the fact, by anyone with the database's
- * credentials, to hide who did what. The table refuses UPDATE and DELETE (migration 0012); the
- * chain makes what the trigger cannot stop (a superuser disabling it) visible: each entry's hash
- * covers its content and the previous entry's hash, `npm run verify-audit` recomputes them.
+ * credentials, to hide who did what. The table refuses DELETE and every UPDATE but the one that
+ * chains an entry (migrations 0012, 0018); the chain makes what the trigger cannot stop (a
+ * superuser disabling it) visible: each entry's hash covers its content and the previous entry's
+ * hash, `npm run verify-audit` recomputes them.
  *
- * Several replicas append at once: the chain head's one row is locked (`FOR UPDATE`) for the rest of
- * the transaction, so appends take their places one after another and each builds on the hash of
- * the entry committed before it. The lock is held until commit: callers append last in their
- * transaction (after their own row locks, which keeps the lock order proof row, then head), and one
- * entry is one statement (`appendOne`), so the head is held for that statement and the commit. The time is the transaction's (`now()`, as decisions record
- * it), at millisecond precision as stored.
+ * The entries are inserted unchained (no `seq`, no hash): taking the chain's head here would hold
+ * its lock through the caller's commit and make every recording transaction wait for the one
+ * before it. The sequencer (`chainAuditEntries`) gives them their places right after they commit.
+ * The time is the transaction's (`now()`, as decisions record it), at millisecond precision as
+ * stored. One statement for any number of entries; its trigger wakes the sequencer.
  */
 export async function appendAuditEntries(db: Kysely<AopdDatabase>, events: readonly AuditEvent[]): Promise<void> {
   if (!auditTrailSwitch.recording || events.length === 0) return;
   const traceId = activeTraceId();
-  if (events.length === 1) return appendOne(db, events[0]!, traceId);
-  await inTransaction(db, async (trx) => {
-    const { rows } = await sql<{ seq: string; hash: string; now: Date }>`
-      SELECT seq::text AS seq, hash, now()::timestamptz(3) AS now FROM aopd_audit_head FOR UPDATE
-    `.execute(trx);
-    const head = rows[0];
-    if (!head) throw new Error("The audit trail has no head row; migration 0012 creates it.");
-    let seq = BigInt(head.seq);
-    let previousHash = head.hash;
-    const entries = events.map((event) => {
-      seq += 1n;
-      const content = { seq: seq.toString(), occurredAt: head.now, previousHash, ...contentOf(event, traceId) };
-      previousHash = auditEntryHash(content);
-      return { ...columnsOf(content), previous_hash: content.previousHash, hash: previousHash };
-    });
-    await trx.insertInto("aopd_audit_entry").values(entries).execute();
-    await trx.updateTable("aopd_audit_head").set({ seq: seq.toString(), hash: previousHash }).execute();
-  });
-}
-
-/**
- * One entry in one statement, so that the head's lock is held for the statement and the commit
- * only, not for round trips: PostgreSQL takes the head, computes the hash over the same text as
- * `auditEntryHash` (the body built here, the previous hash, `seq` and time there), inserts the
- * entry and moves the head.
- */
-async function appendOne(db: Kysely<AopdDatabase>, event: AuditEvent, traceId: string | null): Promise<void> {
-  const content = contentOf(event, traceId);
-  const columns = columnsOf({ ...content, seq: "0", occurredAt: new Date(0) });
-  await sql`
-    WITH head AS (
-      SELECT seq + 1 AS seq, hash AS previous_hash, now()::timestamptz(3) AS occurred_at FROM aopd_audit_head FOR UPDATE
-    ), entry AS (
-      INSERT INTO aopd_audit_entry (seq, occurred_at, action, proof_id, actor_subject, actor_client, actor_username, actor_system, request_id, trace_id, details, previous_hash, hash)
-      SELECT seq, occurred_at, ${columns.action}, ${columns.proof_id}::uuid, ${columns.actor_subject}, ${columns.actor_client}, ${columns.actor_username},
-        ${columns.actor_system}, ${columns.request_id}, ${columns.trace_id}, ${columns.details}, previous_hash,
-        encode(sha256(convert_to(
-          previous_hash || E'\\n' || seq::text || E'\\n' || to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || E'\\n' || ${auditEntryBody(content)},
-          'UTF8'
-        )), 'hex')
-      FROM head
-      RETURNING seq, hash
-    )
-    UPDATE aopd_audit_head SET seq = entry.seq, hash = entry.hash FROM entry
-  `.execute(db);
+  await db
+    .insertInto("aopd_audit_entry")
+    .values(events.map((event) => ({ ...columnsOf(contentOf(event, traceId)), occurred_at: sql<Date>`now()::timestamptz(3)` })))
+    .execute();
 }
 
 function contentOf(event: AuditEvent, traceId: string | null) {
@@ -97,10 +55,8 @@ function contentOf(event: AuditEvent, traceId: string | null) {
   };
 }
 
-function columnsOf(content: Omit<AuditEntryContent, "previousHash">) {
+function columnsOf(content: ReturnType<typeof contentOf>) {
   return {
-    seq: content.seq,
-    occurred_at: content.occurredAt,
     action: content.action,
     proof_id: content.proofId,
     actor_subject: content.actorSubject,

@@ -3,8 +3,8 @@ import type { AuditEntryRow } from "../database/database-schema.js";
 /** An audit entry as the API shows it (`AopdAuditEntry`). */
 export function toAuditEntry(row: AuditEntryRow) {
   return {
-    // bigint: a string from pg, a number from PGlite.
-    seq: String(row.seq),
+    // bigint: a string from pg, a number from PGlite; null until chained.
+    seq: row.seq === null ? null : String(row.seq),
     occurredAt: row.occurred_at,
     action: row.action,
     proofId: row.proof_id,

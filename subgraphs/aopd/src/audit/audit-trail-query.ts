@@ -29,6 +29,12 @@ export const maxProofHistory = 1_000;
  * A page of the trail in `seq` order after the cursor, with the filter's conditions: one indexed
  * query (keyset on `seq`), so a page deep in the trail costs what the first one does. Bad input is
  * refused naming the argument, before any query.
+ *
+ * Entries committed but not chained yet (`seq` null, for about a second) are committed facts and
+ * shown: at the end of the page that reaches the chain's end, in insertion order, as room is left.
+ * `endCursor` never passes them (it is the last chained `seq` of the page), so a reader paging on
+ * sees each of them again, chained, and misses none: an entry chained later always gets a `seq`
+ * above every cursor given out before, as positions of the proof event log do.
  */
 export async function selectAuditTrailPage(db: Kysely<AopdDatabase>, input: AuditTrailPageInput): Promise<{ entries: AuditEntryRow[]; endCursor: string | null; hasMore: boolean }> {
   if (!Number.isSafeInteger(input.limit) || input.limit < 1 || input.limit > maxAuditPageSize) {
@@ -36,11 +42,16 @@ export async function selectAuditTrailPage(db: Kysely<AopdDatabase>, input: Audi
   }
   const after = input.after ?? null;
   if (after !== null && !/^(0|[1-9][0-9]{0,18})$/.test(after)) throw new UserInputError("after", "must be the `seq` of an entry (decimal digits), as `endCursor` gives it.");
-  let query = filteredAuditEntries(db, input.filter).selectAll().orderBy("seq").limit(input.limit + 1);
+  let query = filteredAuditEntries(db, input.filter).selectAll().where("seq", "is not", null).orderBy("seq").limit(input.limit + 1);
   if (after !== null) query = query.where("seq", ">", after);
   const rows = await query.execute();
-  const entries = rows.slice(0, input.limit);
-  return { entries, endCursor: entries.length > 0 ? String(entries.at(-1)!.seq) : null, hasMore: rows.length > input.limit };
+  const chained = rows.slice(0, input.limit);
+  const hasMore = rows.length > input.limit;
+  const room = input.limit - chained.length;
+  const unchained =
+    hasMore || room === 0 ? [] : await filteredAuditEntries(db, input.filter).selectAll().where("seq", "is", null).orderBy("insertion").limit(room).execute();
+  const endCursor = chained.length > 0 ? String(chained.at(-1)!.seq) : after;
+  return { entries: [...chained, ...unchained], endCursor, hasMore };
 }
 
 /** The entries the filter selects (checked first: a bad filter is refused naming its field, before any query). */
@@ -61,7 +72,8 @@ export function filteredAuditEntries(db: Kysely<AopdDatabase>, filter: AuditTrai
   return query;
 }
 
-/** A proof's entries, oldest first, at most `maxProofHistory`. */
+/** A proof's entries, oldest first (those not chained yet last, `seq` null), at most `maxProofHistory`. */
 export function selectProofHistory(db: Kysely<AopdDatabase>, proofId: string): Promise<AuditEntryRow[]> {
-  return db.selectFrom("aopd_audit_entry").selectAll().where("proof_id", "=", proofId).orderBy("seq").limit(maxProofHistory).execute();
+  // ASC puts nulls last in PostgreSQL: chained entries in chain order, then the unchained ones.
+  return db.selectFrom("aopd_audit_entry").selectAll().where("proof_id", "=", proofId).orderBy("seq").orderBy("insertion").limit(maxProofHistory).execute();
 }

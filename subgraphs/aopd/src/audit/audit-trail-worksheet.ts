@@ -6,7 +6,7 @@ import type { AuditEntryRow } from "../database/database-schema.js";
 
 /** The columns of the audit trail's export, in order; every text goes through `cellText` (formula safety, Excel's cell limit). */
 const columns: readonly { header: string; width: number; type: "text" | "date"; value(entry: AuditEntryRow): string | Date | null }[] = [
-  { header: "Seq", width: 10, type: "text", value: (entry) => String(entry.seq) },
+  { header: "Seq", width: 10, type: "text", value: (entry) => String(entry.seq ?? "") },
   { header: "Time (UTC)", width: 24, type: "date", value: (entry) => entry.occurred_at },
   { header: "Action", width: 20, type: "text", value: (entry) => entry.action },
   { header: "Proof", width: 38, type: "text", value: (entry) => entry.proof_id },

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, AuditEntryRow } from "../database/database-schema.js";
 import { auditEntryHash, genesisHash } from "./audit-entry-hash.js";
 
@@ -21,6 +21,13 @@ export interface AuditVerification {
   /** The head row's `seq`: how many entries the chain says it has. */
   headSeq: string;
   mismatch: AuditMismatch | null;
+  /**
+   * Entries committed but not chained yet when the walk ended (the sequencer chains them within
+   * about a second): not covered by the chain, so neither verified nor broken.
+   */
+  pending: number;
+  /** When the oldest of them was recorded; null when none waits. One long ago means no sequencer runs. */
+  oldestPendingAt: Date | null;
 }
 
 /**
@@ -30,6 +37,10 @@ export interface AuditVerification {
  * covers its content), a removed one (a gap in `seq`, or a tail shorter than the head says), a
  * moved one (its `previous_hash` is not its predecessor's hash). `onProgress` hears the count after
  * each batch.
+ *
+ * The sequencer keeps chaining while the walk runs: the walk covers the chain up to the head it
+ * read first, then checks, in one statement (one snapshot), that no chained entry lies beyond the
+ * head as it stands then. Unchained entries are counted as pending, not judged.
  */
 export async function verifyAuditTrail(
   db: Kysely<AopdDatabase>,
@@ -42,19 +53,21 @@ export async function verifyAuditTrail(
   let expected = 1n;
   let previousHash = genesisHash;
   let verified = 0;
-  const result = (mismatch: AuditMismatch | null): AuditVerification => ({ verified, headSeq: head.seq, mismatch });
+  let pending = { pending: 0, oldestPendingAt: null as Date | null };
+  const result = (mismatch: AuditMismatch | null): AuditVerification => ({ verified, headSeq: head.seq, mismatch, ...pending });
   for (;;) {
     const batch = await db
       .selectFrom("aopd_audit_entry")
       .selectAll()
       .where("seq", ">=", expected.toString())
+      .where("seq", "<=", head.seq)
       .orderBy("seq")
       .limit(batchSize)
       .execute();
     for (const entry of batch) {
       const problem = problemOf(entry, expected, previousHash);
       if (problem) return result({ seq: expected.toString(), problem });
-      previousHash = entry.hash;
+      previousHash = entry.hash!; // chained entries hold all three chain columns (migration 0018's check)
       expected += 1n;
       verified += 1;
     }
@@ -62,8 +75,17 @@ export async function verifyAuditTrail(
     if (batch.length < batchSize) break;
   }
   const last = expected - 1n;
+  const { rows } = await sql<{ head_seq: string; last_seq: string | null; pending: string; oldest_pending_at: Date | null }>`
+    SELECT (SELECT seq::text FROM aopd_audit_head) AS head_seq, (SELECT max(seq)::text FROM aopd_audit_entry) AS last_seq,
+      count(*)::text AS pending, min(occurred_at) AS oldest_pending_at
+    FROM aopd_audit_entry WHERE seq IS NULL
+  `.execute(db);
+  const now = rows[0]!;
+  pending = { pending: Number(now.pending), oldestPendingAt: now.oldest_pending_at };
   if (last < headSeq) return result({ seq: expected.toString(), problem: `is missing: the trail ends at ${last}, its head names ${head.seq}` });
-  if (last > headSeq) return result({ seq: (headSeq + 1n).toString(), problem: `is beyond the head (${head.seq}): appended outside the chain` });
+  if (now.last_seq !== null && BigInt(now.last_seq) > BigInt(now.head_seq)) {
+    return result({ seq: (BigInt(now.head_seq) + 1n).toString(), problem: `is beyond the head (${now.head_seq}): appended outside the chain` });
+  }
   if (head.hash !== previousHash) return result({ seq: head.seq, problem: "does not hash to the head's hash" });
   return result(null);
 }
@@ -85,7 +107,7 @@ function problemOf(entry: AuditEntryRow, expected: bigint, previousHash: string)
     requestId: entry.request_id,
     traceId: entry.trace_id,
     details: entry.details,
-    previousHash: entry.previous_hash,
+    previousHash,
   });
   if (recomputed !== entry.hash) return "has been changed: its content does not hash to its hash";
   return null;

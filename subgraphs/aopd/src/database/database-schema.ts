@@ -250,10 +250,15 @@ export interface AopdDatabase {
   aopd_screened_asset: ScreenedAssetTable;
 }
 
-/** One entry of the audit trail (migration 0012; audit/append-audit-entry.ts). Never updated. */
+/**
+ * One entry of the audit trail (migrations 0012, 0018; audit/append-audit-entry.ts). Inserted
+ * unchained; updated once, by the sequencer, to set `seq`, `previous_hash` and `hash`, never again.
+ */
 export interface AuditEntryTable {
-  /** The place in the chain, gap-free from 1 (bigint: read as a string). */
-  seq: ColumnType<string, string, never>;
+  /** Its order of insertion (bigint: read as a string); orders the entries waiting to be chained. */
+  insertion: ColumnType<string, never, never>;
+  /** The place in the chain, gap-free from 1 (bigint: read as a string); null until chained. */
+  seq: ColumnType<string | null, never, string>;
   occurred_at: ColumnType<Date, Date, never>;
   action: ColumnType<string, string, never>;
   proof_id: ColumnType<string | null, string | null, never>;
@@ -265,8 +270,8 @@ export interface AuditEntryTable {
   trace_id: ColumnType<string | null, string | null, never>;
   /** Canonical JSON of what changed (audit-entry-hash.ts). */
   details: ColumnType<string, string, never>;
-  previous_hash: ColumnType<string, string, never>;
-  hash: ColumnType<string, string, never>;
+  previous_hash: ColumnType<string | null, never, string>;
+  hash: ColumnType<string | null, never, string>;
 }
 
 /** The chain's head: one row, the last entry's `seq` and `hash`. */

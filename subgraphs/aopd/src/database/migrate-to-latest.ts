@@ -16,6 +16,7 @@ import * as addChainFindings from "./migrations/0014-add-chain-findings.js";
 import * as addContractWalletScheme from "./migrations/0015-add-contract-wallet-scheme.js";
 import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screening.js";
 import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
+import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -39,6 +40,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0015-add-contract-wallet-scheme": addContractWalletScheme,
   "0016-add-sanctions-screening": addSanctionsScreening,
   "0017-add-provider-screening": addProviderScreening,
+  "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { Logger } from "@compliance-graph/process-shell";
 import type { Database } from "../database/open-database.js";
+import { auditWritesChannel } from "../audit/chain-audit-entries.js";
 import { proofEventsChannel, proofWritesChannel } from "./proof-event.js";
 
 export interface ProofEventListenerOptions {
@@ -9,6 +10,8 @@ export interface ProofEventListenerOptions {
   onWrite: () => void;
   /** Events up to this position are numbered: there are events to read. */
   onEvents: (position: string) => void;
+  /** An audit entry was inserted: there are entries to chain (audit/chain-audit-entries.ts). */
+  onAuditWrite: () => void;
   /**
    * The LISTEN connection was lost: notifications sent until it is back are gone (PostgreSQL does
    * not queue them for a listener that is not connected); the events themselves are in the log.
@@ -39,6 +42,7 @@ export function startProofEventListener(options: ProofEventListenerOptions): Pro
   const { database, logger } = options;
   const deliver = (channel: string, payload: string | undefined) => {
     if (channel === proofWritesChannel) options.onWrite();
+    else if (channel === auditWritesChannel) options.onAuditWrite();
     else if (channel === proofEventsChannel && payload && /^[0-9]+$/.test(payload)) options.onEvents(payload);
   };
 
@@ -47,6 +51,7 @@ export function startProofEventListener(options: ProofEventListenerOptions): Pro
     const unlistens = Promise.all([
       pglite.listen(proofWritesChannel, (payload) => deliver(proofWritesChannel, payload)),
       pglite.listen(proofEventsChannel, (payload) => deliver(proofEventsChannel, payload)),
+      pglite.listen(auditWritesChannel, () => deliver(auditWritesChannel, undefined)),
     ]);
     return {
       ready: unlistens.then(() => options.onListening?.()),
@@ -73,7 +78,7 @@ export function startProofEventListener(options: ProofEventListenerOptions): Pro
     next.on("end", () => lost(next, new Error("The LISTEN connection ended.")));
     try {
       await next.connect();
-      await next.query(`LISTEN ${proofWritesChannel}; LISTEN ${proofEventsChannel}`);
+      await next.query(`LISTEN ${proofWritesChannel}; LISTEN ${proofEventsChannel}; LISTEN ${auditWritesChannel}`);
       delay = options.reconnectDelayMs ?? 250;
       resolveReady();
       options.onListening?.();

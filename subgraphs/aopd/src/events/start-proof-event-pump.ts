@@ -3,7 +3,8 @@ import type { Logger } from "@compliance-graph/process-shell";
 import type { AopdMetrics } from "../aopd-metrics.js";
 import type { Database } from "../database/open-database.js";
 import { ProofSubscriptionHub } from "../subscriptions/proof-subscription-hub.js";
-import { EventSequencer } from "./event-sequencer.js";
+import { Sequencer } from "../database/sequencer.js";
+import { sequenceProofEvents } from "./sequence-proof-events.js";
 import { startProofEventListener } from "./proof-event-listener.js";
 
 export interface ProofEventPumpOptions {
@@ -12,6 +13,12 @@ export interface ProofEventPumpOptions {
   /** Counts what each numbering numbered (`proofEvents`). */
   metrics: Pick<AopdMetrics, "proofEvents">;
   logger: Logger;
+  /**
+   * An audit entry was inserted (`aopd_audit_writes`), or LISTEN is back after an interruption:
+   * the audit trail's sequencer should run. The pump's LISTEN connection carries it so that a
+   * replica holds one such connection, not one per channel.
+   */
+  onAuditWrite?: () => void;
 }
 
 export interface ProofEventPump {
@@ -33,17 +40,24 @@ export interface ProofEventPump {
 export function startProofEventPump(options: ProofEventPumpOptions): ProofEventPump {
   const { database, logger, metrics } = options;
   const hub = new ProofSubscriptionHub({ db: database.db, limits: options.limits, logger });
-  const sequencer = new EventSequencer(database.db, logger, (numbered) => {
-    for (const { change, kind, status, count } of numbered) metrics.proofEvents.inc({ change, kind, status }, count);
+  const sequencer = new Sequencer({
+    what: "numbering proof events",
+    sequence: () => sequenceProofEvents(database.db),
+    logger,
+    onSequenced: (numbered) => {
+      for (const { change, kind, status, count } of numbered) metrics.proofEvents.inc({ change, kind, status }, count);
+    },
   });
   const listener = startProofEventListener({
     database,
     logger,
     onWrite: () => sequencer.request(),
+    onAuditWrite: () => options.onAuditWrite?.(),
     onEvents: (position) => hub.announced(position),
     // Back after an interruption: number and read what was written meanwhile.
     onListening: () => {
       sequencer.request();
+      options.onAuditWrite?.();
       hub.refresh().catch((error: unknown) => logger.warn({ err: error }, "reading the end of the proof event log failed"));
     },
   });

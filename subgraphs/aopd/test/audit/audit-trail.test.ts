@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Identity } from "@compliance-graph/identity";
-import { pngImage, readWorkbook, worksheetXml } from "@compliance-graph/test-kit";
+import { pngImage, pollUntil, readWorkbook, worksheetXml } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendAuditEntry } from "../../src/audit/append-audit-entry.js";
 import { auditActions } from "../../src/audit/audit-action.js";
+import { selectAuditTrailPage } from "../../src/audit/audit-trail-query.js";
 import { exportAuditTrailAsXlsx } from "../../src/audit/export-audit-trail-as-xlsx.js";
 import { verifyAuditTrail } from "../../src/audit/verify-audit-trail.js";
 import type { AopdDatabase } from "../../src/database/database-schema.js";
@@ -25,7 +27,7 @@ const auditor: Identity = { subject: "5b7d-auditor", client: "compliance-console
 const entryFields = "seq occurredAt action proofId actor { subject username client system } requestId traceId details hash previousHash";
 
 interface Entry {
-  seq: string;
+  seq: string | null;
   action: string;
   proofId: string | null;
   actor: { subject: string; username: string | null; client: string; system: boolean };
@@ -73,6 +75,10 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     })).requestMediaProof as { id: string; portalUrl: string };
     return { id: requested.id, token: requested.portalUrl.split("/").pop()! };
   };
+
+  /** Waits for the replica's sequencer (woken by the inserts' NOTIFY) to chain every committed entry. */
+  const everyEntryChained = () =>
+    pollUntil("every audit entry chained", () => verifyAuditTrail(aopd.services.db), (verification) => verification.pending === 0, { timeoutMs: 60_000, intervalMs: 50 });
 
   beforeAll(async () => {
     aopd = await startAopdWithOfficers(driver);
@@ -156,6 +162,7 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
   });
 
   it("pages the whole trail after a cursor and filters it by actor, action and time", async () => {
+    await everyEntryChained();
     const all = await trail();
     expect(all.entries.map((entry) => Number(entry.seq))).toEqual(all.entries.map((_entry, index) => index + 1));
     const first = await trail({ limit: 3 });
@@ -177,6 +184,8 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     const proof = await requestMedia();
     await run(mallory, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "+1+cmd|' /C calc'!A0") { id } } }`, { id: proof.id });
     const filter = { proofId: proof.id };
+    // The export holds the chain as it stands when it starts: wait for the hold's entry to be chained.
+    await everyEntryChained();
     const expected = (await trail({ filter })).entries;
     const file = Buffer.from((await run(auditor, `query($filter: AopdAuditTrailFilterInput) { aopd { auditTrailAsXlsx(filter: $filter) } }`, { filter })).auditTrailAsXlsx as string, "base64");
     const [sheet] = readWorkbook(file);
@@ -221,8 +230,65 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     await expect(sql`DELETE FROM aopd_proof WHERE id = ${proof.id}`.execute(db)).rejects.toThrow(/on legal hold/);
   });
 
+  it("shows an entry committed but not chained yet, then chains it after commit; verify-audit counts it as pending", async () => {
+    const db = aopd.services.db;
+    await everyEntryChained();
+    const origin = { actor: { subject: auditor.subject, client: auditor.client, username: auditor.username ?? null, system: false }, requestId: "req-pending" };
+    const rollback = new Error("rolled back on purpose");
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await appendAuditEntry(trx, { origin, action: "AUDIT_TRAIL_EXPORTED", proofId: null, details: { via: "test", rows: 0 } });
+        // Inside its transaction the entry exists without its place: the writer took no lock on the head.
+        const entry = await trx.selectFrom("aopd_audit_entry").selectAll().where("request_id", "=", "req-pending").executeTakeFirstOrThrow();
+        expect([entry.seq, entry.previous_hash, entry.hash]).toEqual([null, null, null]);
+        expect(await verifyAuditTrail(trx)).toMatchObject({ mismatch: null, pending: 1, oldestPendingAt: entry.occurred_at });
+        // Only chaining may change it: its content is as fixed as a chained entry's.
+        await expect(sql`UPDATE aopd_audit_entry SET details = '{}' WHERE request_id = 'req-pending'`.execute(trx)).rejects.toThrow(/append-only: UPDATE refused/);
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+
+    await appendAuditEntry(db, { origin, action: "AUDIT_TRAIL_EXPORTED", proofId: null, details: { via: "test", rows: 1 } });
+    const chained = await pollUntil(
+      "the committed entry chained by the replica's sequencer",
+      () => db.selectFrom("aopd_audit_entry").selectAll().where("request_id", "=", "req-pending").executeTakeFirstOrThrow(),
+      (entry) => entry.seq !== null,
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
+    const head = await db.selectFrom("aopd_audit_head").select(["seq", "hash"]).executeTakeFirstOrThrow();
+    expect(String(chained.seq)).toBe(String(head.seq));
+    expect(chained.hash).toBe(head.hash);
+    expect(await trail({ filter: { actions: ["AUDIT_TRAIL_EXPORTED"], actorSubject: auditor.subject }, after: String(BigInt(String(head.seq)) - 1n) })).toMatchObject({
+      entries: [{ seq: String(head.seq), requestId: "req-pending", hash: head.hash }],
+      endCursor: String(head.seq),
+    });
+    // A chained entry is chained once: moving it to another place is refused like any other change.
+    await expect(sql`UPDATE aopd_audit_entry SET seq = seq + 1000 WHERE request_id = 'req-pending'`.execute(db)).rejects.toThrow(/append-only: UPDATE refused/);
+    expect(await verifyAuditTrail(db)).toMatchObject({ mismatch: null, pending: 0, oldestPendingAt: null });
+  });
+
+  it("lists unchained entries at the end of the page that reaches the chain's end, without moving the cursor past them", async () => {
+    const db = aopd.services.db;
+    await everyEntryChained();
+    const end = String((await db.selectFrom("aopd_audit_head").select("seq").executeTakeFirstOrThrow()).seq);
+    const origin = { actor: { subject: "pager", client: "tests", username: null, system: false }, requestId: null };
+    const rollback = new Error("rolled back on purpose");
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await appendAuditEntry(trx, { origin, action: "AUDIT_TRAIL_EXPORTED", proofId: null, details: { rows: 2 } });
+        // The page reads in this transaction, where the entry is committed as far as it can see.
+        const page = await selectAuditTrailPage(trx, { filter: { actorSubject: "pager" }, after: end, limit: 10 });
+        expect(page.entries.map((entry) => [entry.seq, entry.details])).toEqual([[null, `{"rows":2}`]]);
+        expect(page).toMatchObject({ endCursor: end, hasMore: false });
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+  });
+
   it("names the first entry edited, deleted or moved by a superuser", async () => {
     const db = aopd.services.db;
+    // No entry waiting: the sequencer would move the head while the tampered transactions look at it.
+    await everyEntryChained();
     expect(await verifyAuditTrail(db, { batchSize: 4 })).toMatchObject({ mismatch: null });
     await inRolledBackTransaction(db, async (trx) => {
       await sql`UPDATE aopd_audit_entry SET details = '{"outcome":"VERIFIED"}' WHERE seq = 5`.execute(trx);

@@ -61,7 +61,7 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     const { rows } = await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(database.db);
     expect(rows.map((row) => row.status)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
     // And its audit trail: requested, the transaction reported, the chain check's result by the chain watcher.
-    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "actor_system", "details"]).where("proof_id", "=", id).orderBy("seq").execute();
+    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "actor_system", "details"]).where("proof_id", "=", id).orderBy("seq").orderBy("insertion").execute();
     expect(trail.map((entry) => [entry.action, entry.actor_subject, entry.actor_system])).toEqual([
       ["REQUESTED", "test-requester", false],
       ["SUBMITTED", "customer", false],

@@ -81,7 +81,7 @@ describe.each(databaseDrivers)("PENDING proofs matched on a real EVM node (anvil
     expect(matched).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", tx_id: payment, confirmations: 3, due_at: null, failure_reason: null });
     expect(await statusesOf(database, id)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
     // On the audit trail, both steps are the chain watcher's: the match, then the check's result.
-    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "details"]).where("proof_id", "=", id).orderBy("seq").execute();
+    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "details"]).where("proof_id", "=", id).orderBy("seq").orderBy("insertion").execute();
     expect(trail.map((entry) => [entry.action, entry.actor_subject])).toEqual([
       ["REQUESTED", "test-requester"],
       ["MATCHED_ON_CHAIN", "system:chain-watcher"],

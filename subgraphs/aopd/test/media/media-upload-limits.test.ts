@@ -2,7 +2,7 @@ import { request as httpRequest, type ClientRequest } from "node:http";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { portalApi } from "../support/portal-client.js";
-import { mp4Header, padded, pngImage } from "@compliance-graph/test-kit";
+import { mp4Header, padded, pngImage, pollUntil } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 
 /** The bounds on uploads in flight: how many at once, and how long one may stall. */
@@ -64,8 +64,15 @@ describe("media upload limits", () => {
     const stalled = startUpload(token, padded(mp4Header(), 3_000_000), 1_500_000);
     // The server ends the stalled request after AOPD_UPLOAD_IDLE_SECONDS (1 s here).
     expect(await stalled.answer).toBe("closed");
-    const uploaded = await portalApi<{ proof: { status: string } }>(aopd, `${token}/media`, { method: "POST", body: new Uint8Array(pngImage(4, 4)) });
-    expect(uploaded.body.proof.status).toBe("SUBMITTED");
+    // The client sees the connection closed before the server has rolled the stalled upload back and
+    // released its proof: until then the link answers 409 upload_in_progress, as it says to retry.
+    const uploaded = await pollUntil(
+      "the link taking a file after the stalled upload was released",
+      () => portalApi<{ proof: { status: string }; error?: string }>(aopd, `${token}/media`, { method: "POST", body: new Uint8Array(pngImage(4, 4)) }),
+      (answer) => !(answer.status === 409 && answer.body.error === "upload_in_progress"),
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect({ status: uploaded.status, body: uploaded.body }).toMatchObject({ status: 200, body: { proof: { status: "SUBMITTED" } } });
     const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM aopd_proof_media_chunk WHERE proof_id = ${id}`.execute(aopd.services.db);
     expect(Number(rows[0]!.n)).toBe(1);
   });
