@@ -14,6 +14,9 @@ export interface AuditEntry {
   details: string;
 }
 
+/** Most entries `history` answers (the API's bound, oldest first); a proof with more shows a note that the rest is on the trail. */
+const historyLimit = 1000;
+
 /** What the detail selects of `history` when the user holds audit:read (the gateway refuses the whole query otherwise). */
 export const historyFields = "history { seq occurredAt action actor { subject username client system } requestId details }";
 
@@ -54,6 +57,7 @@ export function auditHistory(entries: AuditEntry[]): HTMLElement {
     "section",
     { "aria-label": t("detail.history") },
     h("h2", {}, t("detail.history")),
+    entries.length >= historyLimit ? h("p", { class: "note" }, t("history.truncated", { count: historyLimit })) : null,
     entries.length
       ? h(
           "div",
