@@ -1,6 +1,7 @@
 /** The fields every screen reads of a proof, per kind: one fragment so the table, the detail and live events agree. */
 export const proofFields = `
   __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
+  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } }
   ... on AopdSignatureProof { format message signature xpub signatureScheme contractCheckBlockHeight }
   ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason blockHash amountReceived amountReceivedUnits transactionSenders }
   ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
@@ -25,6 +26,17 @@ export const decisionFields = `
   ... on AopdMediaProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
 `;
 
+export type ScreeningStatus = "CLEAR" | "LISTED" | "NOT_SCREENED";
+
+/** The proof's address checked against the sanctions list (`AopdScreening`, docs/screening.md). */
+export interface ProofScreening {
+  status: ScreeningStatus;
+  list: string | null;
+  listVersion: string | null;
+  screenedAt: string | null;
+  matchedEntry: { asset: string; address: string; sdnUid: string | null; sdnName: string | null } | null;
+}
+
 export type ProofKind = "signature" | "satoshi" | "media";
 
 export interface Proof {
@@ -39,6 +51,7 @@ export interface Proof {
   updatedAt: string;
   dueAt: string | null;
   eventCursor: string | null;
+  screening: ProofScreening;
   format?: string | null;
   message?: string;
   signature?: string | null;

@@ -2,11 +2,13 @@ import type { ProofKind } from "./proof-fields.js";
 
 /**
  * The overview's filter, sort and page as the address bar carries them, so a link can be shared
- * and the back button works: `?status=SUBMITTED,VERIFIED&kind=media&customer=C-1&customerMatch=pattern
- * &sort=CREATED_AT:DESC&page=2&size=50`.
+ * and the back button works: `?status=SUBMITTED,VERIFIED&screening=LISTED&kind=media&customer=C-1
+ * &customerMatch=pattern&sort=CREATED_AT:DESC&page=2&size=50`.
  */
 export interface ProofListState {
   statuses: string[];
+  /** Screening results to show (`CLEAR`, `LISTED`, `NOT_SCREENED`); empty shows every proof. */
+  screenings: string[];
   kind: ProofKind | "";
   asset: string;
   id: string;
@@ -23,7 +25,8 @@ export interface ProofListState {
 }
 
 export const statuses = ["PENDING", "SUBMITTED", "VERIFIED", "FAILED", "EXPIRED"];
-export const sortFields = ["CREATED_AT", "ID", "ADDRESS", "CUSTOMER_ID", "ASSET", "STATUS", "COMMENT"];
+export const screeningStatuses = ["LISTED", "CLEAR", "NOT_SCREENED"];
+export const sortFields = ["CREATED_AT", "ID", "ADDRESS", "CUSTOMER_ID", "ASSET", "STATUS", "SCREENING", "COMMENT"];
 export const pageSizes = [25, 50, 100, 200];
 
 export function readListState(search: string): ProofListState {
@@ -33,6 +36,7 @@ export function readListState(search: string): ProofListState {
   const size = Number(params.get("size") ?? 50);
   return {
     statuses: (params.get("status") ?? "").split(",").filter((status) => statuses.includes(status)),
+    screenings: (params.get("screening") ?? "").split(",").filter((screening) => screeningStatuses.includes(screening)),
     kind: kind === "signature" || kind === "satoshi" || kind === "media" ? kind : "",
     asset: params.get("asset") ?? "",
     id: params.get("id") ?? "",
@@ -52,6 +56,7 @@ export function readListState(search: string): ProofListState {
 export function writeListState(state: ProofListState): string {
   const params = new URLSearchParams();
   if (state.statuses.length) params.set("status", state.statuses.join(","));
+  if (state.screenings.length) params.set("screening", state.screenings.join(","));
   if (state.kind) params.set("kind", state.kind);
   if (state.asset) params.set("asset", state.asset);
   if (state.id) params.set("id", state.id);
@@ -72,6 +77,7 @@ export function writeListState(state: ProofListState): string {
 export function filterOf(state: ProofListState): Record<string, unknown> | undefined {
   const any: Record<string, unknown> = {};
   if (state.statuses.length) any.status = state.statuses;
+  if (state.screenings.length) any.screening = { status: state.screenings };
   if (state.asset) any.asset = { eq: state.asset };
   if (state.id) any.id = { ilike: state.id };
   if (state.customer) any.customerId = state.customerMatch === "pattern" ? { ilike: state.customer } : { eq: state.customer };

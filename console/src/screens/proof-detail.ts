@@ -6,13 +6,26 @@ import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
 import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } from "../proof-fields.js";
 import { formatDate, formatNumber, t, textOr } from "../translations.js";
+import { legalHoldRole, type LegalHold } from "../legal-hold.js";
+import { listedNotice, screeningBadge, screeningRows } from "../proof-screening.js";
+import { auditHistory, auditRole, historyFields, type AuditEntry } from "./audit-history.js";
 import { decisionForm } from "./decision-form.js";
+import { legalHoldForm } from "./legal-hold-form.js";
 import { mediaViewer } from "./media-viewer.js";
 import { proofReceipt, receiptRole } from "./proof-receipt.js";
 import { proposalSettlement } from "./proposal-settlement.js";
 import { reopenForm } from "./reopen-form.js";
 
 type Row = [string, Node | string | null | undefined];
+
+/** What the detail reads beside the proof's fields: its legal hold and the commercial provider's screening (both proofs:read). */
+const holdAndProviderFields = "legalHold { since reason } providerScreening { provider status screenedAt identifications { category name } }";
+
+interface DetailProof extends Proof {
+  legalHold: LegalHold | null;
+  providerScreening: { provider: string; status: string; screenedAt: string; identifications: { category: string; name: string }[] } | null;
+  history?: AuditEntry[];
+}
 
 function facts(label: string, rows: Row[]): HTMLElement {
   return h("section", { "aria-label": label }, h("h2", {}, label), h("dl", {}, ...rows.filter(([, value]) => value !== null && value !== undefined && value !== "").flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value as Node | string)])));
@@ -59,17 +72,19 @@ function senderList(context: ConsoleContext, network: string | null | undefined,
 export async function proofDetail(context: ConsoleContext, root: HTMLElement, id: string): Promise<void> {
   const status = h("p", { role: "status" }, t("common.loading"));
   root.replaceChildren(h("h1", {}, t("detail.title", { id })), status);
+  // The audit trail is asked for only with audit:read: the gateway refuses a whole query naming `history` without it.
+  const readsAudit = context.session.roles.has(auditRole);
   const read = async () => {
-    const data = await context.api.graphql<{ aopd: { proofs: Proof[]; proofEvents: { events: { change: string; recordedAt: string; proof: { status: string } }[] } } }>(
+    const data = await context.api.graphql<{ aopd: { proofs: DetailProof[]; proofEvents: { events: { change: string; recordedAt: string; proof: { status: string } }[] } } }>(
       `query Detail($filter: AopdProofFilterInput) { aopd {
-        proofs(filter: $filter, limit: 1) { ${proofFields} ${decisionFields} }
+        proofs(filter: $filter, limit: 1) { ${proofFields} ${decisionFields} ${holdAndProviderFields} ${readsAudit ? historyFields : ""} }
         proofEvents(filter: $filter, limit: 100) { events { change recordedAt proof { status } } }
       } }`,
       { filter: { is: { any: { id: { eq: id } } } } },
     );
     return data.aopd;
   };
-  let shownStatus: string | undefined;
+  let shown: string | undefined;
   const render = async () => {
     const { proofs, proofEvents } = await read();
     const proof = proofs[0];
@@ -77,11 +92,15 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       status.textContent = t("detail.notFound");
       return;
     }
-    shownStatus = proof.status;
+    shown = `${proof.status} ${proof.screening.status}`;
     const kind = kindOf(proof);
+    const notice = listedNotice(proof);
     const sections: Node[] = [
+      ...(notice ? [notice] : []),
       facts(t("detail.overview"), [
         [t("column.status"), t(`status.${proof.status}`)],
+        [t("column.screening"), screeningBadge(proof.screening)],
+        [t("legalHold.label"), proof.legalHold ? t("legalHold.since", { since: formatDate(proof.legalHold.since), reason: proof.legalHold.reason }) : t("legalHold.none")],
         [t("column.kind"), t(`kind.${kind}`)],
         [t("column.asset"), `${assetLabel(context, proof.asset)} · ${proof.asset}`],
         [t("column.address"), addressCell(context, proof)],
@@ -134,18 +153,23 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
         sections.push(context.session.roles.has("proofs:export") ? mediaViewer(context, proof) : h("p", {}, t("media.needsExport")));
       }
     }
+    sections.push(facts(t("screening.title"), screeningRows(proof.screening)));
+    if (proof.providerScreening) {
+      const answer = proof.providerScreening;
+      sections.push(
+        facts(t("screening.providerTitle", { provider: answer.provider }), [
+          [t("screening.result"), t(`screening.${answer.status}`)],
+          [t("screening.screenedAt"), formatDate(answer.screenedAt)],
+          [t("screening.identifications"), answer.identifications.length ? h("ul", { class: "plain" }, ...answer.identifications.map((found) => h("li", {}, `${found.name} (${found.category})`))) : null],
+        ]),
+      );
+    }
     if (proof.status === "VERIFIED" && context.session.roles.has(receiptRole)) sections.push(proofReceipt(context, proof.id));
     if (proof.decision) sections.push(decisionFacts(t("detail.decision"), proof.decision));
     if (proof.proposal) sections.push(decisionFacts(t("detail.proposal"), proof.proposal));
-    // The history: status changes from the event log and the decision record's entries, in time order.
-    const history = [
-      ...proofEvents.events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
-      ...(proof.decisions ?? []).map((entry) => ({
-        at: entry.decidedAt,
-        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? reasonLabel(entry.reason) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
-      })),
-    ].sort((a, b) => a.at.localeCompare(b.at));
-    sections.push(h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`)))));
+    if (proof.history) sections.push(auditHistory(proof.history));
+    else sections.push(decisionHistory(proofEvents.events, proof.decisions ?? []));
+    if (context.session.roles.has(legalHoldRole)) sections.push(legalHoldForm(context, proof.id, proof.legalHold, () => void render()));
     // Signature proofs are decided by their signature; the other kinds by an officer with proofs:assess.
     if (kind !== "signature" && context.session.roles.has(decideRole)) {
       const again = () => void render();
@@ -162,10 +186,25 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
     return;
   }
-  // A change of this proof made elsewhere (another officer, the customer, the chain check) shows at once.
+  // A change of this proof made elsewhere (another officer, the customer, the chain check, a new list version) shows at once.
   context.onLeave(
     context.live.listen((proof) => {
-      if (proof.id === id && proof.status !== shownStatus) void render().catch(() => undefined);
+      if (proof.id === id && `${proof.status} ${proof.screening.status}` !== shown) void render().catch(() => undefined);
     }),
   );
+}
+
+/**
+ * The history as users without audit:read see it: status changes from the event log and the
+ * decision record's entries (both proofs:read), in time order.
+ */
+function decisionHistory(events: { change: string; recordedAt: string; proof: { status: string } }[], decisions: ProofDecision[]): HTMLElement {
+  const history = [
+      ...events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
+      ...decisions.map((entry) => ({
+        at: entry.decidedAt,
+        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? reasonLabel(entry.reason) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
+      })),
+  ].sort((a, b) => a.at.localeCompare(b.at));
+  return h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`))));
 }

@@ -3,7 +3,8 @@ import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";
-import { filterOf, pageSizes, readListState, sortFields, statuses, writeListState, type ProofListState } from "../proof-list-state.js";
+import { filterOf, pageSizes, readListState, screeningStatuses, sortFields, statuses, writeListState, type ProofListState } from "../proof-list-state.js";
+import { screeningBadge } from "../proof-screening.js";
 import { formatDate, formatNumber, t } from "../translations.js";
 import { exportControls } from "./export-controls.js";
 
@@ -11,6 +12,7 @@ const columns: { key: string; sort?: string }[] = [
   { key: "address", sort: "ADDRESS" },
   { key: "id", sort: "ID" },
   { key: "status", sort: "STATUS" },
+  { key: "screening", sort: "SCREENING" },
   { key: "kind" },
   { key: "asset", sort: "ASSET" },
   { key: "customer", sort: "CUSTOMER_ID" },
@@ -46,6 +48,12 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
       h("legend", {}, t("column.status")),
       ...statuses.map((status) => h("label", {}, h("input", { type: "checkbox", name: "status", value: status, checked: state.statuses.includes(status) }), t(`status.${status}`))),
     ),
+    h(
+      "fieldset",
+      { class: "statuses" },
+      h("legend", {}, t("column.screening")),
+      ...screeningStatuses.map((screening) => h("label", {}, h("input", { type: "checkbox", name: "screening", value: screening, checked: state.screenings.includes(screening) }), t(`screening.${screening}`))),
+    ),
     labelled(t("column.kind"), select("kind", state.kind, [["", t("filter.anyKind")], ["signature", t("kind.signature")], ["satoshi", t("kind.satoshi")], ["media", t("kind.media")]])),
     labelled(t("column.asset"), select("asset", state.asset, [["", t("filter.anyAsset")], ...assets.map((asset): [string, string] => [asset.asset, assetLabel(context, asset.asset)])])),
     labelled(t("column.id"), textInput("id", state.id)),
@@ -66,6 +74,7 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
     return readListState(
       writeListState({
         statuses: data.getAll("status").map(String),
+        screenings: data.getAll("screening").map(String),
         kind: text("kind") as ProofListState["kind"],
         asset: text("asset"),
         id: text("id"),
@@ -155,10 +164,11 @@ function proofTable(context: ConsoleContext, state: ProofListState, proofs: Proo
   const rows = proofs.map((proof) =>
     h(
       "tr",
-      { "data-status": proof.status },
+      { "data-status": proof.status, "data-screening": proof.screening.status },
       h("td", { class: "mono" }, addressCell(context, proof)),
       h("td", { class: "mono" }, h("a", { href: `/console/proofs/${encodeURIComponent(proof.id)}`, "data-route": "" }, proof.id)),
       h("td", {}, t(`status.${proof.status}`)),
+      h("td", {}, screeningBadge(proof.screening)),
       h("td", {}, t(`kind.${kindOf(proof)}`)),
       h("td", {}, assetLabel(context, proof.asset)),
       h("td", {}, proof.customerId),

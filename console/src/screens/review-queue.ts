@@ -3,6 +3,7 @@ import { h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";
+import { screeningCellWithEntry } from "../proof-screening.js";
 
 /** Whether a second officer is awaited (four eyes), and for which outcome: the queue says so per row. */
 const proposalFields = `
@@ -31,17 +32,18 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
         ? h(
             "table",
             { "aria-label": t("queue.title") },
-            h("thead", {}, h("tr", {}, ...["id", "kind", "state", "address", "asset", "customer", "evidence", "created"].map((key) => h("th", { scope: "col" }, t(`column.${key}`))))),
+            h("thead", {}, h("tr", {}, ...["id", "kind", "state", "screening", "address", "asset", "customer", "evidence", "created"].map((key) => h("th", { scope: "col" }, t(`column.${key}`))))),
             h(
               "tbody",
               {},
               ...data.aopd.proofs.map((proof) =>
                 h(
                   "tr",
-                  {},
+                  { "data-screening": proof.screening.status },
                   h("td", { class: "mono" }, h("a", { href: `/console/proofs/${encodeURIComponent(proof.id)}`, "data-route": "" }, proof.id)),
                   h("td", {}, t(`kind.${kindOf(proof)}`)),
                   h("td", {}, proof.proposal ? `${t(`status.${proof.proposal.outcome ?? ""}`)}: ${t("queue.proposal")}` : t("status.SUBMITTED")),
+                  h("td", {}, screeningCellWithEntry(proof.screening)),
                   h("td", { class: "mono" }, addressCell(context, proof)),
                   h("td", {}, assetLabel(context, proof.asset)),
                   h("td", {}, proof.customerId),

@@ -20,12 +20,12 @@ export async function apiQuery<T>(stack: ConsoleStack, query: string, variables?
 /** The portal credential of a proof, from its portal link. */
 export const credentialOf = (portalUrl: string) => new URL(portalUrl).pathname.split("/").at(-1);
 
-/** A media proof a customer completed: requested through /graphql, the file uploaded through the portal's API. */
-export async function uploadedMediaProof(stack: ConsoleStack, customerId: string, file = pngImage(64, 48)): Promise<string> {
+/** A media proof a customer completed: requested through /graphql (for `expectedAddress` on Bitcoin), the file uploaded through the portal's API. */
+export async function uploadedMediaProof(stack: ConsoleStack, customerId: string, file = pngImage(64, 48), expectedAddress = bitcoinAddress): Promise<string> {
   const { aopd } = await apiQuery<{ aopd: { requestMediaProof: { id: string; portalUrl: string } } }>(
     stack,
     `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`,
-    { input: { customerId, asset: bitcoin, expectedAddress: bitcoinAddress } },
+    { input: { customerId, asset: bitcoin, expectedAddress } },
   );
   const response = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(aopd.requestMediaProof.portalUrl)}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(file) });
   expect(response.status).toBe(200);
