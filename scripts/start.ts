@@ -105,7 +105,7 @@ compliance-graph is running at ${baseUrl}
 The officer console: ${baseUrl}/console/
   sign in as demo-officer / demo-password (reads, exports, requests and decides proofs)
           or demo-officer-2 / demo-password (the same roles: the second officer of four eyes)
-          or demo-auditor / demo-password (reads only)
+          or demo-auditor / demo-password (reads proofs and the audit trail, decides nothing)
 
 Get a token (client-credentials grant, spec 4.3); it lives ${idp.accessTokenTtlSeconds} seconds (DEV_IDP_ACCESS_TOKEN_TTL_SECONDS),
 then the gateway answers 401 and you get a new one the same way:
