@@ -2,10 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { unknownKubernetesFields } from "./unknown-kubernetes-fields.js";
 
 /**
  * The Kubernetes manifests (deploy/kubernetes), validated against the Kubernetes OpenAPI schemas by
- * `kubernetes-models` (its `validate()` is the API's JSON schema of each kind), then held to
+ * `kubernetes-models` (its `validate()` is the API's JSON schema of each kind) and strictly against its types (which
+ * refuse unknown fields, as `validate()` does not: see unknown-kubernetes-fields.ts), then held to
  * what docs/deploy.md promises of them: probes, drain, disruption budgets, the gateway's autoscaler, config and
  * secrets where they belong, the ingress's routes, and only the gateway reaching trpd.
  */
@@ -71,8 +73,26 @@ describe("the Kubernetes manifests", () => {
     }
   });
 
-  // kubernetes-models checks types, required fields, enumerations and formats; it lets unknown fields pass (a
-  // misspelled field is refused by the API server's strict field validation at `kubectl apply`, not here).
+  it("define no field the Kubernetes API does not know", () => {
+    expect(unknownKubernetesFields(cluster)).toEqual([]);
+  });
+
+  it("are checked strictly enough to refuse a misspelled field, at any depth, naming the object and the field", () => {
+    const misspelled = structuredClone(ofKind("Deployment")[0]!);
+    const container = podSpecOf(misspelled).containers[0]! as Container & Record<string, unknown>;
+    container.readinesProbe = container.readinessProbe;
+    delete container.readinessProbe;
+    const misplaced = structuredClone(ofKind("Service")[0]!);
+    (misplaced.metadata as Record<string, unknown>).replicas = 2;
+    const refusals = unknownKubernetesFields([misspelled, misplaced]);
+    expect(refusals).toHaveLength(2);
+    expect(refusals[0]).toMatch(new RegExp(`^Deployment ${misspelled.metadata.name}: .*readinesProbe.* does not exist in type 'IContainer'`));
+    expect(refusals[1]).toMatch(new RegExp(`^Service ${misplaced.metadata.name}: .*replicas.* does not exist in type 'IObjectMeta'`));
+    expect(unknownKubernetesFields([ofKind("Deployment")[0]!, ofKind("Service")[0]!])).toEqual([]);
+  });
+
+  // kubernetes-models' validate() checks types, required fields, enumerations and formats; it lets unknown fields
+  // pass, which the check above covers.
   it("are checked by a validator that refuses a wrong type, a missing required field and an unknown enumeration value", async () => {
     const wrongType = structuredClone(ofKind("Deployment")[0]!);
     (wrongType.spec as Record<string, unknown>).replicas = "two";
