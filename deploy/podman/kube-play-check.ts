@@ -1,32 +1,102 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 import { parseAllDocuments, stringify } from "yaml";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import { pollUntil } from "@compliance-graph/test-kit";
 
 /**
- * `podman kube play` of the Kubernetes manifests' Pod parts that podman runs as they are: trpd's and the console's
- * Deployments (one replica each) with the ConfigMaps of deploy/kubernetes/config.yaml, the images built by
+ * `podman kube play` of the Kubernetes manifests' Deployments (one replica each) with the ConfigMaps of
+ * deploy/kubernetes/config.yaml and the Secrets of deploy/kubernetes/secrets.yaml, the images built by
  * build-images.sh, the manifests' security context (user 1000, read-only root, no capabilities), the /tmp emptyDir
- * and the environment they define. Each pod must answer its readiness probe from inside. aopd's and the gateway's
- * Deployments read Secrets, which podman 4.3 takes only from its own store: the replica test runs them as containers.
+ * and the environment they define. Each pod must answer its readiness probe from inside.
  *
- * Usage: node --import tsx deploy/podman/kube-play-check.ts   (IMAGE_TAG, default `test`)
+ * trpd and the console run as the manifests say, on podman's pod network. aopd and the gateway need more: podman 4.3
+ * reads a pod's Secrets only from its own secret store, so the check creates one podman secret per Secret object
+ * (named as the manifest names it, holding test values) before playing and removes them after. Their pods run on the
+ * host's network, because aopd's readiness needs PostgreSQL (the host's, on a database the check creates, migrates and
+ * drops) and the gateway's needs both subgraphs (a trpd pod beside them) and its identity provider's keys (the
+ * development identity provider, run as a process); their ports move to KUBE_PLAY_BASE_PORT's, since the host's are
+ * shared. They run as a trial (NODE_ENV unset), as the replica test does: production refuses the test
+ * values (an http issuer, no portal contact).
+ *
+ * Usage: node --import tsx deploy/podman/kube-play-check.ts
+ * IMAGE_TAG (default `test`), DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+ * KUBE_PLAY_DB_PREFIX (default `kube_play`), KUBE_PLAY_BASE_PORT (default 6030: the host-network pods and the identity provider use it to +20; not 6000, which
+ * fetch refuses as X11's port, so the probe could never reach a gateway there).
  */
 const run = promisify(execFile);
-const podman = async (...args: string[]) => (await run("podman", args, { timeout: 300_000 })).stdout.trim();
+const podman = async (args: string[], timeoutMs = 300_000) => (await run("podman", args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
 const tag = process.env.IMAGE_TAG ?? "test";
+const basePort = Number(process.env.KUBE_PLAY_BASE_PORT ?? 6030);
 const folder = await mkdtemp(join(tmpdir(), "kube-play-"));
+interface Probe {
+  httpGet?: { path: string; port: number | string };
+}
+interface Container {
+  image: string;
+  env?: { name: string; value: string }[];
+  ports?: unknown[];
+  startupProbe?: Probe;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+}
 interface Manifest {
   kind: string;
   metadata: { name: string };
   data?: Record<string, string>;
-  spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+  stringData?: Record<string, string>;
+  spec: { replicas: number; template: { spec: { hostNetwork?: boolean; containers: Container[] } } };
 }
 const read = async (file: string) => parseAllDocuments(await readFile(join("deploy/kubernetes", file), "utf8")).map((document) => document.toJS() as Manifest);
+const cleanups: (() => Promise<unknown>)[] = [];
+
+/** Plays `name`'s Deployment with `changes` applied, waits until it is ready on `port` inside its pod, checks its security context. */
+async function playDeployment(name: string, port: number, configMapFiles: string[], change: (deployment: Manifest) => void = () => undefined, secretValues: Record<string, string> = {}): Promise<void> {
+  const deployment = (await read(`${name}.yaml`)).find((resource) => resource.kind === "Deployment")!;
+  deployment.spec.replicas = 1;
+  deployment.spec.template.spec.containers[0]!.image = `localhost/compliance-graph/${name}:${tag}`;
+  change(deployment);
+  const file = join(folder, `${name}-deployment.yaml`);
+  await writeFile(file, stringify(deployment));
+  cleanups.push(() => podman(["kube", "down", file]));
+  await podman(["kube", "play", "--replace", ...configMapFiles, file]);
+  // podman names a Deployment's containers <deployment>-pod-<replica>-<container>.
+  const container = `${name}-pod-0-${name}`;
+  // The probe prints what it got when not ready, so that a timeout says why.
+  const probe = `fetch('http://127.0.0.1:${port}/health/ready').then(async r=>{if(r.ok)process.exit(0);console.log(r.status,await r.text());process.exit(1)},e=>{console.log(String(e));process.exit(1)})`;
+  const probeOnce = () => run("podman", ["exec", container, "node", "-e", probe], { timeout: 60_000 }).then(() => "ready", (error: { stdout?: string; message: string }) => error.stdout?.trim() || error.message);
+  await pollUntil(`${name} ready inside its pod`, probeOnce, (answer) => answer === "ready", { timeoutMs: 180_000, intervalMs: 1_000 }).catch(async (error: unknown) => {
+    const logs = await podman(["logs", "--tail", "20", container]).catch((reason: unknown) => `(no logs: ${(reason as Error).message})`);
+    throw new Error(`${(error as Error).message}\n${name}'s last log lines:\n${logs}`);
+  });
+  const [user, readOnly] = (await podman(["inspect", "--format", "{{.Config.User}} {{.HostConfig.ReadonlyRootfs}}", container])).split(" ");
+  if (readOnly !== "true" || !user?.startsWith("1000")) throw new Error(`${name}: expected user 1000 and a read-only root, got user ${user} and read-only ${readOnly}`);
+  // The Secrets reached the container: each key its secretRefs name holds the value the check put in podman's store.
+  const seen = JSON.parse(await podman(["exec", container, "node", "-p", "JSON.stringify(process.env)"])) as Record<string, string>;
+  for (const [key, value] of Object.entries(secretValues)) if (seen[key] !== value) throw new Error(`${name}: ${key} from its Secret did not reach the container`);
+  console.log(`kube play: ${name} ready (user ${user}, read-only root file system${Object.keys(secretValues).length > 0 ? `, Secrets ${Object.keys(secretValues).join(", ")}` : ""})`);
+}
+
+/**
+ * On the host's network at `port`, with `env` over the manifest's own (a container's env wins over its envFrom). podman
+ * refuses port mappings on the host's network, so the ports go and the probes name the port by number.
+ */
+const onHostNetwork = (port: number, env: Record<string, string>) => (deployment: Manifest) => {
+  const { spec } = deployment.spec.template;
+  spec.hostNetwork = true;
+  const container = spec.containers[0]!;
+  delete container.ports;
+  for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) if (probe?.httpGet) probe.httpGet.port = port;
+  container.env = [...(container.env ?? []).filter((entry) => !(entry.name in env)), ...Object.entries(env).map(([name, value]) => ({ name, value }))];
+};
+
+const pick = (values: Record<string, string>, ...names: string[]) => Object.fromEntries(names.map((name) => [name, values[name]!]));
 
 try {
   // The ConfigMaps as a site fills them in: a real public internal-token key instead of the placeholder.
@@ -42,24 +112,89 @@ try {
   }
 
   for (const [name, port] of [["trpd", 4002], ["console", 8081]] as const) {
-    const deployment = (await read(`${name}.yaml`)).find((resource) => resource.kind === "Deployment")!;
-    deployment.spec.replicas = 1;
-    deployment.spec.template.spec.containers[0]!.image = `localhost/compliance-graph/${name}:${tag}`;
-    const file = join(folder, `${name}-deployment.yaml`);
-    await writeFile(file, stringify(deployment));
-    await podman("kube", "play", "--replace", ...configMapFiles, file);
-    try {
-      // podman names a Deployment's containers <deployment>-pod-<replica>-<container>.
-      const container = `${name}-pod-0-${name}`;
-      const probe = `fetch('http://127.0.0.1:${port}/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`;
-      await pollUntil(`${name} ready inside its pod`, () => podman("exec", container, "node", "-e", probe).then(() => true, () => false), (ok) => ok, { timeoutMs: 180_000, intervalMs: 1_000 });
-      const [user, readOnly] = (await podman("inspect", "--format", "{{.Config.User}} {{.HostConfig.ReadonlyRootfs}}", container)).split(" ");
-      if (readOnly !== "true" || !user?.startsWith("1000")) throw new Error(`${name}: expected user 1000 and a read-only root, got user ${user} and read-only ${readOnly}`);
-      console.log(`kube play: ${name} ready (user ${user}, read-only root file system)`);
-    } finally {
-      await podman("kube", "down", file).catch(() => "");
-    }
+    await playDeployment(name, port, configMapFiles);
+    await cleanups.pop()!();
   }
+
+  // aopd's own database, migrated before aopd starts, as the migration Job does before a rollout.
+  const adminUrl = process.env.DATABASE_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const database = `${process.env.KUBE_PLAY_DB_PREFIX ?? "kube_play"}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  cleanups.unshift(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  });
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${database}`;
+  await podman(["run", "--rm", "--network", "host", "--read-only", "--env", `DATABASE_URL=${databaseUrl}`, `localhost/compliance-graph/aopd:${tag}`, "subgraphs/aopd/src/cli/migrate.ts"]);
+
+  // Every Secret of the manifests, filled with test values, as a podman secret of the same name.
+  const testValues: Record<string, string> = {
+    INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(key.privateJwk),
+    DATABASE_URL: databaseUrl.toString(),
+    AOPD_RECEIPT_SIGNING_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    AOPD_CHAIN_BITCOIN_URL: "http://127.0.0.1:9/kube-play-check",
+    AOPD_CHAIN_ETHEREUM_URL: "http://127.0.0.1:9/kube-play-check",
+  };
+  for (const secret of (await read("secrets.yaml")).filter((resource) => resource.kind === "Secret")) {
+    // podman 4.3 reads a secret for kube play as JSON mapping each key to its base64 value (a Secret's `data`).
+    const data = Object.fromEntries(
+      Object.keys({ ...secret.data, ...secret.stringData }).map((name) => {
+        const value = testValues[name];
+        if (value === undefined) throw new Error(`secrets.yaml: ${secret.metadata.name} has key ${name}, which this check has no test value for; add one.`);
+        return [name, Buffer.from(value).toString("base64")];
+      }),
+    );
+    const file = join(folder, `${secret.metadata.name}.secret.json`);
+    await writeFile(file, JSON.stringify(data));
+    await podman(["secret", "rm", secret.metadata.name]).catch(() => "");
+    await podman(["secret", "create", secret.metadata.name, file]);
+    cleanups.unshift(() => podman(["secret", "rm", secret.metadata.name]));
+  }
+
+  // podman 4.3 lets a ConfigMap's key win over the container's own env of the same name (Kubernetes does the reverse),
+  // so the host-network pods get ConfigMaps without the keys they set themselves.
+  const trial = { NODE_ENV: "", APOLLO_TELEMETRY_DISABLED: "1" };
+  const setByPods = new Set([...Object.keys(trial), "METRICS_PORT", "OIDC_ISSUER", "SUBGRAPH_AOPD_URL", "SUBGRAPH_TRPD_URL"]);
+  const hostConfigMapFiles: string[] = [];
+  for (const map of configMaps) {
+    const file = join(folder, `${map.metadata.name}.host.yaml`);
+    await writeFile(file, stringify({ ...map, data: Object.fromEntries(Object.entries(map.data ?? {}).filter(([name]) => !setByPods.has(name))) }));
+    hostConfigMapFiles.push("--configmap", file);
+  }
+  const [gatewayPort, aopdPort, trpdPort, idpPort] = [basePort, basePort + 1, basePort + 2, basePort + 20];
+  const idp = spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], {
+    env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", DEV_IDP_PORT: String(idpPort), DEV_IDP_SIGNING_KEY_FILE: join(folder, "dev-idp-key.json") },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  cleanups.unshift(async () => {
+    if (idp.exitCode !== null) return;
+    const exited = once(idp, "exit");
+    idp.kill("SIGTERM");
+    await exited;
+  });
+  const issuer = `http://127.0.0.1:${idpPort}/auth/realms/dev`;
+  await pollUntil("the identity provider answering", () => fetch(`${issuer}/.well-known/openid-configuration`).then((r) => r.ok, () => false), (ok) => ok, { timeoutMs: 120_000 });
+  await playDeployment("aopd", aopdPort, hostConfigMapFiles, onHostNetwork(aopdPort, { ...trial, AOPD_HOST: "127.0.0.1", AOPD_PORT: String(aopdPort), METRICS_PORT: String(basePort + 11) }), pick(testValues, "DATABASE_URL", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_CHAIN_BITCOIN_URL"));
+  await playDeployment("trpd", trpdPort, hostConfigMapFiles, onHostNetwork(trpdPort, { ...trial, TRPD_HOST: "127.0.0.1", TRPD_PORT: String(trpdPort), METRICS_PORT: String(basePort + 12) }));
+  await playDeployment(
+    "gateway",
+    gatewayPort,
+    hostConfigMapFiles,
+    onHostNetwork(gatewayPort, {
+      ...trial,
+      HOST: "127.0.0.1",
+      PORT: String(gatewayPort),
+      OIDC_ISSUER: issuer,
+      METRICS_PORT: String(basePort + 10),
+      SUBGRAPH_AOPD_URL: `http://127.0.0.1:${aopdPort}/graphql`,
+      SUBGRAPH_TRPD_URL: `http://127.0.0.1:${trpdPort}/graphql`,
+    }),
+    pick(testValues, "INTERNAL_JWT_PRIVATE_JWK"),
+  );
 } finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(`cleanup: ${(error as Error).message}`));
   await rm(folder, { recursive: true, force: true });
 }
