@@ -55,6 +55,13 @@ interface Manifest {
 }
 const read = async (file: string) => parseAllDocuments(await readFile(join("deploy/kubernetes", file), "utf8")).map((document) => document.toJS() as Manifest);
 const cleanups: (() => Promise<unknown>)[] = [];
+const cleanUp = async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(`cleanup: ${(error as Error).message}`));
+  cleanups.length = 0;
+  await rm(folder, { recursive: true, force: true });
+};
+// Interrupted (Ctrl-C, CI's timeout), the check still removes its pods, its podman secrets and its database.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanUp().then(() => process.exit(1)));
 
 /** Plays `name`'s Deployment with `changes` applied, waits until it is ready on `port` inside its pod, checks its security context. */
 async function playDeployment(name: string, port: number, configMapFiles: string[], change: (deployment: Manifest) => void = () => undefined, secretValues: Record<string, string> = {}): Promise<void> {
@@ -195,6 +202,5 @@ try {
     pick(testValues, "INTERNAL_JWT_PRIVATE_JWK"),
   );
 } finally {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(`cleanup: ${(error as Error).message}`));
-  await rm(folder, { recursive: true, force: true });
+  await cleanUp();
 }

@@ -12,7 +12,12 @@ export interface RunningDevIdentityProvider extends DevIdentityProvider {
  * issuer URL carries the port actually taken.
  */
 export async function startDevIdentityProvider(
-  options: Omit<DevIdentityProviderOptions, "baseUrl"> & { port?: number; host?: string } = {},
+  options: Omit<DevIdentityProviderOptions, "baseUrl"> & {
+    port?: number;
+    host?: string;
+    /** The base URL its issuer carries, when clients reach it by another name than `host` (a container listening on 0.0.0.0). @default `http://<host>:<port>` */
+    publicUrl?: string;
+  } = {},
 ): Promise<RunningDevIdentityProvider> {
   let provider: DevIdentityProvider | undefined;
   // Bounded like every listener (HTTP_* limits): `npm run dev-idp` is reachable by whoever reaches its port.
@@ -26,7 +31,7 @@ export async function startDevIdentityProvider(
   });
   const { port } = server.address() as AddressInfo;
   try {
-    provider = await createDevIdentityProvider({ ...options, baseUrl: `http://${host}:${port}` });
+    provider = await createDevIdentityProvider({ ...options, baseUrl: options.publicUrl?.replace(/\/+$/, "") ?? `http://${host}:${port}` });
   } catch (error) {
     server.close();
     throw error;

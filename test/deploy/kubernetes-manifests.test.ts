@@ -40,6 +40,13 @@ const resources = files.flatMap((file) => resourcesOf(file).map((resource) => ({
 const cluster = resources.filter(({ resource }) => resource.kind !== "Kustomization").map(({ resource }) => resource);
 const ofKind = (kind: string) => cluster.filter((resource) => resource.kind === kind);
 
+/** The paths of docs/operations.md's "What an ingress routes" (but the trial's /auth/), without a trailing slash, sorted. */
+function ingressPaths(): string[] {
+  const operations = readFileSync("docs/operations.md", "utf8");
+  const table = operations.slice(operations.indexOf("## What an ingress routes"), operations.indexOf("The gateway's rows other than"));
+  return [...table.matchAll(/^\| `([^`]+)`/gm)].map((match) => match[1]!.replace(/\/$/, "")).filter((path) => path !== "/auth").sort();
+}
+
 /** The kind's model from kubernetes-models (`apps/v1` -> `kubernetes-models/apps/v1/Deployment`). */
 async function validate(resource: Resource): Promise<void> {
   const module = (await import(/* @vite-ignore */ `kubernetes-models/${resource.apiVersion}/${resource.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
@@ -159,12 +166,9 @@ describe("the Kubernetes manifests", () => {
   });
 
   it("route exactly the ingress paths of docs/operations.md (but the trial's /auth/)", () => {
-    const operations = readFileSync("docs/operations.md", "utf8");
-    const table = operations.slice(operations.indexOf("## What an ingress routes"), operations.indexOf("The gateway's rows other than"));
-    const documented = [...table.matchAll(/^\| `([^`]+)`/gm)].map((match) => match[1]!.replace(/\/$/, "")).filter((path) => path !== "/auth");
     const ingress = ofKind("Ingress").find((candidate) => candidate.metadata.name === "compliance-graph")!;
     const routed = (ingress.spec as { rules: { http: { paths: { path: string }[] } }[] }).rules.flatMap((rule) => rule.http.paths.map((path) => path.path));
-    expect(routed.sort()).toEqual(documented.sort());
+    expect(routed.sort()).toEqual(ingressPaths());
   });
 
   it("let only the gateway reach trpd, and aopd only from the gateway and the ingress controller", () => {
@@ -178,5 +182,35 @@ describe("the Kubernetes manifests", () => {
       { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } },
     ]);
     expect(policies.some((policy) => policy.metadata.name === "default-deny-ingress")).toBe(true);
+  });
+});
+
+describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
+  const stack = resourcesOf("deploy/stack/stack.yaml");
+  const pod = stack.find((resource) => resource.kind === "Pod")!;
+  const containers = (pod.spec as unknown as { containers: (Container & { ports?: { containerPort: number; hostPort?: number }[]; env?: { name: string; value?: string; valueFrom?: unknown }[] })[] }).containers;
+  const envOf = (name: string, key: string) => containers.find((container) => container.name === name)!.env!.find((entry) => entry.name === key)?.value;
+
+  it("is valid Kubernetes resources with no unknown field", async () => {
+    for (const resource of stack) await expect(validate(resource).then(() => "valid"), `${resource.kind} ${resource.metadata.name}`).resolves.toBe("valid");
+    expect(unknownKubernetesFields(stack)).toEqual([]);
+  });
+
+  it("publishes only the door and the identity provider, and names one issuer everywhere", () => {
+    expect(containers.flatMap((container) => (container.ports ?? []).filter((port) => port.hostPort !== undefined).map((port) => port.hostPort)).sort()).toEqual([4000, 4080]);
+    const issuer = `${envOf("dev-identity-provider", "DEV_IDP_PUBLIC_URL")}/auth/realms/dev`;
+    expect([envOf("gateway-1", "OIDC_ISSUER"), envOf("gateway-2", "OIDC_ISSUER"), envOf("console", "CONSOLE_OIDC_ISSUER")]).toEqual([issuer, issuer, issuer]);
+  });
+
+  it("takes every secret from its Secret, never as a value", () => {
+    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "INTERNAL_JWT_PUBLIC_JWKS", "AOPD_RECEIPT_SIGNING_KEY", "POSTGRES_PASSWORD", "DATABASE_URL"];
+    const literal = containers.flatMap((container) => (container.env ?? []).filter((entry) => secretNames.includes(entry.name) && entry.valueFrom === undefined).map((entry) => `${container.name} ${entry.name}`));
+    expect(literal).toEqual([]);
+  });
+
+  it("routes at its door exactly the ingress paths of docs/operations.md", () => {
+    const config = stack.find((resource) => resource.kind === "ConfigMap")!.data!["haproxy.cfg"]!;
+    const routed = [...config.matchAll(/^\s*acl \w+ (?:path|path_beg) (.+)$/gm)].flatMap((match) => match[1]!.split(" ")).map((path) => path.replace(/\/$/, ""));
+    expect(routed.sort()).toEqual(ingressPaths());
   });
 });
