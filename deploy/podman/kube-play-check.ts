@@ -22,8 +22,9 @@ import { pollUntil } from "@compliance-graph/test-kit";
  * host's network, because aopd's readiness needs PostgreSQL (the host's, on a database the check creates, migrates and
  * drops) and the gateway's needs both subgraphs (a trpd pod beside them) and its identity provider's keys (the
  * development identity provider, run as a process); their ports move to KUBE_PLAY_BASE_PORT's, since the host's are
- * shared. They run as a trial (NODE_ENV unset), as the replica test does: production refuses the test
- * values (an http issuer, no portal contact).
+ * shared. Every pod runs in production (the ConfigMap's NODE_ENV), as a cluster runs it, and the check reads
+ * NODE_ENV=production inside each container: the test values pass production's checks (the identity provider's http
+ * issuer is on loopback, which production allows).
  *
  * Usage: node --import tsx deploy/podman/kube-play-check.ts
  * IMAGE_TAG (default `test`), DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres),
@@ -87,7 +88,8 @@ async function playDeployment(name: string, port: number, configMapFiles: string
   // The Secrets reached the container: each key its secretRefs name holds the value the check put in podman's store.
   const seen = JSON.parse(await podman(["exec", container, "node", "-p", "JSON.stringify(process.env)"])) as Record<string, string>;
   for (const [key, value] of Object.entries(secretValues)) if (seen[key] !== value) throw new Error(`${name}: ${key} from its Secret did not reach the container`);
-  console.log(`kube play: ${name} ready (user ${user}, read-only root file system${Object.keys(secretValues).length > 0 ? `, Secrets ${Object.keys(secretValues).join(", ")}` : ""})`);
+  if (seen.NODE_ENV !== "production") throw new Error(`${name}: NODE_ENV is ${JSON.stringify(seen.NODE_ENV)} in its container, not production`);
+  console.log(`kube play: ${name} ready in production (user ${user}, read-only root file system${Object.keys(secretValues).length > 0 ? `, Secrets ${Object.keys(secretValues).join(", ")}` : ""})`);
 }
 
 /**
@@ -163,8 +165,8 @@ try {
 
   // podman 4.3 lets a ConfigMap's key win over the container's own env of the same name (Kubernetes does the reverse),
   // so the host-network pods get ConfigMaps without the keys they set themselves.
-  const trial = { NODE_ENV: "", APOLLO_TELEMETRY_DISABLED: "1" };
-  const setByPods = new Set([...Object.keys(trial), "METRICS_PORT", "OIDC_ISSUER", "SUBGRAPH_AOPD_URL", "SUBGRAPH_TRPD_URL"]);
+  const common = { APOLLO_TELEMETRY_DISABLED: "1" };
+  const setByPods = new Set([...Object.keys(common), "METRICS_PORT", "OIDC_ISSUER", "SUBGRAPH_AOPD_URL", "SUBGRAPH_TRPD_URL"]);
   const hostConfigMapFiles: string[] = [];
   for (const map of configMaps) {
     const file = join(folder, `${map.metadata.name}.host.yaml`);
@@ -184,14 +186,14 @@ try {
   });
   const issuer = `http://127.0.0.1:${idpPort}/auth/realms/dev`;
   await pollUntil("the identity provider answering", () => fetch(`${issuer}/.well-known/openid-configuration`).then((r) => r.ok, () => false), (ok) => ok, { timeoutMs: 120_000 });
-  await playDeployment("aopd", aopdPort, hostConfigMapFiles, onHostNetwork(aopdPort, { ...trial, AOPD_HOST: "127.0.0.1", AOPD_PORT: String(aopdPort), METRICS_PORT: String(basePort + 11) }), pick(testValues, "DATABASE_URL", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_CHAIN_BITCOIN_URL"));
-  await playDeployment("trpd", trpdPort, hostConfigMapFiles, onHostNetwork(trpdPort, { ...trial, TRPD_HOST: "127.0.0.1", TRPD_PORT: String(trpdPort), METRICS_PORT: String(basePort + 12) }));
+  await playDeployment("aopd", aopdPort, hostConfigMapFiles, onHostNetwork(aopdPort, { ...common, AOPD_HOST: "127.0.0.1", AOPD_PORT: String(aopdPort), METRICS_PORT: String(basePort + 11) }), pick(testValues, "DATABASE_URL", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_CHAIN_BITCOIN_URL"));
+  await playDeployment("trpd", trpdPort, hostConfigMapFiles, onHostNetwork(trpdPort, { ...common, TRPD_HOST: "127.0.0.1", TRPD_PORT: String(trpdPort), METRICS_PORT: String(basePort + 12) }));
   await playDeployment(
     "gateway",
     gatewayPort,
     hostConfigMapFiles,
     onHostNetwork(gatewayPort, {
-      ...trial,
+      ...common,
       HOST: "127.0.0.1",
       PORT: String(gatewayPort),
       OIDC_ISSUER: issuer,
