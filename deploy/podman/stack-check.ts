@@ -7,11 +7,12 @@ import { podNameOf, removeStack, playStack, stackDoor, stackIssuer, waitUntilSer
 /**
  * `npm run test:deploy`'s check of the stack Pod (deploy/stack/stack.yaml) as `npm run stack:pod` plays it, with the
  * images build-images.sh made and the stand-ins of build-test-service-images.sh for the official PostgreSQL and
- * HAProxy images, under names of its own (its database and Secret are its own, removed at the end). Through the door
- * only: every image's HEALTHCHECK passes in its running container (kube play runs the Pod's probes instead), reads reach both
- * subgraphs through both gateways, a write lands in the PostgreSQL container, the customer's portal page, the console
- * and the receipt keys (one key, whichever aopd answers) are served, anything else is refused; with one aopd and one
- * gateway killed the door still answers. Ctrl-C or SIGTERM still removes what it made.
+ * HAProxy images, under names of its own (its database and Secret are its own, removed at the end). It checks that
+ * every image's HEALTHCHECK passes in its running container (kube play runs the Pod's probes instead) and that the
+ * gateway's image holds no oidc-provider; then, through the door only: reads reach both subgraphs through both
+ * gateways, a write lands in the PostgreSQL container, the customer's portal page, the console and the receipt keys
+ * (one key, whichever aopd answers) are served, anything else is refused; with one aopd and one gateway killed the
+ * door still answers. Ctrl-C or SIGTERM still removes what it made.
  *
  * Usage: node --import tsx deploy/podman/stack-check.ts   (the stack's ports, 4000 and 4080, must be free)
  * IMAGE_TAG (default test), POSTGRES_IMAGE, HAPROXY_IMAGE.
@@ -64,6 +65,9 @@ try {
     const outcome = await run("podman", ["exec", container, ...healthcheck!.Test!.slice(1)], { timeout: 60_000 }).then(() => "healthy", (error: { stdout?: string; stderr?: string; message: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`.trim() || error.message);
     check(`${container}: its image's HEALTHCHECK passes`, outcome === "healthy", outcome);
   }
+
+  const leftover = await run("podman", ["exec", `${pod}-gateway-1`, "node", "-e", "import('oidc-provider').then(() => process.exit(1), () => process.exit(0))"]).then(() => "none", () => "oidc-provider");
+  check("the gateway's image holds no development identity provider", leftover === "none", leftover);
 
   const token = await fetchToken(`${stackIssuer}/protocol/openid-connect/token`, "dev-api-client", "dev-secret");
   const post = async (query: string, variables: Record<string, unknown> = {}) => {
