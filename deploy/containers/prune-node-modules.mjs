@@ -5,8 +5,10 @@
 //
 // Usage, in a Containerfile's build stage after npm ci: node deploy/containers/prune-node-modules.mjs <workspace>
 import { execFileSync } from "node:child_process";
+import console from "node:console";
 import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import process from "node:process";
 
 const workspace = process.argv[2];
 if (!workspace) throw new Error("usage: prune-node-modules.mjs <workspace name>");

@@ -188,7 +188,7 @@ describe("the Kubernetes manifests", () => {
 describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
   const stack = resourcesOf("deploy/stack/stack.yaml");
   const pod = stack.find((resource) => resource.kind === "Pod")!;
-  const containers = (pod.spec as unknown as { containers: (Container & { ports?: { containerPort: number; hostPort?: number }[]; env?: { name: string; value?: string; valueFrom?: unknown }[] })[] }).containers;
+  const containers = (pod.spec as unknown as { containers: (Omit<Container, "env"> & { ports?: { containerPort: number; hostPort?: number }[]; env?: { name: string; value?: string; valueFrom?: unknown }[] })[] }).containers;
   const envOf = (name: string, key: string) => containers.find((container) => container.name === name)!.env!.find((entry) => entry.name === key)?.value;
 
   it("is valid Kubernetes resources with no unknown field", async () => {
