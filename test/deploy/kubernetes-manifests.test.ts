@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { haproxyConfig } from "../../deploy/replica-test/load-balancer.js";
 import { parseAllDocuments } from "yaml";
 import { unknownKubernetesFields } from "./unknown-kubernetes-fields.js";
 
@@ -208,8 +209,21 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
     expect(literal).toEqual([]);
   });
 
+  const haproxyConfigOfStack = () => stack.find((resource) => resource.kind === "ConfigMap")!.data!["haproxy.cfg"]!;
+
+  it("balances with the replica test's HAProxy settings: its checks, timeouts and retries", () => {
+    const defaults = (config: string) => {
+      const lines = config.split("\n").map((line) => line.trim()).filter((line) => line && !line.startsWith("#"));
+      const start = lines.indexOf("defaults");
+      const end = lines.findIndex((line, index) => index > start && /^(frontend|backend|global|listen)\b/.test(line));
+      return lines.slice(start, end);
+    };
+    const pool = { port: 1, servers: [] };
+    expect(defaults(haproxyConfigOfStack())).toEqual(defaults(haproxyConfig({ gateway: pool }, 2)));
+  });
+
   it("routes at its door exactly the ingress paths of docs/operations.md", () => {
-    const config = stack.find((resource) => resource.kind === "ConfigMap")!.data!["haproxy.cfg"]!;
+    const config = haproxyConfigOfStack();
     const routed = [...config.matchAll(/^\s*acl \w+ (?:path|path_beg) (.+)$/gm)].flatMap((match) => match[1]!.split(" ")).map((path) => path.replace(/\/$/, ""));
     expect(routed.sort()).toEqual(ingressPaths());
   });
