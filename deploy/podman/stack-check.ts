@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
-import { fetchToken } from "@compliance-graph/test-kit";
+import { fetchToken, launchBrowser } from "@compliance-graph/test-kit";
 import { podNameOf, removeStack, playStack, stackDoor, stackIssuer, waitUntilServing } from "../stack/pod-stack.js";
 
 /**
@@ -11,7 +12,8 @@ import { podNameOf, removeStack, playStack, stackDoor, stackIssuer, waitUntilSer
  * every image's HEALTHCHECK passes in its running container (kube play runs the Pod's probes instead) and that the
  * gateway's image holds no oidc-provider; then, through the door only: reads reach both subgraphs through both
  * gateways, a write lands in the PostgreSQL container, the customer's portal page, the console and the receipt keys
- * (one key, whichever aopd answers) are served, anything else is refused; with one aopd and one gateway killed the
+ * (one key, whichever aopd answers) are served, an officer signs in to the console in Chromium and sees that proof,
+ * anything else is refused; with one aopd and one gateway killed the
  * door still answers. Ctrl-C or SIGTERM still removes what it made.
  *
  * Usage: node --import tsx deploy/podman/stack-check.ts   (the stack's ports, 4000 and 4080, must be free)
@@ -99,6 +101,26 @@ try {
   check("the customer's portal page is served at its portalUrl", portal.ok && (portal.headers.get("content-type") ?? "").startsWith("text/html"), portal.status);
   const consoleConfig = (await fetch(`${stackDoor}/console/config.json`).then((response) => response.json())) as { issuer?: string };
   check("the console is served with the stack's issuer", consoleConfig.issuer === stackIssuer, consoleConfig);
+  // The one issuer URL at work: the browser signs in at the identity provider the gateways verify tokens of.
+  const browser = await launchBrowser();
+  try {
+    const page = await (await browser.newContext({ locale: "en-US" })).newPage();
+    await page.goto("http://localhost:4000/console/");
+    await page.getByLabel("Username").fill("demo-officer", { timeout: 60_000 });
+    await page.getByLabel("Password").fill("demo-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const shown = await page.getByRole("cell", { name: "STACK-CHECK-1" }).first().waitFor({ timeout: 60_000 }).then(
+      () => true,
+      async (error: Error) => {
+        mkdirSync("test-artifacts", { recursive: true });
+        await page.screenshot({ path: "test-artifacts/stack-check-console.png" }).catch(() => undefined);
+        return `${error.message.split("\n")[0]} at ${page.url()} (test-artifacts/stack-check-console.png)`;
+      },
+    );
+    check("an officer signs in to the console in Chromium and sees the proof in the overview", shown === true, shown);
+  } finally {
+    await browser.close();
+  }
   const receiptKids = new Set<string>();
   for (let index = 0; index < 4; index++) {
     const keys = (await fetch(`${stackDoor}/.well-known/aopd-receipt-keys.json`).then((response) => response.json())) as { keys: { kid: string }[] };

@@ -15,7 +15,11 @@ const html = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.ch
  * password; the form is bound to its interaction by the provider's own interaction cookie, so a
  * login cannot be submitted cross-site into someone else's flow; passwords are compared in
  * constant time by the caller's `checkPassword`; a wrong username and a wrong password get the
- * same answer, so the page does not tell which usernames exist.
+ * same answer, so the page does not tell which usernames exist. The form may be sent only to the
+ * provider itself and to the origin of the client's redirect URI, which the provider checked
+ * against the client's registered URIs before the page was shown: browsers hold the redirect that
+ * answers a form to `form-action` too, and it ends at the client (another origin when the provider
+ * runs apart from the console, as in deploy/stack/stack.yaml).
  */
 export function devLoginPage(options: {
   provider: () => Provider;
@@ -26,10 +30,10 @@ export function devLoginPage(options: {
   accountIdOf: (user: DevUser) => string;
 }) {
   const prefix = `${options.realmPath}/login/`;
-  const send = (response: ServerResponse, status: number, body: string) => {
+  const send = (response: ServerResponse, status: number, body: string, redirectOrigin = "") => {
     response.writeHead(status, {
       "content-type": "text/html; charset=utf-8",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${redirectOrigin ? ` ${redirectOrigin}` : ""}; frame-ancestors 'none'; base-uri 'none'`,
       "x-frame-options": "DENY",
       "cache-control": "no-store",
       "referrer-policy": "no-referrer",
@@ -62,8 +66,9 @@ ${error ? `<p role="alert">${html(error)}</p>` : ""}
       return true;
     }
     const clientId = String(details.params.client_id ?? "");
+    const redirectOrigin = originOf(details.params.redirect_uri);
     if (request.method === "GET") {
-      send(response, 200, page(path, clientId, ""));
+      send(response, 200, page(path, clientId, ""), redirectOrigin);
       return true;
     }
     if (request.method !== "POST") {
@@ -72,18 +77,28 @@ ${error ? `<p role="alert">${html(error)}</p>` : ""}
     }
     const form = await readForm(request);
     if (!form) {
-      send(response, 413, page(path, clientId, "", `The form is larger than ${maxFormBytes} bytes.`));
+      send(response, 413, page(path, clientId, "", `The form is larger than ${maxFormBytes} bytes.`), redirectOrigin);
       return true;
     }
     const username = form.get("username") ?? "";
     const user = options.findUser(username, form.get("password") ?? "");
     if (!user) {
-      send(response, 401, page(path, clientId, username, "Invalid username or password."));
+      send(response, 401, page(path, clientId, username, "Invalid username or password."), redirectOrigin);
       return true;
     }
     await provider.interactionFinished(request, response, { login: { accountId: options.accountIdOf(user) } }, { mergeWithLastSubmission: false });
     return true;
   };
+}
+
+/** `scheme://host:port` of an http(s) URL, or "" (nothing else may stand in the policy). */
+function originOf(value: unknown): string {
+  try {
+    const url = new URL(String(value));
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : "";
+  } catch {
+    return "";
+  }
 }
 
 async function readForm(request: IncomingMessage): Promise<URLSearchParams | undefined> {

@@ -67,4 +67,20 @@ describe("the development identity provider's authorization code flow", () => {
       return final.searchParams.get("code") ?? "";
     }
   });
+
+  // Browsers hold the redirect that answers a form to the page's form-action; it ends at the client, which is another
+  // origin when the provider runs apart from the console (deploy/stack/stack.yaml: 4080 and 4000).
+  it("lets its sign-in form lead to the client's registered origin, and to no other", async () => {
+    const loginPolicy = async (redirectUri: string) => {
+      const jar = new CookieJar();
+      const authorize = `${idp.authorizationEndpoint}?${new URLSearchParams({ client_id: "compliance-graph-frontend", redirect_uri: redirectUri, response_type: "code", scope: "openid", state: "s2", code_challenge: pkcePair().challenge, code_challenge_method: "S256" })}`;
+      const toLogin = await step(jar, authorize);
+      if (toLogin.status !== 303) return `refused with ${toLogin.status}`;
+      const form = await step(jar, new URL(toLogin.headers.get("location") ?? "", idp.issuer).href);
+      return form.headers.get("content-security-policy")?.match(/form-action [^;]*/)?.[0];
+    };
+    expect(await loginPolicy("http://localhost:4000/console/")).toBe("form-action 'self' http://localhost:4000");
+    expect(await loginPolicy(`${origin}/console/`)).toBe(`form-action 'self' ${origin}`);
+    expect(await loginPolicy("http://attacker.example/console/")).toMatch(/^refused with 4\d\d$/);
+  });
 });

@@ -1,5 +1,6 @@
-import { chromium, type Response } from "playwright-core";
 import { startConsoleStack } from "@compliance-graph/e2e/console-stack";
+import { launchBrowser } from "@compliance-graph/test-kit";
+import type { Response } from "playwright-core";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";
@@ -18,10 +19,7 @@ export const consolePageScenario: BenchmarkScenario = {
     const loads = quick ? 3 : 15;
     const { url: databaseUrl, seededSeconds } = await ensureSeededDatabase("aopd_bench_console", proofCount);
     const stack = await startConsoleStack({ databaseUrl });
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    });
+    const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ locale: "en-US" });
       const page = await context.newPage();

@@ -1,5 +1,5 @@
 import { startAopd } from "@compliance-graph/aopd";
-import { chromium } from "playwright-core";
+import { launchBrowser } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";
@@ -24,10 +24,7 @@ export const portalPageScenario: BenchmarkScenario = {
     const databaseUrl = await freshBenchDatabase("aopd_bench_portal");
     const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0, readRateLimitPerClient: 0, readRateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
     const base = new URL(aopd.url).origin;
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-    });
+    const browser = await launchBrowser();
     try {
       const links: string[] = [];
       for (let i = 0; i < loads; i += 1) {

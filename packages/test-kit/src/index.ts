@@ -12,4 +12,5 @@ export { signSolanaMessage, solanaAddressOf } from "./solana-test-wallet.js";
 export { freePort, startProcess, type BenchProcess, type ReadyCheck } from "./start-process.js";
 export { signTronMessage, tronAddressOf } from "./tron-test-wallet.js";
 export { fetchToken } from "./fetch-token.js";
+export { launchBrowser } from "./launch-browser.js";
 export { postGraphQL, type GraphQLBody } from "./post-graphql.js";

@@ -1,17 +1,8 @@
 import { mkdirSync } from "node:fs";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { onTestFailed } from "vitest";
 
-/**
- * Debian's Chromium, driven by playwright-core: no browser is downloaded. The flags keep it from
- * reaching for the network (this machine has none) and let it run as root in CI.
- */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-  });
-}
+export { launchBrowser } from "@compliance-graph/test-kit";
 
 const artifacts = new URL("../../../test-artifacts/", import.meta.url);
 
