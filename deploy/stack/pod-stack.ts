@@ -55,7 +55,7 @@ export const podNameOf = (options: PodStackOptions = {}) => names(options.suffix
  * Kept until `removeStack`: a new password would lock aopd out of the kept database, a new receipt key would void the
  * receipts issued.
  */
-export async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
+async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
   const { secret } = names(options.suffix ?? "");
   if (await podman(["secret", "inspect", secret]).then(() => true, () => false)) return;
   const internal = await generateInternalSigningKey();
