@@ -1,9 +1,8 @@
 import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { fetchToken, launchBrowser } from "@compliance-graph/test-kit";
-import { podNameOf, removeStack, playStack, stackDoor, stackIssuer, waitUntilServing } from "../stack/pod-stack.js";
+import { podNameOf, removeStack, playStack, stackDoor, stackIssuer, stackPortTaken, waitUntilServing } from "../stack/pod-stack.js";
 
 /**
  * `npm run test:deploy`'s check of the stack Pod (deploy/stack/stack.yaml) as `npm run stack:pod` plays it, with the
@@ -29,15 +28,10 @@ const options = {
 };
 const pod = podNameOf(options);
 
-const portFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const server = createServer().once("error", () => resolve(false)).listen(port, "0.0.0.0", () => server.close(() => resolve(true)));
-  });
-for (const port of [4000, 4080]) {
-  if (!(await portFree(port))) {
-    console.error(`stack check: port ${port} is in use (npm start, or npm run stack:pod?); the stack publishes 4000 and 4080: stop what holds it first.`);
-    process.exit(1);
-  }
+const taken = await stackPortTaken();
+if (taken) {
+  console.error(`stack check: ${taken}`);
+  process.exit(1);
 }
 
 let removing: Promise<void> | undefined;

@@ -1,4 +1,4 @@
-import { ensureImages, playStack, removeStack, stackDoor, stackIssuer, stopStack, waitUntilServing } from "./pod-stack.js";
+import { ensureImages, playStack, removeStack, stackDoor, stackIssuer, stackPortTaken, stopStack, waitUntilServing } from "./pod-stack.js";
 
 /**
  * `npm run stack:pod`: the whole stack of deploy/stack/stack.yaml as one podman Pod (docs/deploy.md), started in the
@@ -17,6 +17,11 @@ if (command === "down") {
 } else if (command === "remove") {
   await removeStack(options);
 } else if (command === "up") {
+  const taken = await stackPortTaken();
+  if (taken) {
+    console.error(taken);
+    process.exit(1);
+  }
   await ensureImages(options.imageTag);
   await playStack(options);
   await waitUntilServing();

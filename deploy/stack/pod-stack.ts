@@ -2,6 +2,7 @@ import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -138,6 +139,20 @@ export async function removeStack(options: PodStackOptions = {}): Promise<void> 
   await stopStack(options).catch(() => undefined);
   await podman(["volume", "rm", "--force", named.volume]).catch(() => undefined);
   await podman(["secret", "rm", named.secret]).catch(() => undefined);
+}
+
+/** The ports the stack publishes: the door and the identity provider. */
+export const stackPorts = [4000, 4080];
+
+/** The one line to say when a port the stack publishes is taken, or undefined when both are free. */
+export async function stackPortTaken(): Promise<string | undefined> {
+  for (const port of stackPorts) {
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer().once("error", () => resolve(false)).listen(port, "0.0.0.0", () => server.close(() => resolve(true)));
+    });
+    if (!free) return `port ${port} is in use (by npm start, or a stack already playing?): the stack publishes ${stackPorts.join(" and ")}; stop what holds it first.`;
+  }
+  return undefined;
 }
 
 /** The stack's door. */
