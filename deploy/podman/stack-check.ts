@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { fetchToken, launchBrowser } from "@compliance-graph/test-kit";
-import { podNameOf, removeStack, playStack, stackDoor, stackIssuer, stackPortTaken, waitUntilServing } from "../stack/pod-stack.js";
+import { playStack, podNameOf, removeStack, stackDoor, stackIssuer, stackPortTaken, stopStack, waitUntilServing } from "../stack/pod-stack.js";
 
 /**
  * `npm run test:deploy`'s check of the stack Pod (deploy/stack/stack.yaml) as `npm run stack:pod` plays it, with the
@@ -12,7 +12,7 @@ import { podNameOf, removeStack, playStack, stackDoor, stackIssuer, stackPortTak
  * gateway's image holds no oidc-provider; then, through the door only: reads reach both subgraphs through both
  * gateways, a write lands in the PostgreSQL container, the customer's portal page, the console and the receipt keys
  * (one key, whichever aopd answers) are served, an officer signs in to the console in Chromium and sees that proof,
- * anything else is refused; with one aopd and one gateway killed the
+ * anything else is refused; the proof is still there after the stack is stopped and played again; with one aopd and one gateway killed the
  * door still answers. Ctrl-C or SIGTERM still removes what it made.
  *
  * Usage: node --import tsx deploy/podman/stack-check.ts   (the stack's ports, 4000 and 4080, must be free)
@@ -65,7 +65,8 @@ try {
   const leftover = await run("podman", ["exec", `${pod}-gateway-1`, "node", "-e", "import('oidc-provider').then(() => process.exit(1), () => process.exit(0))"]).then(() => "none", () => "oidc-provider");
   check("the gateway's image holds no development identity provider", leftover === "none", leftover);
 
-  const token = await fetchToken(`${stackIssuer}/protocol/openid-connect/token`, "dev-api-client", "dev-secret");
+  const freshToken = () => fetchToken(`${stackIssuer}/protocol/openid-connect/token`, "dev-api-client", "dev-secret");
+  let token = await freshToken();
   const post = async (query: string, variables: Record<string, unknown> = {}) => {
     const response = await fetch(`${stackDoor}/graphql`, {
       method: "POST",
@@ -122,6 +123,14 @@ try {
   }
   check("the receipt keys are one key, whichever aopd answers", receiptKids.size === 1 && [...receiptKids][0]!.startsWith("stack-"), [...receiptKids]);
   check("anything else at the door is refused", (await fetch(`${stackDoor}/metrics`)).status === 404, "");
+
+  // `npm run stack:pod -- down`, then up again: the database volume is kept and mounted again.
+  await stopStack(options);
+  await playStack(options);
+  await waitUntilServing();
+  token = await freshToken(); // the identity provider's signing key lives as long as its container
+  const again = await post("{ aopd { proofsCount } }");
+  check("the proof outlives the stack's down and a new play", again.data?.aopd?.proofsCount === 1, again);
 
   // A killed replica's connections fail and go to the other one; the balancer's checks take it out within 2 s.
   await podman(["kill", "--signal", "KILL", `${pod}-aopd-1`]);

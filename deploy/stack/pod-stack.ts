@@ -114,7 +114,11 @@ async function renderStack(options: PodStackOptions): Promise<string> {
     }
   }
   const file = join(tmpdir(), `${named.pod}.yaml`);
-  await writeFile(file, resources.map((resource) => stringify(resource)).join("---\n"));
+  // podman 4.3 refuses to play a claim whose volume exists (a stack played again after `down`): the Pod then mounts
+  // the kept volume by its name.
+  const volumeKept = await podman(["volume", "exists", named.volume]).then(() => true, () => false);
+  const played = resources.filter((resource) => !(volumeKept && resource.kind === "PersistentVolumeClaim"));
+  await writeFile(file, played.map((resource) => stringify(resource)).join("---\n"));
   return file;
 }
 
