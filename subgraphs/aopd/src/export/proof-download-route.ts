@@ -70,8 +70,9 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
       return true;
     }
     const started = performance.now();
+    let rows: number;
     try {
-      const rows = await streamProofsAsXlsx(
+      rows = await streamProofsAsXlsx(
         services.db,
         { filter, limits: services.limits, maxRows: services.config.maxDownloadRows, assetNames: services.config.assets.names, pool: services.pool, statementTimeoutMs: services.config.database.longStatementTimeoutMs },
         () => {
@@ -84,8 +85,6 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
           return response;
         },
       );
-      await recordExport(services.db, { actor: actorOf(identity), requestId }, "PROOFS_EXPORTED", "download", filter, rows);
-      logger.info({ requestId, rows, ms: Math.round(performance.now() - started) }, "proofs downloaded as XLSX");
     } catch (error) {
       // Past the headers only the connection can say that the file broke off: it is cut, never ended.
       if (response.headersSent) {
@@ -96,9 +95,19 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
       } else {
         throw error;
       }
+      return true;
     } finally {
+      // The file is out: the caller, who may already hold all of it, can start the next export at once, not only
+      // after the trail's entry below is written.
       release();
     }
+    try {
+      await recordExport(services.db, { actor: actorOf(identity), requestId }, "PROOFS_EXPORTED", "download", filter, rows);
+    } catch (error) {
+      // The file was sent; only its trail entry is missing, which must not pass quietly.
+      logger.error({ err: error, requestId, rows }, "proof download sent but not recorded in the audit trail");
+    }
+    logger.info({ requestId, rows, ms: Math.round(performance.now() - started) }, "proofs downloaded as XLSX");
     return true;
   };
 }
