@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { AuditEntryRow } from "../database/database-schema.js";
 
 /** The `previous_hash` of the first entry: no entry came before it. */
 export const genesisHash = "0".repeat(64);
@@ -33,6 +34,24 @@ export interface AuditEntryContent {
 export function auditEntryHash(entry: AuditEntryContent): string {
   const text = `${entry.previousHash}\n${entry.seq}\n${entry.occurredAt.toISOString()}\n${auditEntryBody(entry)}`;
   return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** The hash a stored entry (a row of aopd_audit_entry) has at place `seq` after `previousHash`: what the chaining writes and the verifier recomputes. */
+export function storedAuditEntryHash(row: AuditEntryRow, seq: string, previousHash: string): string {
+  return auditEntryHash({
+    seq,
+    occurredAt: row.occurred_at,
+    action: row.action,
+    proofId: row.proof_id,
+    actorSubject: row.actor_subject,
+    actorClient: row.actor_client,
+    actorUsername: row.actor_username,
+    actorSystem: row.actor_system,
+    requestId: row.request_id,
+    traceId: row.trace_id,
+    details: row.details,
+    previousHash,
+  });
 }
 
 /** The part of the hashed text known before the entry takes its place in the chain. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
-import { auditEntryHash } from "./audit-entry-hash.js";
+import { storedAuditEntryHash } from "./audit-entry-hash.js";
 
 /** Announced by every insert into the trail (migration 0018): there are entries to chain. */
 export const auditWritesChannel = "aopd_audit_writes";
@@ -37,7 +37,7 @@ export const chainSpacingMs = 100;
  * proof is written after the earlier one committed), keep their order.
  *
  * The head's lock is held by the sequencer only, for a read, the hashing of one batch and one
- * update; writers never wait for it. The hash is `auditEntryHash`, the verifier's.
+ * update; writers never wait for it. The hash is `storedAuditEntryHash`, the verifier's.
  */
 export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = chainBatchSize): Promise<number> {
   let total = 0;
@@ -51,20 +51,7 @@ export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = ch
       const links = entries.map((entry) => {
         seq += 1n;
         const link = { insertion: String(entry.insertion), seq: seq.toString(), previousHash, hash: "" };
-        link.hash = auditEntryHash({
-          seq: link.seq,
-          occurredAt: entry.occurred_at,
-          action: entry.action,
-          proofId: entry.proof_id,
-          actorSubject: entry.actor_subject,
-          actorClient: entry.actor_client,
-          actorUsername: entry.actor_username,
-          actorSystem: entry.actor_system,
-          requestId: entry.request_id,
-          traceId: entry.trace_id,
-          details: entry.details,
-          previousHash,
-        });
+        link.hash = storedAuditEntryHash(entry, link.seq, previousHash);
         previousHash = link.hash;
         return link;
       });

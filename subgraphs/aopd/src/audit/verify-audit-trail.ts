@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, AuditEntryRow } from "../database/database-schema.js";
-import { auditEntryHash, genesisHash } from "./audit-entry-hash.js";
+import { genesisHash, storedAuditEntryHash } from "./audit-entry-hash.js";
 
 /**
  * Entries read per query. Memory holds one batch (about 1 KB an entry), whatever the trail's length.
@@ -95,20 +95,7 @@ function problemOf(entry: AuditEntryRow, expected: bigint, previousHash: string)
   const seq = String(entry.seq);
   if (BigInt(seq) !== expected) return `is missing: the entry after ${expected - 1n} is ${entry.seq}`;
   if (entry.previous_hash !== previousHash) return `does not follow its predecessor: its previous_hash is not the hash of entry ${expected - 1n}`;
-  const recomputed = auditEntryHash({
-    seq,
-    occurredAt: entry.occurred_at,
-    action: entry.action,
-    proofId: entry.proof_id,
-    actorSubject: entry.actor_subject,
-    actorClient: entry.actor_client,
-    actorUsername: entry.actor_username,
-    actorSystem: entry.actor_system,
-    requestId: entry.request_id,
-    traceId: entry.trace_id,
-    details: entry.details,
-    previousHash,
-  });
+  const recomputed = storedAuditEntryHash(entry, seq, previousHash);
   if (recomputed !== entry.hash) return "has been changed: its content does not hash to its hash";
   return null;
 }
