@@ -9,6 +9,7 @@ import pg from "pg";
 import { parseAllDocuments, stringify } from "yaml";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import { pollUntil } from "@compliance-graph/test-kit";
+import { createKubePlaySecret } from "./create-kube-play-secret.js";
 
 /**
  * `podman kube play` of the Kubernetes manifests' Deployments (one replica each) with the ConfigMaps of
@@ -148,18 +149,14 @@ try {
     AOPD_CHAIN_ETHEREUM_URL: "http://127.0.0.1:9/kube-play-check",
   };
   for (const secret of (await read("secrets.yaml")).filter((resource) => resource.kind === "Secret")) {
-    // podman 4.3 reads a secret for kube play as JSON mapping each key to its base64 value (a Secret's `data`).
-    const data = Object.fromEntries(
+    const values = Object.fromEntries(
       Object.keys({ ...secret.data, ...secret.stringData }).map((name) => {
         const value = testValues[name];
         if (value === undefined) throw new Error(`secrets.yaml: ${secret.metadata.name} has key ${name}, which this check has no test value for; add one.`);
-        return [name, Buffer.from(value).toString("base64")];
+        return [name, value];
       }),
     );
-    const file = join(folder, `${secret.metadata.name}.secret.json`);
-    await writeFile(file, JSON.stringify(data));
-    await podman(["secret", "rm", secret.metadata.name]).catch(() => "");
-    await podman(["secret", "create", secret.metadata.name, file]);
+    await createKubePlaySecret(secret.metadata.name, values);
     cleanups.unshift(() => podman(["secret", "rm", secret.metadata.name]));
   }
 

@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { parseAllDocuments, stringify } from "yaml";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import { pollUntil } from "@compliance-graph/test-kit";
+import { createKubePlaySecret } from "../podman/create-kube-play-secret.js";
 
 const run = promisify(execFile);
 const repositoryRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -69,15 +70,7 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
     POSTGRES_PASSWORD: password,
     DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:5432/aopd`,
   };
-  // podman 4.3 reads a secret for kube play as JSON mapping each key to its base64 value (a Secret's `data`).
-  const folder = await mkdtemp(join(tmpdir(), "stack-secret-"));
-  try {
-    const file = join(folder, "secret.json");
-    await writeFile(file, JSON.stringify(Object.fromEntries(Object.entries(values).map(([key, value]) => [key, Buffer.from(value).toString("base64")]))), { mode: 0o600 });
-    await podman(["secret", "create", secret, file]);
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  await createKubePlaySecret(secret, values);
 }
 
 /** Builds those of our images that are missing, with deploy/podman/build-images.sh. */
