@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest, openDatabase, type AopdDatabase, type Database } from "@compliance-graph/aopd/internals";
-import { appendAuditEntries, auditTrailSwitch, chainAuditEntries, chainSpacingMs, decideProof, Sequencer } from "@compliance-graph/aopd/internals";
+import { appendAuditEntries, auditTrailSwitch, chainAuditEntries, chainSpacingMs, decideProof, selectAuditTrailPage, Sequencer } from "@compliance-graph/aopd/internals";
 import { createLogger } from "@compliance-graph/process-shell";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
+import { ms, percentile } from "../support/latency.js";
 import { treeRss } from "../support/peak-rss.js";
 
 const officer = { subject: "bench-officer", client: "bench", username: "bench officer", system: false };
@@ -72,6 +73,43 @@ async function fillTrail(db: Kysely<AopdDatabase>, count: number): Promise<void>
   }
 }
 
+/**
+ * Reads of the trail's pages as `auditTrail` makes them, kinds in turn (first page, a page deep in
+ * the trail, the page that reaches the chain's end with unchained entries after it, a filtered
+ * page), so that one kind's cache does not favour it; milliseconds per page.
+ */
+async function pageReadTable(db: Kysely<AopdDatabase>, total: number, rounds: number): Promise<BenchmarkTable> {
+  const unchained = 50;
+  const origin = { actor: officer, requestId: null };
+  await appendAuditEntries(db, Array.from({ length: unchained }, (_unused, index) => ({ origin, action: "AUDIT_TRAIL_EXPORTED" as const, proofId: null, details: { rows: index } })));
+  const head = Number((await sql<{ n: string }>`SELECT seq::text AS n FROM aopd_audit_head`.execute(db)).rows[0]!.n);
+  const kinds: { name: string; read: () => Promise<{ entries: unknown[] }> }[] = [
+    { name: "first page (100)", read: () => selectAuditTrailPage(db, { limit: 100 }) },
+    { name: "page in the middle (100)", read: () => selectAuditTrailPage(db, { after: String(Math.floor(head / 2)), limit: 100 }) },
+    { name: `the chain's end (50 chained, ${unchained} unchained)`, read: () => selectAuditTrailPage(db, { after: String(head - 50), limit: 100 }) },
+    { name: "filtered by actor and action (1,000)", read: () => selectAuditTrailPage(db, { filter: { actorSubject: officer.subject, actions: ["MEDIA_DOWNLOADED"] }, after: String(Math.floor(head / 3)), limit: 1_000 }) },
+  ];
+  const samples = kinds.map(() => [] as number[]);
+  const sizes = kinds.map(() => 0);
+  for (let round = 0; round < rounds + 3; round += 1) {
+    for (let turn = 0; turn < kinds.length; turn += 1) {
+      const index = (round + turn) % kinds.length;
+      const started = performance.now();
+      sizes[index] = (await kinds[index]!.read()).entries.length;
+      if (round >= 3) samples[index]!.push(performance.now() - started);
+    }
+  }
+  return {
+    title: `Audit trail: pages read from ${total.toLocaleString("en")} entries`,
+    method: `\`selectAuditTrailPage\` as \`auditTrail\` calls it, on the PostgreSQL server; the four kinds in turn, ${rounds} rounds after 3 of warm-up.`,
+    columns: ["page", "entries", "p50 (ms)", "p95 (ms)"],
+    rows: kinds.map((kind, index) => {
+      const sorted = samples[index]!.sort((a, b) => a - b);
+      return [kind.name, sizes[index]!, ms(percentile(sorted, 50)), ms(percentile(sorted, 95))];
+    }),
+  };
+}
+
 /** The seconds of the walk itself, as verify-audit reports them ("… verified in 23.4 s"). */
 function walkSeconds(output: string): number {
   const match = /verified in ([0-9.]+) s/.exec(output);
@@ -104,7 +142,8 @@ async function runVerifyAudit(databaseUrl: string): Promise<{ output: string; se
 /**
  * What the audit trail costs: decisions per second with the trail on and off (the off switch is
  * the benchmark's own, `auditTrailSwitch`), and `npm run verify-audit` over a long trail: entries
- * per second and its memory as it goes, which should stay flat (it reads in keyset batches).
+ * per second and its memory as it goes, which should stay flat (it reads in keyset batches); and
+ * the trail's pages read from it.
  */
 export const auditTrailScenario: BenchmarkScenario = {
   name: "audit-trail",
@@ -161,7 +200,7 @@ export const auditTrailScenario: BenchmarkScenario = {
           `Its answer: ${verification.output}`,
         ],
       };
-      return [decisionTable, verifyTable];
+      return [decisionTable, verifyTable, await pageReadTable(db, total, quick ? 50 : 200)];
     } finally {
       auditTrailSwitch.recording = true;
       await database?.close();

@@ -25,6 +25,7 @@ export { customerActor } from "./audit/audit-actor.js";
 export { decideProof } from "./decisions/decide-proof.js";
 export { appendAuditEntries } from "./audit/append-audit-entry.js";
 export { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.js";
+export { selectAuditTrailPage } from "./audit/audit-trail-query.js";
 export { Sequencer } from "./database/sequencer.js";
 export { auditTrailSwitch } from "./audit/audit-trail-switch.js";
 export { verifyAuditTrail } from "./audit/verify-audit-trail.js";

@@ -1,6 +1,6 @@
 import { isUuid } from "@compliance-graph/filter";
 import { UserInputError } from "@compliance-graph/errors";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, AuditEntryRow } from "../database/database-schema.js";
 import { auditActions, type AuditAction } from "./audit-action.js";
 
@@ -26,8 +26,8 @@ export const maxAuditPageSize = 1_000;
 export const maxProofHistory = 1_000;
 
 /**
- * A page of the trail in `seq` order after the cursor, with the filter's conditions: one indexed
- * query (keyset on `seq`), so a page deep in the trail costs what the first one does. Bad input is
+ * A page of the trail in `seq` order after the cursor, with the filter's conditions: one statement
+ * of indexed reads (keyset on `seq`), so a page deep in the trail costs what the first one does. Bad input is
  * refused naming the argument, before any query.
  *
  * Entries committed but not chained yet (`seq` null, for about a second) are committed facts and
@@ -42,16 +42,27 @@ export async function selectAuditTrailPage(db: Kysely<AopdDatabase>, input: Audi
   }
   const after = input.after ?? null;
   if (after !== null && !/^(0|[1-9][0-9]{0,18})$/.test(after)) throw new UserInputError("after", "must be the `seq` of an entry (decimal digits), as `endCursor` gives it.");
-  let query = filteredAuditEntries(db, input.filter).selectAll().where("seq", "is not", null).orderBy("seq").limit(input.limit + 1);
-  if (after !== null) query = query.where("seq", ">", after);
-  const rows = await query.execute();
-  const chained = rows.slice(0, input.limit);
-  const hasMore = rows.length > input.limit;
-  const room = input.limit - chained.length;
-  const unchained =
-    hasMore || room === 0 ? [] : await filteredAuditEntries(db, input.filter).selectAll().where("seq", "is", null).orderBy("insertion").limit(room).execute();
+  let chainedQuery = filteredAuditEntries(db, input.filter).selectAll().where("seq", "is not", null).orderBy("seq").limit(input.limit + 1);
+  if (after !== null) chainedQuery = chainedQuery.where("seq", ">", after);
+  // The unchained entries fill the room the chained ones leave (none is read when there are more chained ones to page
+  // through), in the same statement, so in one snapshot: read in two statements, an entry the sequencer chains between
+  // them would be unchained for the first read and chained for the second, and missing from both.
+  const room = sql<number>`greatest(0, ${input.limit} - (SELECT count(*) FROM chained))`;
+  const unchainedQuery = filteredAuditEntries(db, input.filter).selectAll().where("seq", "is", null).orderBy("insertion").limit(room);
+  const rows = await db
+    .with("chained", () => chainedQuery)
+    .selectFrom("chained")
+    .selectAll()
+    .unionAll(db.selectFrom(unchainedQuery.as("unchained")).selectAll())
+    // ASC puts nulls last: the chained entries in chain order, then the unchained ones.
+    .orderBy("seq")
+    .orderBy("insertion")
+    .execute();
+  const hasMore = rows.length > input.limit && rows[input.limit]!.seq !== null;
+  const entries = rows.slice(0, input.limit);
+  const chained = entries.filter((row) => row.seq !== null);
   const endCursor = chained.length > 0 ? String(chained.at(-1)!.seq) : after;
-  return { entries: [...chained, ...unchained], endCursor, hasMore };
+  return { entries, endCursor, hasMore };
 }
 
 /** The entries the filter selects (checked first: a bad filter is refused naming its field, before any query). */
