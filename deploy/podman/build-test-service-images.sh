@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the stand-ins for the official PostgreSQL and HAProxy images that the compose stack's test runs where no
+# Builds the stand-ins for the official PostgreSQL and HAProxy images that the stack Pod's test runs where no
 # registry is reachable (test-postgres.Containerfile, test-haproxy.Containerfile), on BASE_IMAGE (the test base image),
 # from the machine's Debian mirror (the build context is this folder). Tagged with the base image's tag; made once, like the base image. Prints
-# `POSTGRES_IMAGE=...` and `HAPROXY_IMAGE=...` on stdout, the compose file's variables.
+# `POSTGRES_IMAGE=...` and `HAPROXY_IMAGE=...` on stdout, the variables `npm run stack:pod` reads.
 #
 # Usage: BASE_IMAGE=<the test base image> deploy/podman/build-test-service-images.sh
 set -euo pipefail

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { parseAllDocuments, stringify } from "yaml";
+import { generateDevSigningKey } from "@compliance-graph/dev-identity-provider";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import { pollUntil } from "@compliance-graph/test-kit";
 import { createKubePlaySecret } from "../podman/create-kube-play-secret.js";
@@ -53,9 +54,9 @@ export const podNameOf = (options: PodStackOptions = {}) => names(options.suffix
 
 /**
  * Creates the stack's Secret in podman's store unless it is there: the gateways' internal signing key and its public
- * half, aopd's receipt signing key (one for both replicas), PostgreSQL's password and the URL aopd reaches it at.
- * Kept until `removeStack`: a new password would lock aopd out of the kept database, a new receipt key would void the
- * receipts issued.
+ * half, aopd's receipt signing key (one for both replicas), the identity provider's signing key, PostgreSQL's password
+ * and the URL aopd reaches it at. Kept until `removeStack`: a new password would lock aopd out of the kept database, a
+ * new receipt key would void the receipts issued, a new identity provider key the tokens issued.
  */
 async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
   const { secret } = names(options.suffix ?? "");
@@ -67,6 +68,7 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
     INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internal.privateJwk),
     INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [internal.publicJwk] }),
     AOPD_RECEIPT_SIGNING_KEY: JSON.stringify({ ...receiptKey, kid: `stack-${randomBytes(6).toString("hex")}` }),
+    DEV_IDP_SIGNING_KEY: JSON.stringify(await generateDevSigningKey()),
     POSTGRES_PASSWORD: password,
     DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:5432/aopd`,
   };

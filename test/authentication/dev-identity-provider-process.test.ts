@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
+import { generateDevSigningKey } from "@compliance-graph/dev-identity-provider";
 import { freePort, pollUntil } from "@compliance-graph/test-kit";
 import { fetchToken } from "../support/start-stack.js";
 
@@ -54,5 +56,27 @@ describe("the development identity provider as a process of its own", () => {
     } finally {
       await stop(provider);
     }
+  }, 90_000);
+
+  it("takes its signing key from DEV_IDP_SIGNING_KEY when given (a Secret), and refuses one that is not a private RSA key", async () => {
+    const port = await freePort();
+    const key = await generateDevSigningKey("from-a-secret");
+    const provider = await startProvider({ DEV_IDP_PORT: String(port), DEV_IDP_SIGNING_KEY: JSON.stringify(key) }, port);
+    try {
+      const certs = (await (await fetch(`http://127.0.0.1:${port}/auth/realms/dev/protocol/openid-connect/certs`)).json()) as { keys: { kid: string }[] };
+      expect(certs.keys.map((published) => published.kid)).toEqual(["from-a-secret"]);
+    } finally {
+      await stop(provider);
+    }
+    const { d: _private, ...publicHalf } = key;
+    const refused = spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], {
+      env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", DEV_IDP_PORT: String(port), DEV_IDP_SIGNING_KEY: JSON.stringify(publicHalf) },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    refused.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(refused, "exit")) as [number | null];
+    expect(code).not.toBe(0);
+    expect(stderr).toContain("DEV_IDP_SIGNING_KEY holds no RSA private JWK with a kid.");
   }, 90_000);
 });
