@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { promisify } from "node:util";
 import { fetchToken, launchBrowser } from "@compliance-graph/test-kit";
@@ -82,7 +83,7 @@ try {
   }
   const written = await post(
     "mutation Write($input: AopdRequestAoppProofInput!, $key: String) { aopd { requestAoppProof(input: $input, idempotencyKey: $key) { proof { id } portalUrl } } }",
-    { input: { customerId: "STACK-CHECK-1", asset: "DTI4H95J0R2X" }, key: `stack-check-${process.pid}` },
+    { input: { customerId: "STACK-CHECK-1", asset: "DTI4H95J0R2X" }, key: randomUUID() },
   );
   const request = written.data?.aopd?.requestAoppProof as { proof: { id: string }; portalUrl: string } | undefined;
   check("a proof requested through the door", request !== undefined, written);
