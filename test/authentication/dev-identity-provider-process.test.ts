@@ -9,9 +9,14 @@ import { generateDevSigningKey } from "@compliance-graph/dev-identity-provider";
 import { freePort, pollUntil } from "@compliance-graph/test-kit";
 import { fetchToken } from "../support/start-stack.js";
 
-/** The provider in its own process, as a developer or a compose file runs it; resolves once it answers. */
+/** The provider in its own process, as a developer or a container runs it; its standard error piped. */
+const spawnProvider = (env: Record<string, string>) =>
+  spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+
+/** `spawnProvider`, resolved once it answers. */
 async function startProvider(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env }, stdio: "ignore" });
+  const child = spawnProvider(env);
+  child.stderr!.resume();
   const discovery = `http://127.0.0.1:${port}/auth/realms/dev/.well-known/openid-configuration`;
   const answering = async () => {
     if (child.exitCode !== null) throw new Error(`the provider exited with ${child.exitCode}`);
@@ -69,10 +74,7 @@ describe("the development identity provider as a process of its own", () => {
       await stop(provider);
     }
     const { d: _private, ...publicHalf } = key;
-    const refused = spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], {
-      env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", DEV_IDP_PORT: String(port), DEV_IDP_SIGNING_KEY: JSON.stringify(publicHalf) },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const refused = spawnProvider({ DEV_IDP_PORT: String(port), DEV_IDP_SIGNING_KEY: JSON.stringify(publicHalf) });
     let stderr = "";
     refused.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(refused, "exit")) as [number | null];

@@ -73,6 +73,11 @@ async function fillTrail(db: Kysely<AopdDatabase>, count: number): Promise<void>
   }
 }
 
+/** The chain head's `seq`: how many entries are chained. */
+async function chainHeadSeq(db: Kysely<AopdDatabase>): Promise<number> {
+  return Number((await sql<{ n: string }>`SELECT seq::text AS n FROM aopd_audit_head`.execute(db)).rows[0]!.n);
+}
+
 /**
  * Reads of the trail's pages as `auditTrail` makes them, kinds in turn (first page, a page deep in
  * the trail, the page that reaches the chain's end with unchained entries after it, a filtered
@@ -82,7 +87,7 @@ async function pageReadTable(db: Kysely<AopdDatabase>, total: number, rounds: nu
   const unchained = 50;
   const origin = { actor: officer, requestId: null };
   await appendAuditEntries(db, Array.from({ length: unchained }, (_unused, index) => ({ origin, action: "AUDIT_TRAIL_EXPORTED" as const, proofId: null, details: { rows: index } })));
-  const head = Number((await sql<{ n: string }>`SELECT seq::text AS n FROM aopd_audit_head`.execute(db)).rows[0]!.n);
+  const head = await chainHeadSeq(db);
   const kinds: { name: string; read: () => Promise<{ entries: unknown[] }> }[] = [
     { name: "first page (100)", read: () => selectAuditTrailPage(db, { limit: 100 }) },
     { name: "page in the middle (100)", read: () => selectAuditTrailPage(db, { after: String(Math.floor(head / 2)), limit: 100 }) },
@@ -182,7 +187,7 @@ export const auditTrailScenario: BenchmarkScenario = {
       };
 
       const fillStarted = performance.now();
-      const before = Number((await sql<{ n: string }>`SELECT seq::text AS n FROM aopd_audit_head`.execute(db)).rows[0]!.n);
+      const before = await chainHeadSeq(db);
       await fillTrail(db, Math.max(0, entries - before));
       const fillSeconds = (performance.now() - fillStarted) / 1_000;
       await sql`VACUUM ANALYZE aopd_audit_entry`.execute(db);
