@@ -40,6 +40,8 @@ export interface Database {
   pglite?: PGlite;
   /** The pool when on a server (for LISTEN/NOTIFY and COPY, which need a dedicated client). */
   pool?: pg.Pool;
+  /** The long statement timeout, for long work on a dedicated client of `pool` (COPY); absent when nothing is bounded. */
+  longStatementTimeoutMs?: number;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       longRunning,
       driver: "postgres",
       pool,
+      longStatementTimeoutMs: timeouts.longStatementTimeoutMs,
       close: async () => {
         await longRunning.destroy();
         await db.destroy();

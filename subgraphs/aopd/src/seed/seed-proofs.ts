@@ -38,7 +38,8 @@ function toCsv(rows: DemoProofRow[]): string {
  * so that memory stays bounded however many are asked for (a million takes seconds, not minutes).
  * A seed whose proofs are already in the table is refused before anything is written (the same
  * seed writes the same ids), and the table is analyzed afterwards: the planner would otherwise
- * plan the next queries for the table as it was before the load.
+ * plan the next queries for the table as it was before the load. Loading is long work by nature,
+ * as migrations are: it runs under the long statement timeout, not the queries' one.
  */
 export async function seedProofs(database: Database, options: SeedOptions): Promise<{ count: number }> {
   const seed = options.seed ?? 1;
@@ -57,17 +58,19 @@ export async function seedProofs(database: Database, options: SeedOptions): Prom
     }
   } finally {
     // Rebuilt even when loading failed: a table without its indexes would be a silent slowdown.
-    await sql`SET maintenance_work_mem = '256MB'`.execute(database.db).catch(() => undefined);
-    for (const definition of droppedIndexes) await sql.raw(definition).execute(database.db);
+    await database.longRunning.transaction().execute(async (trx) => {
+      await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
+      for (const definition of droppedIndexes) await sql.raw(definition).execute(trx);
+    });
   }
-  await sql`ANALYZE aopd_proof`.execute(database.db);
+  await sql`ANALYZE aopd_proof`.execute(database.longRunning);
   return { count: options.count };
 }
 
 /** Whether the proofs of this seed are already in the table: its first proof id is. */
 export async function isSeedUsed(database: Database, seed: number): Promise<boolean> {
   const firstId = new SeededRandom(seed).uuid();
-  const row = await database.db.selectFrom("aopd_proof").select("id").where("id", "=", firstId).executeTakeFirst();
+  const row = await database.longRunning.selectFrom("aopd_proof").select("id").where("id", "=", firstId).executeTakeFirst();
   return row !== undefined;
 }
 
@@ -83,8 +86,8 @@ async function dropSecondaryIndexes(database: Database): Promise<string[]> {
   const { rows } = await sql<{ indexname: string; indexdef: string }>`
     SELECT indexname, indexdef FROM pg_indexes
     WHERE schemaname = current_schema() AND tablename = 'aopd_proof' AND indexname <> 'aopd_proof_pkey'
-  `.execute(database.db);
-  for (const { indexname } of rows) await sql`DROP INDEX ${sql.id(indexname)}`.execute(database.db);
+  `.execute(database.longRunning);
+  for (const { indexname } of rows) await sql`DROP INDEX ${sql.id(indexname)}`.execute(database.longRunning);
   return rows.map((row) => row.indexdef);
 }
 
@@ -105,6 +108,7 @@ async function copyRows(database: Database, csv: string): Promise<void> {
   try {
     await client.query("BEGIN");
     await client.query("SET LOCAL aopd.record_events = off");
+    if (database.longStatementTimeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.trunc(database.longStatementTimeoutMs)}`);
     await pipeline(Readable.from([csv]), client.query(copyFrom(copySql)));
     await client.query("COMMIT");
   } catch (error) {

@@ -1,6 +1,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/database/open-database.js";
+import { createTestDatabase } from "@compliance-graph/test-kit";
+import { defaultDatabaseTimeouts } from "../../src/database/database-timeouts.js";
+import { migrateToLatest } from "../../src/database/migrate-to-latest.js";
+import { openDatabase, type Database } from "../../src/database/open-database.js";
 import { SeedAlreadyUsedError } from "../../src/seed/seed-already-used-error.js";
 import { firstUnusedSeed, seedProofs } from "../../src/seed/seed-proofs.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
@@ -38,4 +41,28 @@ describe.each(databaseDrivers)("seeding demo proofs on %s", (driver) => {
     const { rows } = await sql<{ reltuples: number }>`SELECT reltuples FROM pg_class WHERE relname = 'aopd_proof'`.execute(database.db);
     expect(Number(rows[0]?.reltuples)).toBe(50);
   });
+});
+
+describe("seeding under the deployable's statement timeouts", () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    // Queries may take 1 ms only: the bulk load, its index rebuild and its ANALYZE each take longer, so they pass only under the long timeout.
+    database = await openDatabase({
+      databaseUrl: await createTestDatabase("seedtimeouts"),
+      maxConnections: 4,
+      timeouts: { ...defaultDatabaseTimeouts, statementTimeoutMs: 1 },
+    });
+    await migrateToLatest(database.longRunning);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("loads past the bulk threshold under the long statement timeout, as migrations do", async () => {
+    await seedProofs(database, { count: 20_000, seed: 1 });
+    const { rows } = await sql<{ count: string }>`SELECT count(*) AS count FROM aopd_proof`.execute(database.longRunning);
+    expect(Number(rows[0]?.count)).toBe(20_000);
+    await expect(sql`SELECT pg_sleep(0.05)`.execute(database.db)).rejects.toThrow(/statement timeout/);
+  }, 120_000);
 });
