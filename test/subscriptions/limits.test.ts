@@ -19,7 +19,7 @@ describe("subscription limits and lifecycle", () => {
     const databaseUrl = await createTestDatabase("subscription-limits");
     stack = await startStack({
       realAopd: { databaseUrl, seedDemoProofs: 0 },
-      subscriptions: { connectionInitTimeoutMs: 300, maxMessageBytes: 4_096, maxSubscriptionsPerConnection: 2, maxBufferedBytes: 262_144 },
+      subscriptions: { connectionInitTimeoutMs: 1_000, maxMessageBytes: 4_096, maxSubscriptionsPerConnection: 2, maxBufferedBytes: 262_144 },
     });
     writer = await openProofWriter(databaseUrl);
     token = await stack.fetchToken();
