@@ -13,8 +13,10 @@ export default defineConfig({
     globalSetup: ["./packages/test-kit/src/test-database-global-setup.ts"],
     // Database suites create their own databases; two workers match the two cores CI has.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Limits for a busy machine (CI runs at a load of 3 to 8 on two cores): many tests start
+    // processes, browsers or a whole stack, and take four times as long there as on an idle machine.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     env: { APOLLO_TELEMETRY_DISABLED: "1", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
   },
 });

@@ -24,7 +24,7 @@ async function insideViewport(page: Page, element: Locator): Promise<boolean> {
  * logo at every width, and the operator's contact where a link has run out. Limits are small here
  * (3 submissions and 8 reads a minute per link) so that the tests reach them.
  */
-// A browser against the whole stack, and a test that waits out a rate limit's refill: more than the default 30 s on a busy machine.
+// A test here waits out a rate limit's refill in a browser: 19 s on an idle machine, past the default limit on a busy one.
 describe("the customer portal on a phone", { timeout: 180_000 }, () => {
   let stack: Stack;
   let browser: Browser;

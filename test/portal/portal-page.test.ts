@@ -24,8 +24,7 @@ const themeColour = "rgb(123, 45, 67)";
  * identity provider, real aopd on PostgreSQL. Each test requests its proof through the gateway as a
  * compliance team would, opens the page by its one-time link and checks the outcome through /graphql.
  */
-// A browser against the whole stack: more than the default 30 s for a test on a busy machine.
-describe("the customer portal in a browser", { timeout: 120_000 }, () => {
+describe("the customer portal in a browser", () => {
   let stack: Stack;
   let browser: Browser;
   let apiToken: string;
