@@ -3,6 +3,7 @@ import type { FilterLimits } from "@compliance-graph/filter";
 import { sql, type Kysely } from "kysely";
 import type { Writable } from "node:stream";
 import type { AopdDatabase } from "../database/database-schema.js";
+import { setLocalStatementTimeout } from "../database/set-local-statement-timeout.js";
 import { countProofsQuery, selectProofs } from "../proofs/proof-query.js";
 import { toProof } from "../proofs/proof.js";
 import { validateProofFilter } from "../proofs/validate-proof-filter.js";
@@ -95,8 +96,7 @@ async function streamThroughCopy(pool: pg.Pool, db: Kysely<AopdDatabase>, option
   let writer: XlsxProofWriter;
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-    // For this transaction only: the connection goes back to the pool with the queries' timeout.
-    if (options.statementTimeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+    await setLocalStatementTimeout(client, options.statementTimeoutMs);
     const counted = countProofsQuery(db, options.filter, options.limits).compile();
     const { rows } = await client.query<{ count: string }>(counted.sql, [...counted.parameters]);
     const matching = checkedMatching(Number(rows[0]?.count), options);

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { sql } from "kysely";
 import { from as copyFrom } from "pg-copy-streams";
 import type { Database } from "../database/open-database.js";
+import { setLocalStatementTimeout } from "../database/set-local-statement-timeout.js";
 import { demoProofColumns, demoProofRow, type DemoProofRow } from "./demo-proof-rows.js";
 import { SeedAlreadyUsedError } from "./seed-already-used-error.js";
 import { SeededRandom } from "./seeded-random.js";
@@ -108,7 +109,7 @@ async function copyRows(database: Database, csv: string): Promise<void> {
   try {
     await client.query("BEGIN");
     await client.query("SET LOCAL aopd.record_events = off");
-    if (database.longStatementTimeoutMs !== undefined) await client.query(`SET LOCAL statement_timeout = ${Math.trunc(database.longStatementTimeoutMs)}`);
+    await setLocalStatementTimeout(client, database.longStatementTimeoutMs);
     await pipeline(Readable.from([csv]), client.query(copyFrom(copySql)));
     await client.query("COMMIT");
   } catch (error) {
