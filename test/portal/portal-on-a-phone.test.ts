@@ -22,9 +22,9 @@ async function insideViewport(page: Page, element: Locator): Promise<boolean> {
  * The portal as a customer meets it on a 390x844 phone and by keyboard, against the whole stack:
  * refusals and results brought into view, rate limits that reloads do not spend, `?lang=`, the
  * logo at every width, and the operator's contact where a link has run out. Limits are small here
- * (3 submissions and 8 reads a minute per link) so that the tests reach them.
+ * (3 submissions and 8 reads a minute per link) so that the tests reach them. One test waits out
+ * a rate limit's refill in a browser: 19 s on an idle machine, past the default limit on a busy one.
  */
-// A test here waits out a rate limit's refill in a browser: 19 s on an idle machine, past the default limit on a busy one.
 describe("the customer portal on a phone", { timeout: 180_000 }, () => {
   let stack: Stack;
   let browser: Browser;

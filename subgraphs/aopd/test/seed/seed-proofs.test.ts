@@ -1,9 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "@compliance-graph/test-kit";
 import { defaultDatabaseTimeouts } from "../../src/database/database-timeouts.js";
-import { migrateToLatest } from "../../src/database/migrate-to-latest.js";
-import { openDatabase, type Database } from "../../src/database/open-database.js";
+import type { Database } from "../../src/database/open-database.js";
 import { SeedAlreadyUsedError } from "../../src/seed/seed-already-used-error.js";
 import { firstUnusedSeed, seedProofs } from "../../src/seed/seed-proofs.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
@@ -48,12 +46,7 @@ describe("seeding under the deployable's statement timeouts", () => {
 
   beforeAll(async () => {
     // Queries may take 1 ms only: the bulk load, its index rebuild and its ANALYZE each take longer, so they pass only under the long timeout.
-    database = await openDatabase({
-      databaseUrl: await createTestDatabase("seedtimeouts"),
-      maxConnections: 4,
-      timeouts: { ...defaultDatabaseTimeouts, statementTimeoutMs: 1 },
-    });
-    await migrateToLatest(database.longRunning);
+    database = await openTestDatabase("postgres", "seedtimeouts", { ...defaultDatabaseTimeouts, statementTimeoutMs: 1 });
   });
   afterAll(async () => {
     await database?.close();
