@@ -5,6 +5,8 @@ import { readSupergraphConfig, type SubgraphConfig } from "./supergraph-config.j
 
 /** Composition failed; `errors` holds composition's own messages, one per problem. */
 export class CompositionError extends Error {
+  readonly code = "COMPOSITION_FAILED";
+
   constructor(readonly errors: string[]) {
     super(`The subgraphs do not compose:\n${errors.map((error) => `- ${error}`).join("\n")}`);
     this.name = "CompositionError";

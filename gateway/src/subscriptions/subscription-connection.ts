@@ -1,7 +1,6 @@
-import type { DocumentNode } from "graphql";
-import { GraphQLError } from "graphql";
+import type { DocumentNode, GraphQLError } from "graphql";
 import type WebSocket from "ws";
-import { LimitExceededError, ServiceUnavailableError, UnauthenticatedError } from "@compliance-graph/errors";
+import { InternalServerError, LimitExceededError, ServiceUnavailableError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/process-shell";
 import type { OperationPayload, QueryLimits } from "@compliance-graph/graphql-execution";
@@ -142,7 +141,7 @@ export class SubscriptionConnection implements ConnectionBudget {
     } catch (error) {
       admitted.release();
       this.#service.logger.error({ err: error }, "subscription planning failed");
-      return [new GraphQLError("The subscription could not be planned.", { extensions: { code: "INTERNAL_SERVER_ERROR" } })];
+      return [new InternalServerError()];
     }
     if (Array.isArray(planned)) {
       admitted.release();

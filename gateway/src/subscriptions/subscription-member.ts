@@ -3,6 +3,7 @@ import { PushQueue } from "@compliance-graph/graphql-execution";
 
 /** Ends a subscription with errors already formatted (masked) for the client. */
 export class SubscriptionEndedError extends Error {
+  readonly code = "SUBSCRIPTION_ENDED";
   readonly errors: GraphQLFormattedError[];
 
   constructor(errors: GraphQLFormattedError[]) {

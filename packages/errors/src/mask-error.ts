@@ -1,4 +1,5 @@
 import type { GraphQLFormattedError } from "graphql";
+import { InternalServerError } from "./internal-server-error.js";
 import { PublicError } from "./public-error.js";
 
 /**
@@ -25,8 +26,6 @@ const publicCodes = new Set<string>([
   "SERVICE_UNAVAILABLE",
 ]);
 
-export const maskedErrorMessage = "Unexpected error.";
-
 /**
  * The one place that decides what of an error a client sees. A `PublicError` (or an error GraphQL
  * raised about the request) passes with its message and code but without a stack trace; anything
@@ -48,11 +47,12 @@ export function maskError(
     const { stacktrace: _stacktrace, exception: _exception, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   }
+  const internal = new InternalServerError();
   return {
-    message: maskedErrorMessage,
+    message: internal.message,
     ...(formatted.locations ? { locations: formatted.locations } : {}),
     ...(formatted.path ? { path: formatted.path } : {}),
-    extensions: { code: "INTERNAL_SERVER_ERROR" },
+    extensions: internal.extensions,
   };
 }
 

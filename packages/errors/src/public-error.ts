@@ -12,11 +12,16 @@ export type PublicErrorCode =
   | "FORBIDDEN"
   | "LIMIT_EXCEEDED"
   | "CONFLICT"
-  | "SERVICE_UNAVAILABLE";
+  | "SERVICE_UNAVAILABLE"
+  | "INTERNAL_SERVER_ERROR";
 
 /**
- * Base of every error whose message is safe to show to a client. Anything else that escapes a
- * resolver is masked (see `maskError`).
+ * Base of the one error family: every error thrown on purpose, by a domain function or an edge,
+ * is a `PublicError` (or a subclass a deployable adds, such as aopd's proof refusals), so that a
+ * caller `switch`es on `code` and each edge answers from one table: GraphQL by `extensions.code`
+ * (`maskError`), an HTTP route by the status its table gives the code, a WebSocket by its close
+ * codes. Its message is safe to show to a client. Anything else that escapes is a fault and is
+ * masked (see `maskError`).
  */
 export class PublicError extends GraphQLError {
   readonly code: PublicErrorCode;

@@ -7,6 +7,7 @@ import {
   ConflictError,
   ForbiddenError,
   IdentityProviderUnavailableError,
+  InternalServerError,
   InvalidVariableError,
   LimitExceededError,
   maskError,
@@ -31,6 +32,7 @@ describe("the public error family", () => {
       [new BadRequestError("This socket serves subscriptions; send queries and mutations to POST /graphql."), { code: "BAD_REQUEST" }, "This socket serves subscriptions; send queries and mutations to POST /graphql."],
       [new InvalidVariableError('Variable "$first" got invalid value "x"; Int cannot represent non-integer value: "x"'), { code: "BAD_USER_INPUT" }, 'Variable "$first" got invalid value "x"; Int cannot represent non-integer value: "x"'],
       [new SupergraphReloadedError(), { code: "SERVICE_UNAVAILABLE", reason: "SUPERGRAPH_RELOADED" }, "The gateway loaded a new version of the supergraph; subscribe again."],
+      [new InternalServerError(), { code: "INTERNAL_SERVER_ERROR" }, "Unexpected error."],
     ];
     for (const [error, extensions, message] of cases) {
       expect({ name: error.name, code: error.code, message: error.message, extensions: error.extensions }).toEqual({ name: error.constructor.name, code: extensions.code, message, extensions });

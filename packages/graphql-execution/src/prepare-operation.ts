@@ -8,6 +8,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
+import { BadRequestError } from "@compliance-graph/errors";
 import { aliasLimitRule, depthLimitRule, type QueryLimits } from "./query-limits.js";
 import { withoutSuggestions } from "./without-suggestions.js";
 
@@ -25,8 +26,6 @@ export interface PreparedOperation {
   variables: Record<string, unknown> | undefined;
 }
 
-const badRequest = (message: string) => new GraphQLError(message, { extensions: { code: "BAD_REQUEST" } });
-
 /**
  * Parses and validates an operation that arrived over WebSocket with the same limits as one that
  * arrived over HTTP (token count at parse time, depth and aliases at validation), so the socket is
@@ -38,13 +37,13 @@ export function prepareOperation(
   /** `suggestions: false` (introspection off) cuts "Did you mean ...?" from validation errors, as over HTTP. */
   limits: QueryLimits & { suggestions?: boolean },
 ): PreparedOperation | GraphQLError[] {
-  if (typeof payload.query !== "string") return [badRequest("The message must carry the operation as a string in `query`.")];
+  if (typeof payload.query !== "string") return [new BadRequestError("The message must carry the operation as a string in `query`.")];
   if (payload.operationName !== undefined && payload.operationName !== null && typeof payload.operationName !== "string") {
-    return [badRequest("`operationName` must be a string.")];
+    return [new BadRequestError("`operationName` must be a string.")];
   }
   const variables = payload.variables ?? undefined;
   if (variables !== undefined && variables !== null && (typeof variables !== "object" || Array.isArray(variables))) {
-    return [badRequest("`variables` must be an object.")];
+    return [new BadRequestError("`variables` must be an object.")];
   }
   let document: DocumentNode;
   try {
@@ -59,6 +58,6 @@ export function prepareOperation(
   }
   const operationName = typeof payload.operationName === "string" ? payload.operationName : undefined;
   const operation = getOperationAST(document, operationName);
-  if (!operation) return [badRequest(operationName ? `The document has no operation named ${operationName}.` : "The document must hold exactly one operation, or name one.")];
+  if (!operation) return [new BadRequestError(operationName ? `The document has no operation named ${operationName}.` : "The document must hold exactly one operation, or name one.")];
   return { document, operation, operationName, variables: (variables ?? undefined) as Record<string, unknown> | undefined };
 }

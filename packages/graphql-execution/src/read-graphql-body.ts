@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BadRequestError, LimitExceededError } from "@compliance-graph/errors";
 import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError } from "@compliance-graph/process-shell";
 
 /**
@@ -11,11 +12,11 @@ export async function readGraphQLBody(request: IncomingMessage, response: Server
     return { body: request.method === "POST" ? await readJsonBody(request, maxBodyBytes) : undefined };
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
-      sendGraphQLError(response, 413, { message: error.message, extensions: { code: "LIMIT_EXCEEDED" } });
+      sendGraphQLError(response, 413, new LimitExceededError("maxBodyBytes", maxBodyBytes, error.message));
       return undefined;
     }
     if (error instanceof MalformedBodyError) {
-      sendGraphQLError(response, 400, { message: error.message, extensions: { code: "BAD_REQUEST" } });
+      sendGraphQLError(response, 400, new BadRequestError(error.message));
       return undefined;
     }
     throw error;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isConnectionFailure, isStatementTimeout, maskedErrorMessage, ServiceUnavailableError } from "@compliance-graph/errors";
+import { InternalServerError, isConnectionFailure, isStatementTimeout, ServiceUnavailableError } from "@compliance-graph/errors";
 import { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 import { connectionLimitsFromEnv, type ConnectionLimits } from "./connection-limits.js";
 import { createBoundedHttpServer } from "./create-bounded-http-server.js";
@@ -119,7 +119,7 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
         return sendGraphQLError(response, 503, unavailable);
       }
       logger.error({ err: error, requestId }, "request failed");
-      sendGraphQLError(response, 500, { message: maskedErrorMessage, extensions: { code: "INTERNAL_SERVER_ERROR" } });
+      sendGraphQLError(response, 500, new InternalServerError());
     }
   };
   // Longer than the usual load balancer idle timeout (60 s), so the balancer closes first.

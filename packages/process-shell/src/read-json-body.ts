@@ -2,13 +2,17 @@ import type { IncomingMessage } from "node:http";
 
 /** The request body was larger than the configured limit; answered with HTTP 413. */
 export class BodyTooLargeError extends Error {
+  readonly code = "BODY_TOO_LARGE";
+
   constructor(readonly limitBytes: number) {
     super(`The request body exceeds ${limitBytes} bytes.`);
   }
 }
 
 /** The request body was not valid JSON; answered with HTTP 400. */
-export class MalformedBodyError extends Error {}
+export class MalformedBodyError extends Error {
+  readonly code = "MALFORMED_BODY";
+}
 
 /**
  * Reads and parses a JSON request body, refusing more than `limitBytes` before it is buffered: a

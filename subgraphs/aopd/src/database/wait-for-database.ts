@@ -4,6 +4,8 @@ import type { Logger } from "@compliance-graph/process-shell";
 
 /** The database did not answer within the start-up limit; the process should exit and be restarted. */
 export class DatabaseStartupTimeoutError extends Error {
+  readonly code = "DATABASE_STARTUP_TIMEOUT";
+
   constructor(limitMs: number, attempts: number, lastError: unknown) {
     super(`The database did not answer within ${limitMs} ms of start-up (${attempts} attempts; AOPD_DB_STARTUP_TIMEOUT_MS).`, { cause: lastError });
     this.name = "DatabaseStartupTimeoutError";

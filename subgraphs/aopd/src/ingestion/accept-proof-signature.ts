@@ -1,5 +1,4 @@
 import type { AuditOrigin } from "../audit/audit-origin.js";
-import { ConflictError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdMetrics } from "../aopd-metrics.js";
 import type { AopdConfig } from "../aopd-config.js";
@@ -169,7 +168,7 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     });
     return { proof: verified, repeated: false };
   } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
+    if (!(error instanceof ProofStateRefusal) || error.refusal === "wrong_kind") throw error;
     // Another submission won meanwhile: the same one is a success, anything else is refused.
     const current = await db.selectFrom("aopd_proof").selectAll().where("id", "=", proof.id).executeTakeFirstOrThrow();
     if (current.status === "VERIFIED" && isAcceptedSubmission(family, current, resolved)) return { proof: current, repeated: true };

@@ -1,8 +1,8 @@
-import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely, type UpdateObject } from "kysely";
 import { appendAuditEntry, type AuditEvent } from "../audit/append-audit-entry.js";
 import { evidenceHashOf } from "../proofs/evidence-hash.js";
+import { ProofStateRefusal, UnknownProofRefusal, type ProofRefusal } from "../proofs/proof-refusal.js";
 import type { AopdDatabase, ProofKind, ProofRow, ProofStatus } from "../database/database-schema.js";
 import { inTransaction } from "../database/in-transaction.js";
 
@@ -28,10 +28,12 @@ export interface StatusChange {
  * status, so two concurrent changes of one proof cannot both win (the second finds the status
  * already moved and is refused). The table's trigger records the event in the same statement, and
  * the change's audit entry is appended in the same transaction (the caller's, or one of its own),
- * so no accepted change goes unrecorded. A refused change changes nothing and says why.
+ * so no accepted change goes unrecorded. A refused change changes nothing and says why, as a
+ * `ProofRefusal`: `unknown_proof`, `wrong_kind` (naming the argument `id`), `wrong_status` or
+ * `expired` (with the proof's status).
  */
 export async function changeProofStatus(db: Kysely<AopdDatabase>, id: string, change: StatusChange): Promise<ProofRow> {
-  if (!isUuid(id)) throw new NotFoundError("The proof", id);
+  if (!isUuid(id)) throw UnknownProofRefusal.byId(id);
   const updated = await inTransaction(db, async (trx) => {
     let update = trx
       .updateTable("aopd_proof")
@@ -57,14 +59,14 @@ function withEvidenceHash(audit: Omit<AuditEvent, "proofId">, row: ProofRow): Au
 }
 
 /** Why a change found no row to update, from the row as it now stands. */
-async function refusalOf(db: Kysely<AopdDatabase>, id: string, change: StatusChange): Promise<Error> {
+async function refusalOf(db: Kysely<AopdDatabase>, id: string, change: StatusChange): Promise<ProofRefusal> {
   const current = await db.selectFrom("aopd_proof").select(["kind", "status", "due_at"]).where("id", "=", id.toLowerCase()).executeTakeFirst();
-  if (!current) return new NotFoundError("The proof", id);
-  if (current.kind !== change.kind) return new UserInputError("id", `names a ${current.kind} proof; only ${change.kind} proofs can be ${change.action}.`);
-  if (!change.from.includes(current.status)) {
-    return new ConflictError(`The proof is ${current.status}; it can be ${change.action} only when ${change.from.join(" or ")}.`, { status: current.status });
+  if (!current) return UnknownProofRefusal.byId(id);
+  if (current.kind !== change.kind) {
+    return new ProofStateRefusal("wrong_kind", `names a ${current.kind} proof; only ${change.kind} proofs can be ${change.action}.`, undefined, { field: "id" });
   }
-  return new ConflictError(`The proof expired at ${current.due_at?.toISOString() ?? "its due time"}; it can no longer be ${change.action}.`, {
-    status: current.status,
-  });
+  if (!change.from.includes(current.status)) {
+    return new ProofStateRefusal("wrong_status", `The proof is ${current.status}; it can be ${change.action} only when ${change.from.join(" or ")}.`, current.status);
+  }
+  return new ProofStateRefusal("expired", `The proof expired at ${current.due_at?.toISOString() ?? "its due time"}; it can no longer be ${change.action}.`, current.status);
 }

@@ -1,6 +1,5 @@
 import type { DtiAsset } from "@compliance-graph/dti-assets";
 import { base58 } from "@scure/base";
-import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -9,6 +8,7 @@ import { decisionRequestOf, type AssessmentInput } from "../decisions/assessment
 import { assessProof } from "../decisions/assess-proof.js";
 import type { Decider } from "../decisions/decider.js";
 import type { AuditOrigin } from "../audit/audit-origin.js";
+import { ProofStateRefusal, SubmissionRefusal, UnknownProofRefusal } from "../proofs/proof-refusal.js";
 import { changeProofStatus } from "./change-proof-status.js";
 
 /** Transaction ids as each address family writes them; other families get a shape check. */
@@ -29,7 +29,7 @@ function sameTxId(a: string, b: string): boolean {
 
 function requireTxId(asset: DtiAsset | undefined, txId: string): string {
   const rule = txIdRules[asset?.addressFamily ?? ""] ?? otherTxIds;
-  if (!rule.accepts(txId)) throw new UserInputError("txId", `is not a transaction id of ${asset?.name ?? "the asset"}: expected ${rule.allowed}.`);
+  if (!rule.accepts(txId)) throw new SubmissionRefusal("invalid_tx_id", `is not a transaction id of ${asset?.name ?? "the asset"}: expected ${rule.allowed}.`, { field: "txId" });
   return txId;
 }
 
@@ -45,10 +45,10 @@ export function submissionOf(txId: string) {
 /**
  * The customer reports the test transaction: PENDING (and not yet due) to SUBMITTED. Idempotent:
  * the same transaction id reported again (a retry after a lost answer, from the portal or the API)
- * gets the proof as it now stands; a different one is a conflict.
+ * gets the proof as it now stands; a different one is refused as the state machine refuses it.
  */
 export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, txId: string, origin: AuditOrigin): Promise<ProofRow> {
-  if (!isUuid(id)) throw new NotFoundError("The proof", id);
+  if (!isUuid(id)) throw UnknownProofRefusal.byId(id);
   const current = await db.selectFrom("aopd_proof").select("asset").where("id", "=", id.toLowerCase()).executeTakeFirst();
   const checkedTxId = requireTxId(current ? config.assets.get(current.asset) : undefined, txId);
   try {
@@ -61,7 +61,7 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
       audit: { origin, action: "SUBMITTED", details: { evidence: "transaction", txId: checkedTxId } },
     });
   } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
+    if (!(error instanceof ProofStateRefusal) || error.refusal === "wrong_kind") throw error;
     const now = await db.selectFrom("aopd_proof").selectAll().where("id", "=", id.toLowerCase()).executeTakeFirst();
     if (now?.tx_id !== null && now?.tx_id !== undefined && sameTxId(now.tx_id, checkedTxId)) return now;
     throw error;

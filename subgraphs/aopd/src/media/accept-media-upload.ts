@@ -58,7 +58,7 @@ export async function acceptMediaUpload(
     }
   } catch (error) {
     // A body too slow is not read any further: its answer closes the connection instead (see sendPublicRouteError).
-    const readRest = error instanceof ProofRefusal && error.code !== "upload_too_slow";
+    const readRest = error instanceof ProofRefusal && error.refusal !== "upload_too_slow";
     if (readRest && !request.complete && !request.destroyed) await discardRest(request, largest);
     throw error;
   }

@@ -12,6 +12,8 @@ export interface ProofMedia {
 
 /** The stored bytes differ from what was uploaded (a chunk missing, altered or extra). */
 export class MediaIntegrityError extends Error {
+  readonly code = "MEDIA_INTEGRITY";
+
   constructor(proofId: string, detail: string) {
     super(`The media of proof ${proofId} failed its integrity check: ${detail}.`);
   }

@@ -1,4 +1,4 @@
-import { GraphQLError } from "graphql";
+import { BadRequestError } from "@compliance-graph/errors";
 import type { AopdContext } from "../graphql/aopd-context.js";
 import type { ProofSubscriptionHub, ProofSubscriptionPayload } from "./proof-subscription-hub.js";
 
@@ -23,6 +23,6 @@ export const aopdProofsSubscription = {
   },
 };
 
-function webSocketOnly(): GraphQLError {
-  return new GraphQLError("Subscriptions are served over WebSocket (graphql-transport-ws), not over HTTP.", { extensions: { code: "BAD_REQUEST" } });
+function webSocketOnly(): BadRequestError {
+  return new BadRequestError("Subscriptions are served over WebSocket (graphql-transport-ws), not over HTTP.");
 }

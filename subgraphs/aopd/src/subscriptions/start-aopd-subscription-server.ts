@@ -10,9 +10,9 @@
 import type { Server } from "node:http";
 import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
-import { GraphQLError, type GraphQLSchema } from "graphql";
+import type { GraphQLError, GraphQLSchema } from "graphql";
 import { WebSocketServer } from "ws";
-import { ForbiddenError, maskError, UnauthenticatedError } from "@compliance-graph/errors";
+import { BadRequestError, ForbiddenError, maskError, UnauthenticatedError } from "@compliance-graph/errors";
 import { findMissingRole, RequiredRoles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
 import { requestIdFrom, type Logger } from "@compliance-graph/process-shell";
 import { defaultQueryLimits, prepareOperation } from "@compliance-graph/graphql-execution";
@@ -72,7 +72,7 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
         const prepared = prepareOperation(schema, payload, { ...defaultQueryLimits, suggestions: !services.config.production });
         if (Array.isArray(prepared)) return prepared;
         if (prepared.operation.operation !== "subscription") {
-          return [new GraphQLError("This socket serves subscriptions only; send queries and mutations over HTTP.", { extensions: { code: "BAD_REQUEST" } })];
+          return [new BadRequestError("This socket serves subscriptions only; send queries and mutations over HTTP.")];
         }
         const missing = findMissingRole(schema, prepared.document, prepared.operation, required, identity.roles);
         if (missing) return [new ForbiddenError(missing.role, missing.coordinate)];
