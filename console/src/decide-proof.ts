@@ -5,9 +5,9 @@ import { textOr } from "./translations.js";
 export type Decision = "VERIFIED" | "FAILED";
 
 /**
- * A code of `AopdDecisionReason`. The list itself is the API's (`configuration.decisionReasons`,
- * read at start into the console's context), so a code added there shows here without a release;
- * one is required for FAILED, and `OTHER` needs words (docs/decisions.md).
+ * A code of `AopdDecisionReason`. The lists are the API's (`configuration.proofKinds`, each kind's
+ * `decisionReasons`, read at start into the console's context), so a code added there shows here
+ * without a release; one is required for FAILED, and `OTHER` needs words (docs/decisions.md).
  */
 export type DecisionReason = string;
 
@@ -27,11 +27,18 @@ export interface DecisionInput {
 }
 
 /**
- * The one place the console records an officer's decision: `assessMediaProof` and
- * `assessSatoshiProof`, which record the caller as the decider (role `proofs:assess`).
+ * The mutation that records an officer's decision of each kind the API says an officer decides
+ * (`configuration.proofKinds`): the documents are the console's own, one per kind.
  */
-export async function decideProof(api: GatewayApi, kind: Exclude<ProofKind, "signature">, id: string, input: DecisionInput): Promise<Pick<Proof, "__typename" | "id" | "status">> {
-  const field = kind === "media" ? "assessMediaProof" : "assessSatoshiProof";
+const assessMutationOf: Partial<Record<ProofKind, string>> = { satoshi: "assessSatoshiProof", media: "assessMediaProof" };
+
+/**
+ * The one place the console records an officer's decision (`assess…Proof`), which records the
+ * caller as the decider (role `proofs:assess`).
+ */
+export async function decideProof(api: GatewayApi, kind: ProofKind, id: string, input: DecisionInput): Promise<Pick<Proof, "__typename" | "id" | "status">> {
+  const field = assessMutationOf[kind];
+  if (!field) throw new Error(`The console has no decision for ${kind} proofs.`);
   const data = await api.graphql<{ aopd: Record<string, Pick<Proof, "__typename" | "id" | "status">> }>(
     `mutation Decide($id: ID!, $assessment: AopdAssessment!, $reason: AopdDecisionReason, $reasonText: String, $comment: String) {
       aopd { ${field}(id: $id, assessment: $assessment, reason: $reason, reasonText: $reasonText, comment: $comment) { __typename id status } }

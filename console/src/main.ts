@@ -1,12 +1,12 @@
 import "./style.css";
 import { loadConsoleConfig } from "./console-config.js";
-import type { ConsoleContext } from "./console-context.js";
+import type { ConsoleContext, ConsoleProofKind } from "./console-context.js";
 import { h } from "@compliance-graph/web-dom";
 import { gatewayApi } from "./gateway-api.js";
 import { liveProofs } from "./live-proofs.js";
 import { applyOperatorTheme, operatorLogoUrl, operatorThemeFields } from "./operator-theme.js";
 import { startOfficerSession } from "./officer-session.js";
-import type { Asset } from "./proof-fields.js";
+import type { Asset, ProofKind } from "./proof-fields.js";
 import { proofDetail } from "./screens/proof-detail.js";
 import { proofsOverview } from "./screens/proofs-overview.js";
 import { requestProof } from "./screens/request-proof.js";
@@ -23,9 +23,9 @@ async function start(): Promise<void> {
   const api = gatewayApi(session);
   const connection = h("span", { role: "status", class: "connection" });
   const live = liveProofs(session, (connected) => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting")));
-  const { aopd } = await api.graphql<{ aopd: { configuration: { supportedAssets: Asset[]; decisionReasons: string[] }; theme: string; logo: string } }>(
-    `{ aopd { configuration { supportedAssets { asset name symbol network decimals } decisionReasons } ${operatorThemeFields} } }`,
-  );
+  const { aopd } = await api.graphql<{
+    aopd: { configuration: { supportedAssets: Asset[]; proofKinds: ({ name: ProofKind } & ConsoleProofKind)[] }; theme: string; logo: string };
+  }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } proofKinds { name decidedByOfficer decisionReasons } } ${operatorThemeFields} } }`);
   applyOperatorTheme(document.documentElement, aopd.theme);
   const logo = operatorLogoUrl(aopd.logo);
   const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
@@ -39,7 +39,7 @@ async function start(): Promise<void> {
     api,
     live,
     assets,
-    decisionReasons: aopd.configuration.decisionReasons,
+    proofKinds: new Map(aopd.configuration.proofKinds.map(({ name, ...kind }) => [name, kind])),
     navigate(path, replace = false) {
       if (replace) history.replaceState(null, "", path);
       else history.pushState(null, "", path);

@@ -18,7 +18,7 @@ import {
   tronAddressOf,
   type LocalAnvil,
 } from "@compliance-graph/test-kit";
-import { aopdConfigFromEnv } from "../../subgraphs/aopd/src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../subgraphs/aopd/src/aopd-config-from-env.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { launchBrowser, openPage } from "./support/browser.js";
 import { headingShown, portalProofs, type RequestedProof } from "./support/portal-proofs.js";

@@ -10,7 +10,7 @@ import { t } from "../translations.js";
  * comment, then a confirmation step naming the proof and the decision before anything is sent.
  * `done` re-reads the proof, which then shows its new status and who decided.
  */
-export function decisionForm(context: ConsoleContext, proof: Proof, kind: Exclude<ProofKind, "signature">, done: () => void): HTMLElement {
+export function decisionForm(context: ConsoleContext, proof: Proof, kind: ProofKind, done: () => void): HTMLElement {
   const commentId = fieldId("comment");
   const reasonId = fieldId("reason");
   const reasonTextId = fieldId("reason-text");
@@ -29,7 +29,7 @@ export function decisionForm(context: ConsoleContext, proof: Proof, kind: Exclud
       "div",
       { class: "field" },
       h("label", { for: reasonId }, t("decide.reason")),
-      h("select", { id: reasonId, name: "reason" }, h("option", { value: "" }, t("decide.reasonNone")), ...context.decisionReasons.map((code) => h("option", { value: code }, reasonLabel(code)))),
+      h("select", { id: reasonId, name: "reason" }, h("option", { value: "" }, t("decide.reasonNone")), ...(context.proofKinds.get(kind)?.decisionReasons ?? []).map((code) => h("option", { value: code }, reasonLabel(code)))),
     ),
     h("div", { class: "field" }, h("label", { for: reasonTextId }, t("decide.reasonText")), h("input", { id: reasonTextId, name: "reasonText", maxlength: "2000" })),
     h("div", { class: "field" }, h("label", { for: commentId }, t("decide.comment")), h("textarea", { id: commentId, name: "comment", maxlength: "2000", rows: "3" })),

@@ -170,8 +170,8 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     if (proof.history) sections.push(auditHistory(proof.history));
     else sections.push(decisionHistory(proofEvents.events, proof.decisions ?? []));
     if (context.session.roles.has(legalHoldRole)) sections.push(legalHoldForm(context, proof.id, proof.legalHold, () => void render()));
-    // Signature proofs are decided by their signature; the other kinds by an officer with proofs:assess.
-    if (kind !== "signature" && context.session.roles.has(decideRole)) {
+    // Some kinds are decided by their evidence (a verified signature); the others by an officer with proofs:assess.
+    if (context.proofKinds.get(kind)?.decidedByOfficer && context.session.roles.has(decideRole)) {
       const again = () => void render();
       if (proof.status === "SUBMITTED" && proof.proposal) sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));

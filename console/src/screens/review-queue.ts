@@ -15,7 +15,7 @@ import { formatDate, formatNumber, t } from "../translations.js";
 /** Most proofs the queue lists at once, oldest first. @default 200 */
 const queueLimit = 200;
 
-/** SUBMITTED proofs (media and Satoshi: the kinds a person decides), oldest first, kept current by live events. */
+/** SUBMITTED proofs (the kinds a person decides: `configuration.proofKinds`), oldest first, kept current by live events. */
 export async function reviewQueue(context: ConsoleContext, root: HTMLElement): Promise<void> {
   const status = h("p", { role: "status" }, t("common.loading"));
   const holder = h("div", { class: "table-holder" });

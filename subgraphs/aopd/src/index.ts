@@ -3,5 +3,6 @@
 // below GraphQL) is behind the second door, `@compliance-graph/aopd/internals`; `npm run migrate` and
 // `npm run seed` are aopd's own command-line tools.
 export { startAopd, type RunningAopd, type StartAopdOptions } from "./start-aopd.js";
-export { aopdConfigFromEnv, type AopdConfig } from "./aopd-config.js";
+export { aopdConfigFromEnv } from "./aopd-config-from-env.js";
+export type { AopdConfig } from "./aopd-config.js";
 export { assembleAopdSdl, aopdSchemaFile } from "./schema/assemble-aopd-sdl.js";

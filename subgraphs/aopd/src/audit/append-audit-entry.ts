@@ -4,7 +4,6 @@ import type { AopdDatabase } from "../database/database-schema.js";
 import type { AuditAction } from "./audit-action.js";
 import { canonicalJson, type AuditDetail } from "./audit-entry-hash.js";
 import type { AuditOrigin } from "./audit-origin.js";
-import { auditTrailSwitch } from "./audit-trail-switch.js";
 
 /** One action to record. */
 export interface AuditEvent {
@@ -33,7 +32,7 @@ export interface AuditEvent {
  * stored. One statement for any number of entries; its trigger wakes the sequencer.
  */
 export async function appendAuditEntries(db: Kysely<AopdDatabase>, events: readonly AuditEvent[]): Promise<void> {
-  if (!auditTrailSwitch.recording || events.length === 0) return;
+  if (events.length === 0) return;
   const traceId = activeTraceId();
   await db
     .insertInto("aopd_audit_entry")

@@ -1,5 +1,5 @@
 import type { Identity } from "@compliance-graph/identity";
-import type { Decider } from "../decisions/decider.js";
+import type { Decider } from "./decider.js";
 
 /**
  * Who acted, named as a decider is named (decider.ts): the internal identity token's subject,

@@ -1,7 +1,6 @@
-import { cellText } from "../export/cell-text.js";
-import { columnLetter } from "../export/proof-export-columns.js";
-import { dateCell, textCell, worksheetStartXmlOf } from "../export/proof-worksheet-xml.js";
-import type { WorksheetLayout } from "../export/xlsx-workbook-writer.js";
+import { cellText } from "../xlsx/cell-text.js";
+import { columnLetter, dateCell, textCell, worksheetStartXmlOf } from "../xlsx/worksheet-xml.js";
+import type { WorksheetLayout } from "../xlsx/xlsx-workbook-writer.js";
 import type { AuditEntryRow } from "../database/database-schema.js";
 
 /** The columns of the audit trail's export, in order; every text goes through `cellText` (formula safety, Excel's cell limit). */
@@ -23,7 +22,7 @@ const columns: readonly { header: string; width: number; type: "text" | "date"; 
 const letters = columns.map((_column, index) => columnLetter(index));
 
 /**
- * The audit trail as worksheet rows, written by the proof export's cell writers: text only as
+ * The audit trail as worksheet rows, written by the same cell writers as the proof export: text only as
  * inline strings (a `details` text starting with `=` stays text; see xlsx-formula-injection).
  */
 export const auditTrailWorksheet: WorksheetLayout<AuditEntryRow> = {

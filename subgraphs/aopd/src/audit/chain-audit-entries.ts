@@ -29,7 +29,7 @@ export const chainSpacingMs = 100;
  * what someone hiding an action would want. So nothing here may skip one. A high-water mark
  * ("chain the entries after insertion N") would: an insertion number taken early can commit after
  * a larger one was chained, and would sit below the mark forever. Instead, as the proof event log
- * numbers its events (events/record-proof-event-trigger.ts), each run chains whatever is unchained
+ * numbers its events (migration 0004), each run chains whatever is unchained
  * (`seq IS NULL`): it locks the head row first, and READ COMMITTED gives the statements after the
  * lock a snapshot holding every entry committed before it, so an entry committed late is chained
  * by the next run, after everything chained before it. Entries go in insertion order within a

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { LimitExceededError } from "@compliance-graph/errors";
 import type { Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
-import { XlsxWorkbookWriter } from "../export/xlsx-workbook-writer.js";
+import { XlsxWorkbookWriter } from "../xlsx/xlsx-workbook-writer.js";
 import { filteredAuditEntries, type AuditTrailFilter } from "./audit-trail-query.js";
 import { auditTrailWorksheet } from "./audit-trail-worksheet.js";
 

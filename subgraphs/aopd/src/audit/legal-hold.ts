@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, ProofRow } from "../database/database-schema.js";
-import { optionalDecisionText } from "../decisions/decision-reason.js";
+import { optionalOfficerText } from "./officer-text.js";
 import { appendAuditEntry } from "./append-audit-entry.js";
 import type { AuditOrigin } from "./audit-origin.js";
 
@@ -14,7 +14,7 @@ import type { AuditOrigin } from "./audit-origin.js";
  * the status, so no proof event is sent.
  */
 export async function changeLegalHold(db: Kysely<AopdDatabase>, id: string, place: boolean, reason: string, origin: AuditOrigin): Promise<ProofRow> {
-  const reasonText = optionalDecisionText("reason", reason);
+  const reasonText = optionalOfficerText("reason", reason);
   if (reasonText === null) throw new UserInputError("reason", `is required: say why the hold is ${place ? "placed" : "lifted"}, in 1 to 2000 characters.`);
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
   return db.transaction().execute(async (trx) => {

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { readSanctionsList, SanctionsListError } from "@compliance-graph/sanctions-lists";
-import { aopdConfigFromEnv } from "../aopd-config.js";
+import { aopdConfigFromEnv } from "../aopd-config-from-env.js";
 import { migrateToLatest } from "../database/migrate-to-latest.js";
 import { openDatabase } from "../database/open-database.js";
 import { importSanctionsList } from "../screening/import-sanctions-list.js";

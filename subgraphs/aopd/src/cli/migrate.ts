@@ -1,4 +1,4 @@
-import { aopdConfigFromEnv } from "../aopd-config.js";
+import { aopdConfigFromEnv } from "../aopd-config-from-env.js";
 import { migrateToLatest } from "../database/migrate-to-latest.js";
 import { openDatabase } from "../database/open-database.js";
 

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { aopdConfigFromEnv } from "../aopd-config.js";
+import { aopdConfigFromEnv } from "../aopd-config-from-env.js";
 import { migrateToLatest } from "../database/migrate-to-latest.js";
 import { openDatabase } from "../database/open-database.js";
 import { SeedAlreadyUsedError } from "../seed/seed-already-used-error.js";

@@ -194,7 +194,7 @@ export interface ProofMediaChunkTable {
   data: Buffer;
 }
 
-/** One proof creation or status change (see events/record-proof-event-trigger.ts for how events are written and numbered). */
+/** One proof creation or status change (see migration 0004 for how events are written and numbered). */
 export interface ProofEventTable {
   insertion: Generated<string>;
   /** The event's place in the log; null until numbered, shortly after its transaction commits. */

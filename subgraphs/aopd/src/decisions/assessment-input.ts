@@ -1,7 +1,8 @@
 import type { Assessment, DecisionReason, ProofKind } from "../database/database-schema.js";
-import type { Decider } from "./decider.js";
+import type { Decider } from "../audit/decider.js";
 import type { DecisionRequest } from "./decide-proof.js";
-import { optionalDecisionText, requireDecisionReason } from "./decision-reason.js";
+import { optionalOfficerText } from "../audit/officer-text.js";
+import { requireDecisionReason } from "./decision-reason.js";
 
 /** The arguments of `assessSatoshiProof` and `assessMediaProof`, as GraphQL passes them. */
 export interface AssessmentInput {
@@ -19,7 +20,7 @@ export function decisionRequestOf(kind: DecisionRequest["kind"] & ProofKind, id:
     id,
     outcome: input.assessment,
     ...requireDecisionReason(input.assessment, input.reason, input.reasonText),
-    comment: optionalDecisionText("comment", input.comment),
+    comment: optionalOfficerText("comment", input.comment),
     decider,
     requestId,
   };

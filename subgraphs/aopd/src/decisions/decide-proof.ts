@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import { sql, type Kysely, type UpdateObject } from "kysely";
 import { appendAuditEntry } from "../audit/append-audit-entry.js";
 import type { AopdDatabase, Assessment, DecisionAction, ProofKind, ProofRow } from "../database/database-schema.js";
-import { changeProofStatus } from "../ingestion/change-proof-status.js";
-import type { Decider } from "./decider.js";
+import { changeProofStatus } from "../proofs/change-proof-status.js";
+import type { Decider } from "../audit/decider.js";
 import type { CheckedReason } from "./decision-reason.js";
 
 export interface DecisionRequest extends CheckedReason {
-  kind: Extract<ProofKind, "satoshi" | "media">;
+  /** A kind an officer decides (kinds/proof-kinds.ts, `officerDecidedKinds`). */
+  kind: ProofKind;
   id: string;
   outcome: Assessment;
   /** The decider's own comment; the requester's `comment` on the proof is never touched. */

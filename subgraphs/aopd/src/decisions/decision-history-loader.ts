@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
-import { toDecision, type Decision } from "./decision.js";
+import { toDecision, type Decision } from "../proofs/decision.js";
 
 /**
  * The decision histories one request asks for, read in one query however many proofs a page

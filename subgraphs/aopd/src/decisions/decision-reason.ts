@@ -1,4 +1,5 @@
 import { UserInputError } from "@compliance-graph/errors";
+import { optionalOfficerText } from "../audit/officer-text.js";
 import type { Assessment, DecisionReason } from "../database/database-schema.js";
 
 /**
@@ -23,19 +24,9 @@ export interface CheckedReason {
   reasonText: string | null;
 }
 
-const maxTextLength = 2_000;
-
-/** A free text of the officer's: absent, or 1 to 2000 characters that are not all blank. */
-export function optionalDecisionText(field: string, value: string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  if (value.trim() === "") throw new UserInputError(field, "is blank; leave it out or write at least one character.");
-  if (value.length > maxTextLength) throw new UserInputError(field, `has ${value.length} characters; at most ${maxTextLength} are allowed.`);
-  return value;
-}
-
 /** The reason of a decision, checked against its outcome before anything is written. */
 export function requireDecisionReason(outcome: Assessment, reason: DecisionReason | null | undefined, reasonText: string | null | undefined): CheckedReason {
-  const text = optionalDecisionText("reasonText", reasonText);
+  const text = optionalOfficerText("reasonText", reasonText);
   if (reason !== null && reason !== undefined && !decisionReasons.includes(reason)) {
     throw new UserInputError("reason", `${String(reason)} is not a reason code; allowed: ${decisionReasons.join(", ")}.`);
   }

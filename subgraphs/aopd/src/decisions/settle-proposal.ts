@@ -3,10 +3,10 @@ import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/
 import { isUuid } from "@compliance-graph/filter";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { AopdDatabase, ProofDecisionRow, ProofRow } from "../database/database-schema.js";
-import { changeProofStatus } from "../ingestion/change-proof-status.js";
+import { changeProofStatus } from "../proofs/change-proof-status.js";
 import { appendDecision, decisionColumns } from "./decide-proof.js";
-import type { Decider } from "./decider.js";
-import { optionalDecisionText } from "./decision-reason.js";
+import type { Decider } from "../audit/decider.js";
+import { optionalOfficerText } from "../audit/officer-text.js";
 
 /**
  * The second pair of eyes. Threat: one officer deciding alone a proof the institution wants two
@@ -30,14 +30,9 @@ async function lockProposal(trx: Transaction<AopdDatabase>, id: string, decider:
   return { proof, proposal };
 }
 
-const decidable = (kind: string) => {
-  if (kind !== "satoshi" && kind !== "media") throw new UserInputError("id", `names a ${kind} proof; only Satoshi and media proofs have proposals.`);
-  return kind;
-};
-
 /** A second officer confirms the proposal: its outcome and reason become the decision in force, confirmed in the confirmer's name. */
 export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comment: string | null | undefined, decider: Decider, requestId: string | null): Promise<ProofRow> {
-  const checkedComment = optionalDecisionText("comment", comment);
+  const checkedComment = optionalOfficerText("comment", comment);
   return db.transaction().execute(async (trx) => {
     const { proof, proposal } = await lockProposal(trx, id, decider, "confirm");
     const outcome = (proposal as ProofDecisionRow & { outcome: "VERIFIED" | "FAILED" }).outcome;
@@ -45,7 +40,8 @@ export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comm
     const decisionId = randomUUID();
     const row = await changeProofStatus(trx, proof.id, {
       action: "confirmed",
-      kind: decidable(proof.kind),
+      // A proposal exists only on a proof of a kind an officer decides (`assessProof` made it).
+      kind: proof.kind,
       from: ["SUBMITTED"],
       audit: "with the decision",
       set: { status: outcome, assessment: outcome, proposal_id: null, ...decisionColumns(decisionId, "CONFIRMED", confirmed) },
@@ -57,11 +53,10 @@ export async function confirmProposal(db: Kysely<AopdDatabase>, id: string, comm
 
 /** A second officer rejects the proposal: the proof stays SUBMITTED, without a proposal, to be reviewed again. */
 export async function rejectProposal(db: Kysely<AopdDatabase>, id: string, reason: string, decider: Decider, requestId: string | null): Promise<ProofRow> {
-  const reasonText = optionalDecisionText("reason", reason);
+  const reasonText = optionalOfficerText("reason", reason);
   if (reasonText === null) throw new UserInputError("reason", "is required: say why the proposal is rejected, in 1 to 2000 characters.");
   return db.transaction().execute(async (trx) => {
     const { proof } = await lockProposal(trx, id, decider, "reject");
-    decidable(proof.kind);
     const row = await trx
       .updateTable("aopd_proof")
       .set({ proposal_id: null, updated_at: sql<Date>`now()` })

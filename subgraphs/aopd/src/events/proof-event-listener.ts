@@ -31,7 +31,7 @@ export interface ProofEventListener {
 }
 
 /**
- * Listens to the proof event log's wake-ups for this replica (see record-proof-event-trigger.ts): PostgreSQL
+ * Listens to the proof event log's wake-ups for this replica (see migration 0004): PostgreSQL
  * delivers a NOTIFY to every listening session once its transaction commits, so every replica hears
  * of every write and every numbering, whichever replica made it. The notifications only wake;
  * what was missed while not listening is read from the log afterwards. On a server the listener

@@ -1,6 +1,6 @@
 import type { Proof } from "../proofs/proof.js";
 
-/** Announced by every proof write: committed events wait to be numbered (see record-proof-event-trigger.ts). */
+/** Announced by every proof write: committed events wait to be numbered (see migration 0004). */
 export const proofWritesChannel = "aopd_proof_writes";
 
 /** Announced by each numbering, with the last position numbered: there are events to read. */

@@ -12,7 +12,7 @@ export interface NumberedEvents {
 /**
  * Numbers the committed events that have no position yet, `batchSize` per transaction, until none
  * is left; returns what it numbered, by change, kind and status (for the metrics). Safe in any
- * number of replicas at once (the function takes the log row's lock, see record-proof-event-trigger.ts; it is held
+ * number of replicas at once (the function takes the log row's lock, see migration 0004; it is held
  * to the end of the transaction, so the positions just assigned are exactly the last ones).
  */
 export async function sequenceProofEvents(db: Kysely<AopdDatabase>, batchSize = 1_000): Promise<NumberedEvents[]> {

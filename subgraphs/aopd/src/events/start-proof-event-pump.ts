@@ -2,7 +2,7 @@ import type { FilterLimits } from "@compliance-graph/filter";
 import type { Logger } from "@compliance-graph/process-shell";
 import type { AopdMetrics } from "../aopd-metrics.js";
 import type { Database } from "../database/open-database.js";
-import { ProofSubscriptionHub } from "../subscriptions/proof-subscription-hub.js";
+import { ProofSubscriptionHub } from "./proof-subscription-hub.js";
 import { Sequencer } from "../database/sequencer.js";
 import { sequenceProofEvents } from "./sequence-proof-events.js";
 import { startProofEventListener } from "./proof-event-listener.js";

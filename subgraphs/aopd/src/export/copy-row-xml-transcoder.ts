@@ -1,7 +1,7 @@
-import { cellText, maxCellCharacters } from "./cell-text.js";
-import { inlineStringXml } from "./proof-worksheet-xml.js";
+import { cellText, maxCellCharacters } from "../xlsx/cell-text.js";
+import { inlineStringXml } from "../xlsx/worksheet-xml.js";
 import { proofExportColumnLetters, proofExportColumns, type ProofExportColumn } from "./proof-export-columns.js";
-import { cellStyle } from "./xlsx-package-parts.js";
+import { cellStyle } from "../xlsx/xlsx-package-parts.js";
 
 /** Where the transcoder's output goes: bytes of rows, of which `rowsEnded` ended (the last may go on in the next call). */
 export interface RowXmlBytesSink {

@@ -1,8 +1,8 @@
 import type { Proof } from "../proofs/proof.js";
 import { proofRowXml, worksheetStartXml } from "./proof-worksheet-xml.js";
-import { XlsxWorkbookWriter, type XlsxWorkbookWriterOptions } from "./xlsx-workbook-writer.js";
+import { XlsxWorkbookWriter, type XlsxWorkbookWriterOptions } from "../xlsx/xlsx-workbook-writer.js";
 
-export { maxProofRowsPerSheet } from "./xlsx-workbook-writer.js";
+export { maxRowsPerSheet as maxProofRowsPerSheet } from "../xlsx/xlsx-workbook-writer.js";
 
 export interface XlsxProofWriterOptions extends XlsxWorkbookWriterOptions {
   /** The display name of an asset code, for `add`; unknown codes leave the cell empty. @default no names */

@@ -6,7 +6,7 @@ import type { Kysely } from "kysely";
 import type pg from "pg";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";
-import type { XpubDerivationSearch } from "../ingestion/xpub-derivation-search.js";
+import type { XpubDerivationSearch } from "../kinds/signature/xpub-derivation-search.js";
 import type { PortalResources } from "../portal/load-portal-resources.js";
 import type { ProofQueryLimits } from "../proofs/proof-query.js";
 import type { ExportSlots } from "../export/export-slots.js";

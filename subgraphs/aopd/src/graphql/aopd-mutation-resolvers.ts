@@ -1,14 +1,15 @@
 import { changeLegalHold } from "../audit/legal-hold.js";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import type { AssessmentInput } from "../decisions/assessment-input.js";
-import { deciderOf } from "../decisions/decider.js";
+import { deciderOf } from "../audit/decider.js";
 import { reopenProof } from "../decisions/reopen-proof.js";
 import { confirmProposal, rejectProposal } from "../decisions/settle-proposal.js";
-import { requestAoppProof, type RequestAoppProofInput } from "../ingestion/request-aopp-proof.js";
-import { requestSatoshiProof, type RequestSatoshiProofInput } from "../ingestion/request-satoshi-proof.js";
-import { assessSatoshiProof, finalizeSatoshiProof } from "../ingestion/satoshi-proof-transitions.js";
-import { assessMediaProof } from "../ingestion/assess-media-proof.js";
-import { requestMediaProof, type RequestMediaProofInput } from "../ingestion/request-media-proof.js";
+import { requestAoppProof, type RequestAoppProofInput } from "../kinds/signature/request-aopp-proof.js";
+import { requestSatoshiProof, type RequestSatoshiProofInput } from "../kinds/satoshi/request-satoshi-proof.js";
+import { assessSatoshiProof, finalizeSatoshiProof } from "../kinds/satoshi/satoshi-proof-transitions.js";
+import { assessMediaProof } from "../kinds/media/assess-media-proof.js";
+import { requestMediaProof, type RequestMediaProofInput } from "../kinds/media/request-media-proof.js";
+import { officerDecidedKinds } from "../kinds/proof-kinds.js";
 import { toProof } from "../proofs/proof.js";
 import type { AopdContext } from "./aopd-context.js";
 import { originOf } from "./origin-of.js";
@@ -43,7 +44,7 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
     rejectProofDecision: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
       toProof(await rejectProposal(context.db, id, reason, deciderOf(context.identity), context.requestId)),
     reopenProof: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
-      toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity), context.requestId)),
+      toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity), context.requestId, officerDecidedKinds)),
     placeLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
       toProof(await changeLegalHold(context.db, id, true, reason, originOf(context))),
     liftLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>

@@ -11,9 +11,9 @@ import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/ind
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
 import { proofOrder, type ProofSortInput } from "../proofs/proof-sort.js";
 import { screeningOfProof, toProof, type MediaProof, type Proof, type SatoshiProof } from "../proofs/proof.js";
-import type { Decision } from "../decisions/decision.js";
+import type { Decision } from "../proofs/decision.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
-import { aopdProofsSubscription } from "../subscriptions/aopd-proofs-subscription.js";
+import { aopdProofsSubscription } from "./aopd-proofs-subscription.js";
 import { configurationOf } from "./configuration-of.js";
 import { readProofEventPage, type ProofEventPageInput } from "../events/read-proof-event-page.js";
 import type { AopdContext } from "./aopd-context.js";

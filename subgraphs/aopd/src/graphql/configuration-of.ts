@@ -1,6 +1,7 @@
 import type { AopdConfig } from "../aopd-config.js";
 import { chainConnectionFor } from "../chain/chain-checks-config.js";
 import { decisionReasons } from "../decisions/decision-reason.js";
+import { proofKinds } from "../kinds/proof-kinds.js";
 
 /** `AopdConfiguration` as the API shows it, from the operator's configuration. */
 export function configurationOf(config: AopdConfig) {
@@ -32,5 +33,12 @@ export function configurationOf(config: AopdConfig) {
     maxExportRows: config.maxExportRows,
     eventRetentionDays: config.eventRetentionDays,
     decisionReasons,
+    proofKinds: proofKinds.map((kind) => ({
+      name: kind.name,
+      proofType: kind.typename,
+      decidedByOfficer: kind.decidedBy === "officer",
+      decisionReasons: kind.decisionReasons,
+      fourEyes: config.fourEyesKinds.includes(kind.name),
+    })),
   };
 }

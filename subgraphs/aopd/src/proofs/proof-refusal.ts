@@ -153,6 +153,14 @@ export class ProofStateRefusal extends ProofRefusal {
   }
 }
 
+/**
+ * Whether a change was refused because the proof moved on since it was read (another status, or
+ * its due time passed): a caller that raced another writer asks this, then reads the proof again.
+ */
+export function isMovedOn(error: unknown): error is ProofStateRefusal {
+  return error instanceof ProofStateRefusal && (error.refusal === "wrong_status" || error.refusal === "expired");
+}
+
 /** A bound is reached (`refusal` says which); the same request may succeed after `retryAfterSeconds`. */
 export class BusyRefusal extends ProofRefusal {
   declare readonly refusal: BusyRefusalCode;

@@ -1,5 +1,5 @@
 import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme } from "../database/database-schema.js";
-import { currentDecisionOf, type Decision } from "../decisions/decision.js";
+import { currentDecisionOf, type Decision } from "./decision.js";
 import { providerScreeningOf, screeningOf, type ProviderScreening, type Screening } from "../screening/screening.js";
 
 interface ProofBase {

@@ -1,7 +1,7 @@
 import type { AssetRegistry } from "@compliance-graph/dti-assets";
 import type { ProofRow } from "../database/database-schema.js";
-import { currentDecisionOf } from "../decisions/decision.js";
-import { signatureVerificationDecider, type Decider } from "../decisions/decider.js";
+import { currentDecisionOf } from "../proofs/decision.js";
+import { signatureVerificationDecider, type Decider } from "../audit/decider.js";
 import { toProof } from "../proofs/proof.js";
 import { evidenceHashOf } from "../proofs/evidence-hash.js";
 

@@ -4,7 +4,7 @@ import type { Screening } from "./screening.js";
 
 /**
  * One address of one asset against the newest list version, as the screening trigger screens a
- * proof (`aopd_screen_address`, screen-proof-trigger.ts): for a check before a proof exists (the
+ * proof (`aopd_screen_address`, migration 0016): for a check before a proof exists (the
  * refusal policy) and for the benchmark of a single screening. NOT_SCREENED when no list was
  * imported or the asset's family is not screened.
  */

@@ -93,7 +93,7 @@ async function dropSecondaryIndexes(database: Database): Promise<string[]> {
 }
 
 /**
- * Copies one batch with event recording off for that transaction only (see record-proof-event-trigger.ts): demo
+ * Copies one batch with event recording off for that transaction only (see migration 0004): demo
  * rows are not changes anybody subscribed to, and a million of them would flood the event log.
  */
 async function copyRows(database: Database, csv: string): Promise<void> {

@@ -17,8 +17,8 @@ import { findMissingRole, RequiredRoles, type Identity, type IdentityDoor } from
 import { requestIdFrom, type Logger } from "@compliance-graph/process-shell";
 import { defaultQueryLimits, prepareOperation } from "@compliance-graph/graphql-execution";
 import type { AopdServices } from "../graphql/aopd-context.js";
-import type { AopdSubscriptionContext } from "./aopd-proofs-subscription.js";
-import type { ProofSubscriptionHub } from "./proof-subscription-hub.js";
+import type { AopdSubscriptionContext } from "../graphql/aopd-proofs-subscription.js";
+import type { ProofSubscriptionHub } from "../events/proof-subscription-hub.js";
 
 /**
  * Time a socket has to send `connection_init`. Only the gateway connects here, and it sends

@@ -10,7 +10,7 @@ import { selectAuditTrailPage } from "../../src/audit/audit-trail-query.js";
 import { exportAuditTrailAsXlsx } from "../../src/audit/export-audit-trail-as-xlsx.js";
 import { verifyAuditTrail } from "../../src/audit/verify-audit-trail.js";
 import type { AopdDatabase } from "../../src/database/database-schema.js";
-import { expirePendingProofs } from "../../src/ingestion/expire-pending-proofs.js";
+import { expirePendingProofs } from "../../src/proofs/expire-pending-proofs.js";
 import { assembleAopdSdl } from "../../src/schema/assemble-aopd-sdl.js";
 import { evidenceHashOf } from "../../src/proofs/evidence-hash.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";

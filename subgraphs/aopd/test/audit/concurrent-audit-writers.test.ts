@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aopdConfigFromEnv } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 import { appendAuditEntry } from "../../src/audit/append-audit-entry.js";
 import { chainAuditEntries } from "../../src/audit/chain-audit-entries.js";
 import { verifyAuditTrail } from "../../src/audit/verify-audit-trail.js";
 import { openDatabase, type Database } from "../../src/database/open-database.js";
-import { requestMediaProof } from "../../src/ingestion/request-media-proof.js";
+import { requestMediaProof } from "../../src/kinds/media/request-media-proof.js";
 import { openTestDatabase } from "../support/test-database.js";
 
 const perReplica = 60;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aopdConfigFromEnv } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 
 describe("AOPD_RECORD_RETENTION_YEARS", () => {
   it("defaults to five years", () => {

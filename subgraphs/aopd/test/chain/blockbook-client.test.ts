@@ -1,17 +1,18 @@
 import { inspect } from "node:util";
 import { createLogger } from "@compliance-graph/process-shell";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
+import type { AopdConfig } from "../../src/aopd-config.js";
 import { ChainConnectionError } from "../../src/chain/chain-connection-error.js";
 import type { ChainClient } from "../../src/chain/chain-transaction.js";
-import { ChainWatcher } from "../../src/chain/chain-watcher.js";
-import { chainFindingColumns } from "../../src/chain/chain-finding.js";
-import { judgeSatoshiTransaction } from "../../src/chain/judge-satoshi-transaction.js";
+import { ChainWatcher } from "../../src/kinds/satoshi/chain-watcher.js";
+import { chainFindingColumns } from "../../src/kinds/satoshi/chain-finding.js";
+import { judgeSatoshiTransaction } from "../../src/kinds/satoshi/judge-satoshi-transaction.js";
 import type { Database } from "../../src/database/open-database.js";
 import { configurationOf } from "../../src/graphql/configuration-of.js";
-import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
+import { requestSatoshiProof } from "../../src/kinds/satoshi/request-satoshi-proof.js";
 import { customerActor } from "../../src/audit/audit-actor.js";
-import { finalizeSatoshiProof } from "../../src/ingestion/satoshi-proof-transitions.js";
+import { finalizeSatoshiProof } from "../../src/kinds/satoshi/satoshi-proof-transitions.js";
 import { blockbookFixtures, failingTxIds as txIds, startBlockbookStandIn, type BlockbookStandIn } from "../support/blockbook-stand-in.js";
 import { openTestDatabase } from "../support/test-database.js";
 

@@ -1,7 +1,7 @@
 import type { Identity } from "@compliance-graph/identity";
 import { anvilAccounts, pollUntil, readWorkbook, startLocalAnvil, type LocalAnvil } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aopdConfigFromEnv } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
 import { databaseDrivers } from "../support/test-database.js";
 

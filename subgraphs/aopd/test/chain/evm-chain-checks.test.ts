@@ -2,12 +2,13 @@ import { AssetRegistry } from "@compliance-graph/dti-assets";
 import { createLogger } from "@compliance-graph/process-shell";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aopdConfigFromEnv, type AopdConfig } from "../../src/aopd-config.js";
-import { ChainWatcher } from "../../src/chain/chain-watcher.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
+import type { AopdConfig } from "../../src/aopd-config.js";
+import { ChainWatcher } from "../../src/kinds/satoshi/chain-watcher.js";
 import type { Database } from "../../src/database/open-database.js";
-import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
+import { requestSatoshiProof } from "../../src/kinds/satoshi/request-satoshi-proof.js";
 import { customerActor } from "../../src/audit/audit-actor.js";
-import { finalizeSatoshiProof } from "../../src/ingestion/satoshi-proof-transitions.js";
+import { finalizeSatoshiProof } from "../../src/kinds/satoshi/satoshi-proof-transitions.js";
 import { anvilAccounts, type LocalAnvil, startLocalAnvil } from "@compliance-graph/test-kit";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
 

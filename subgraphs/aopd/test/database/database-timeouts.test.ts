@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aopdConfigFromEnv } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 import { databaseTimeoutsFromEnv, defaultDatabaseTimeouts } from "../../src/database/database-timeouts.js";
 
 describe("the database timeouts from the environment", () => {

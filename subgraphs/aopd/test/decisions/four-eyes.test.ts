@@ -1,6 +1,6 @@
 import type { Identity } from "@compliance-graph/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aopdConfigFromEnv } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
 import { pngImage } from "@compliance-graph/test-kit";
 import { portalApi } from "../support/portal-client.js";

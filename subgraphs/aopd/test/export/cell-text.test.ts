@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellText, maxCellCharacters, truncationMarker } from "../../src/export/cell-text.js";
+import { cellText, maxCellCharacters, truncationMarker } from "../../src/xlsx/cell-text.js";
 
 describe("cellText", () => {
   it("leaves ordinary text, tabs, line feeds and carriage returns alone", () => {

@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import { crc32 } from "node:zlib";
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
-import { StreamingZipWriter } from "../../src/export/streaming-zip-writer.js";
-import { centralHeader, dataDescriptor, directoryEnd, localHeader, zip32Overflow } from "../../src/export/zip-records.js";
+import { StreamingZipWriter } from "../../src/xlsx/streaming-zip-writer.js";
+import { centralHeader, dataDescriptor, directoryEnd, localHeader, zip32Overflow } from "../../src/xlsx/zip-records.js";
 
 const GiB = 2 ** 30;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Proof } from "../../src/proofs/proof.js";
-import { worksheetText } from "../../src/export/worksheet-text.js";
+import { worksheetText } from "../../src/xlsx/worksheet-text.js";
 import { readWorkbook, worksheetXml } from "@compliance-graph/test-kit";
 import { writeWorkbook } from "./write-workbook.js";
 

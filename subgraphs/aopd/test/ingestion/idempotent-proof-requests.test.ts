@@ -3,7 +3,7 @@ import { createInternalTokenMinter, createInternalTokenVerifier, generateInterna
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@compliance-graph/test-kit";
-import { aopdConfigFromEnv } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 import { pruneIdempotencyKeys } from "../../src/ingestion/prune-idempotency-keys.js";
 import { startAopd, type RunningAopd } from "../../src/start-aopd.js";
 import type { GraphQLBody } from "../support/start-test-aopd.js";

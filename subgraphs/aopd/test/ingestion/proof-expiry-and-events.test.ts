@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../src/database/open-database.js";
 import { selectProofEvents } from "../../src/events/select-proof-events.js";
 import { readEventLogBounds, sequenceProofEvents } from "../../src/events/sequence-proof-events.js";
-import { expirePendingProofs } from "../../src/ingestion/expire-pending-proofs.js";
+import { expirePendingProofs } from "../../src/proofs/expire-pending-proofs.js";
 import { openTestDatabase } from "../support/test-database.js";
 import { pollUntil } from "@compliance-graph/test-kit";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createXpubSearchPool, type XpubSearchPool } from "../../src/ingestion/xpub-search-pool.js";
-import { XpubSearchBusyError } from "../../src/ingestion/xpub-search-busy-error.js";
+import { createXpubSearchPool, type XpubSearchPool } from "../../src/kinds/signature/xpub-search-pool.js";
+import { XpubSearchBusyError } from "../../src/kinds/signature/xpub-search-busy-error.js";
 import { findXpubDerivation, OwnershipInputError } from "../../src/ownership/index.js";
 
 /** SLIP-0132 and BIP-84 vectors (mnemonic "abandon ... about"), as in find-xpub-derivation.test.ts. */

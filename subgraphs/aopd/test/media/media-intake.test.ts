@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { MediaIntake, type MediaLimits } from "../../src/media/media-intake.js";
+import { MediaIntake, type MediaLimits } from "../../src/kinds/media/media-intake.js";
 import { SubmissionRefusal } from "../../src/proofs/proof-refusal.js";
 import { jpegHeader, mp4Header, padded, pngImage, webmHeader, webpExtendedHeader, webpLosslessHeader } from "@compliance-graph/test-kit";
 

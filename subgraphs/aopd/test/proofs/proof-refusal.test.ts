@@ -1,7 +1,7 @@
 import { maskError, PublicError } from "@compliance-graph/errors";
 import { describe, expect, it } from "vitest";
 import { BusyRefusal, ProofStateRefusal, SubmissionRefusal, UnknownProofRefusal, type ProofRefusal } from "../../src/proofs/proof-refusal.js";
-import { publicRouteErrorOf } from "../../src/public-api/public-route-error.js";
+import { publicRouteErrorOf } from "../../src/http/public-route-error.js";
 
 // One refusal, two edges: what a GraphQL client and what a public route's caller receive for the
 // very object the domain threw, without either edge reading its message.

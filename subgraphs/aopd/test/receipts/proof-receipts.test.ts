@@ -3,7 +3,7 @@ import { createInternalTokenVerifier, generateInternalSigningKey, type Identity 
 import { ethereumAddressOf, pngImage, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import { createLocalJWKSet, decodeProtectedHeader, errors, exportJWK, exportPKCS8, generateKeyPair, jwtVerify, type JSONWebKeySet, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { aopdConfigFromEnv } from "../../src/aopd-config.js";
+import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 import { startAopd } from "../../src/start-aopd.js";
 import { loadReceiptSigningKeys } from "../../src/receipts/receipt-signing-keys.js";
 import { ReceiptSigner } from "../../src/receipts/receipt-signer.js";

@@ -5,7 +5,7 @@ import { bundledSanctionsLists, readSanctionsList } from "@compliance-graph/sanc
 import { createLogger } from "@compliance-graph/process-shell";
 import { pollUntil } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestSatoshiProof } from "../../src/ingestion/request-satoshi-proof.js";
+import { requestSatoshiProof } from "../../src/kinds/satoshi/request-satoshi-proof.js";
 import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
 import { screeningConfigFromEnv } from "../../src/screening/screening-config.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";

@@ -1,0 +1,86 @@
+import { appendAuditEntry } from "../audit/append-audit-entry.js";
+import { actorOf } from "../audit/audit-actor.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isUuid } from "@compliance-graph/filter";
+import { roles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
+import { sendJson, type Logger } from "@compliance-graph/process-shell";
+import type { Kysely } from "kysely";
+import type { AopdConfig } from "../aopd-config.js";
+import type { AopdDatabase } from "../database/database-schema.js";
+import { answerPublicRouteFailure } from "./answer-public-route-failure.js";
+import { PublicRouteError } from "./public-route-error.js";
+import { toProof } from "../proofs/proof.js";
+import { acceptMediaUpload } from "../kinds/media/accept-media-upload.js";
+import type { MediaUploadSlots } from "../kinds/media/media-upload-slots.js";
+import { readProofMedia } from "../kinds/media/read-proof-media.js";
+import { serveProofMedia } from "./serve-proof-media.js";
+
+/** `/aopd/media/<proof id>`: the path is the same at the gateway, which forwards it here with an internal token. */
+export const officerMediaPathPrefix = "/aopd/media/";
+
+const unauthenticatedReason = "A valid internal identity token is required; call this route through the gateway with a bearer token.";
+
+export interface OfficerMediaServices {
+  db: Kysely<AopdDatabase>;
+  config: AopdConfig;
+  uploadSlots: MediaUploadSlots;
+  logger: Logger;
+  /** The subgraph's identity door, the one `/graphql` passes through. */
+  identity: IdentityDoor;
+}
+
+/**
+ * The compliance team's route to a media proof's file: `GET` downloads it (role `proofs:export`),
+ * `PUT` attaches a file received another way (role `proofs:write`), with the raw file as the body.
+ * Plain HTTP rather than GraphQL because a video does not fit a JSON document; reached through
+ * the gateway, which checks the caller's bearer token and sends the same internal token as for
+ * `/graphql`, so like every aopd route it answers nothing to a caller without one.
+ */
+export function officerMediaRoute(services: OfficerMediaServices) {
+  return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> => {
+    const path = (request.url ?? "").split("?")[0] ?? "";
+    if (!path.startsWith(officerMediaPathPrefix)) return false;
+    response.setHeader("cache-control", "no-store");
+    const identity = await services.identity.admit(request, response, requestId, () =>
+      answerPublicRouteFailure(response, new PublicRouteError("unauthenticated", unauthenticatedReason), services.logger, requestId),
+    );
+    if (!identity) return true;
+    try {
+      const id = path.slice(officerMediaPathPrefix.length);
+      if (!isUuid(id)) throw new PublicRouteError("unknown_proof", "No proof has this id.");
+      if (request.method === "GET" || request.method === "HEAD") {
+        requireRole(identity, roles.proofsExport);
+        const media = await readProofMedia(services.db, id.toLowerCase());
+        if (!media) throw new PublicRouteError("unknown_proof", "No media proof with an uploaded file has this id.");
+        // Recorded before the first byte leaves: a download broken off has still shown the file.
+        if (request.method === "GET") {
+          await appendAuditEntry(services.db, {
+            origin: { actor: actorOf(identity), requestId },
+            action: "MEDIA_DOWNLOADED",
+            proofId: id.toLowerCase(),
+            details: { evidenceHash: `sha256:${media.sha256}`, byteSize: media.byteSize },
+          });
+        }
+        await serveProofMedia(response, id.toLowerCase(), media, { headOnly: request.method === "HEAD", logger: services.logger, requestId });
+        return true;
+      }
+      if (request.method === "PUT") {
+        requireRole(identity, roles.proofsWrite);
+        // Officers reach aopd through the gateway, so the socket address is the gateway's: they are counted per subject.
+        const stored = await acceptMediaUpload(services, request, { id }, `officer:${identity.subject}`, { actor: actorOf(identity), requestId });
+        if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id, subject: identity.subject }, "media attached by an officer");
+        sendJson(response, 200, { proof: toProof(stored.row) });
+        return true;
+      }
+      response.setHeader("allow", "GET, HEAD, PUT");
+      throw new PublicRouteError("method_not_allowed", `${request.method ?? "This method"} is not allowed here; use GET to download or PUT to upload.`);
+    } catch (error) {
+      answerPublicRouteFailure(response, error, services.logger, requestId);
+    }
+    return true;
+  };
+}
+
+function requireRole(identity: Identity, role: string): void {
+  if (!identity.roles.includes(role)) throw new PublicRouteError("forbidden", `This needs the role ${role}.`);
+}

@@ -1,0 +1,126 @@
+import { actorOf } from "../audit/audit-actor.js";
+import { recordExport } from "../audit/record-export.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ForbiddenError, LimitExceededError, UserInputError } from "@compliance-graph/errors";
+import { roles, type IdentityDoor } from "@compliance-graph/identity";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger } from "@compliance-graph/process-shell";
+import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
+import type { AopdServices } from "../graphql/aopd-context.js";
+import { streamProofsAsXlsx } from "../export/stream-proofs-as-xlsx.js";
+
+/** Where the gateway sends downloads; the gateway serves the same path to its callers (its entry in subgraph-routes.yaml). */
+export const proofDownloadPath = "/exports/proofs.xlsx";
+
+/** The request body is `{ "filter": AopdProofFilterInput }`, a few KiB at most. */
+const maxBodyBytes = 65_536;
+
+export interface ProofDownloadRouteOptions {
+  services: AopdServices;
+  schema: GraphQLSchema;
+  /** The subgraph's identity door, the one `/graphql` passes through. */
+  identity: IdentityDoor;
+  logger: Logger;
+}
+
+/**
+ * `POST /exports/proofs.xlsx`: the export of `proofsAsXlsx`, streamed into the response instead of
+ * held whole and sent as base64, so that a million proofs pass with flat memory here and at the
+ * gateway (docs/xlsx-export.md, "Download").
+ *
+ * Threat: the route reads every proof that matches, so it is guarded like the GraphQL field. The
+ * caller must carry the gateway's internal token (a direct caller gets 401) with the role
+ * `proofs:export` (403); the filter is coerced by the schema's own `AopdProofFilterInput` and
+ * compiled by the same filter compiler (400 naming the field); the export takes a slot of the
+ * same `ExportSlots` as `proofsAsXlsx` (429). The file is sent as an attachment with `nosniff`, so
+ * that no browser renders it in the page of the origin.
+ */
+export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
+  const { services, logger } = options;
+  const filterType = options.schema.getType("AopdProofFilterInput") as GraphQLInputType;
+  return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> => {
+    if ((request.url ?? "").split("?")[0] !== proofDownloadPath) return false;
+    if (request.method !== "POST") {
+      response.setHeader("allow", "POST");
+      sendGraphQLError(response, 405, new UserInputError("method", "must be POST with a JSON body { \"filter\": AopdProofFilterInput }."));
+      return true;
+    }
+    const identity = await options.identity.admit(request, response, requestId, (status, error) => sendGraphQLError(response, status, error));
+    if (!identity) return true;
+    if (!identity.roles.includes(roles.proofsExport)) {
+      sendGraphQLError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
+      return true;
+    }
+    let filter: unknown;
+    try {
+      filter = filterOf(await readJsonBody(request, maxBodyBytes), filterType);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) sendGraphQLError(response, 413, new UserInputError("body", error.message));
+      else if (error instanceof MalformedBodyError) sendGraphQLError(response, 400, new UserInputError("body", error.message));
+      else if (error instanceof UserInputError) sendGraphQLError(response, 400, error);
+      else throw error;
+      return true;
+    }
+    let release: () => void;
+    try {
+      release = services.exportSlots.acquire(identity.subject);
+    } catch (error) {
+      if (!(error instanceof LimitExceededError)) throw error;
+      response.setHeader("retry-after", "5");
+      sendGraphQLError(response, 429, error);
+      return true;
+    }
+    const started = performance.now();
+    let rows: number;
+    try {
+      rows = await streamProofsAsXlsx(
+        services.db,
+        { filter, limits: services.limits, maxRows: services.config.maxDownloadRows, assetNames: services.config.assets.names, pool: services.pool, statementTimeoutMs: services.config.database.longStatementTimeoutMs },
+        () => {
+          response.writeHead(200, {
+            "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            "content-disposition": 'attachment; filename="proofs.xlsx"',
+            "x-content-type-options": "nosniff",
+            "cache-control": "no-store",
+          });
+          return response;
+        },
+      );
+    } catch (error) {
+      // Past the headers only the connection can say that the file broke off: it is cut, never ended.
+      if (response.headersSent) {
+        logger.warn({ err: error, requestId }, "proof download broke off");
+        response.destroy();
+      } else if (error instanceof UserInputError || (error instanceof LimitExceededError && error.extensions.limit === "maxExportRows")) {
+        sendGraphQLError(response, 400, error);
+      } else {
+        throw error;
+      }
+      return true;
+    } finally {
+      // The file is out: the caller, who may already hold all of it, can start the next export at once, not only
+      // after the trail's entry below is written.
+      release();
+    }
+    try {
+      await recordExport(services.db, { actor: actorOf(identity), requestId }, "PROOFS_EXPORTED", "download", filter, rows);
+    } catch (error) {
+      // The file was sent; only its trail entry is missing, which must not pass quietly.
+      logger.error({ err: error, requestId, rows }, "proof download sent but not recorded in the audit trail");
+    }
+    logger.info({ requestId, rows, ms: Math.round(performance.now() - started) }, "proofs downloaded as XLSX");
+    return true;
+  };
+}
+
+/** The filter as GraphQL would coerce the variable of `proofsAsXlsx(filter:)`, or a `UserInputError` naming the field. */
+function filterOf(body: unknown, filterType: GraphQLInputType): unknown {
+  if (body === undefined) return undefined;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new UserInputError("body", 'must be a JSON object { "filter": AopdProofFilterInput }.');
+  const unknownKey = Object.keys(body).find((key) => key !== "filter");
+  if (unknownKey !== undefined) throw new UserInputError(unknownKey, 'is not known; the body holds only "filter".');
+  const { filter } = body as { filter?: unknown };
+  if (filter === undefined || filter === null) return undefined;
+  return coerceInputValue(filter, filterType, (path, _invalid, error) => {
+    throw new UserInputError(["filter", ...path].join("."), error.message);
+  });
+}
