@@ -1,3 +1,4 @@
+/* global module */
 // The import rules `npm test` holds the tree to (`npm run check:boundaries`, dependency-cruiser):
 // no file imports itself through a circle anywhere, every package is entered through its door, and
 // aopd's folders stand on floors, each importing only the floors below it. Why each rule exists is
