@@ -92,8 +92,7 @@ async function startTrial(): Promise<void> {
     subgraphUrls: { aopd: aopd.url, trpd: trpd.url, ...options.subgraphUrls },
     logger: createLogger("gateway"),
     // The ingress of this trial: the identity provider's paths, aopd's public AOPP callback and portal, the console.
-    handleOtherRoute: async (request, response) =>
-      (await idp.handle(request, response)) || (await forwardCallback(request, response)) || (await forwardPortal(request, response)) || (await serveConsole(request, response)),
+    routes: [...idp.routes, forwardCallback, forwardPortal, ...serveConsole],
   });
   started.gateway = gateway;
 

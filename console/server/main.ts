@@ -23,7 +23,7 @@ const shell = createHttpServerShell({
   logger,
   // Static files read at start: nothing to wait for once listening.
   checkReady: async () => {},
-  routes: [consoleRoute(consoleDistDir, { issuer, ...(process.env.CONSOLE_OIDC_CLIENT_ID ? { clientId: process.env.CONSOLE_OIDC_CLIENT_ID } : {}) })],
+  routes: consoleRoute(consoleDistDir, { issuer, ...(process.env.CONSOLE_OIDC_CLIENT_ID ? { clientId: process.env.CONSOLE_OIDC_CLIENT_ID } : {}) }),
 });
 onShutdownSignal(logger, () => shell.close());
 try {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
 import type { KoaContextWithOIDC } from "oidc-provider";
 import { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig, type DevUser } from "./dev-identity-provider-config.js";
+import type { RouteDefinition } from "@compliance-graph/process-shell";
 import { devLoginPage } from "./dev-login-page.js";
 import { redirectUriMatcher } from "./redirect-uri-matcher.js";
 
@@ -27,6 +28,8 @@ export interface DevIdentityProvider {
   authorizationEndpoint: string;
   /** Serves the request when its path is under `realmPath`; returns false otherwise. */
   handle(request: IncomingMessage, response: ServerResponse): boolean;
+  /** The realm's paths as public routes of a server's route table (the gateway's under `npm start`). */
+  routes: RouteDefinition<never>[];
   /**
    * Key rotation as Keycloak does it: a new key (generated, or the one given) signs from now on
    * and the old ones stay published, so tokens already issued still verify.
@@ -224,7 +227,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     accountIdOf: (user) => userId(`user:${user.username}`),
   });
 
-  return {
+  const realm: Omit<DevIdentityProvider, "routes"> = {
     issuer,
     realmPath,
     tokenEndpoint: `${issuer}/protocol/openid-connect/token`,
@@ -257,5 +260,15 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       callback = provider.callback();
       return { kid: key.kid };
     },
+  };
+  const serve = ({ request, response }: { request: IncomingMessage; response: ServerResponse }) => {
+    if (!realm.handle(request, response)) response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
+  };
+  return {
+    ...realm,
+    routes: [
+      { path: realmPath, access: "public", handle: serve },
+      { path: `${realmPath}/*`, access: "public", handle: serve },
+    ],
   };
 }

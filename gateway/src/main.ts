@@ -44,7 +44,7 @@ async function serve(): Promise<void> {
     started.gateway = await startGateway({
       ...options,
       logger,
-      ...(devIdentityProvider ? { handleOtherRoute: devIdentityProvider.handle } : {}),
+      ...(devIdentityProvider ? { routes: devIdentityProvider.routes } : {}),
     });
   } catch (error) {
     const portTaken = portInUseMessage(error, { [Number(env.PORT ?? 4000)]: "PORT", [Number(env.METRICS_PORT)]: "METRICS_PORT" });

@@ -1,13 +1,14 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import { ApolloGateway } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
 import type { JWK } from "jose";
 import { dateTimeScalar } from "@compliance-graph/filter";
-import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf } from "@compliance-graph/identity";
-import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger } from "@compliance-graph/process-shell";
+import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, type Identity } from "@compliance-graph/identity";
+import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
 import { defaultQueryLimits, hardenedApolloOptions, inputValuesPlugin, costLimitPlugin, defaultCostLimits, type CostLimits, graphqlMetricsPlugin, unknownOutcomePlugin, type QueryLimits } from "@compliance-graph/graphql-execution";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
+import { authenticateRequest } from "./authentication/authenticate-request.js";
 import { GatewayMetrics } from "./gateway-metrics.js";
 import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";
 import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.js";
@@ -72,8 +73,8 @@ export interface GatewayOptions {
    * name the client, for the subscription caps per address; 0: the socket's address. @default 0
    */
   trustedProxyHops?: number;
-  /** Routes served beside the gateway's own (the development identity provider); true when handled. */
-  handleOtherRoute?: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean>;
+  /** Routes served beside the gateway's own (the development identity provider, `npm start`'s ingress). */
+  routes?: readonly RouteDefinition<Identity>[];
   /** Where `/metrics` is served (`METRICS_PORT`, `METRICS_HOST`). @default on the gateway's port */
   metricsExposure?: MetricsExposure;
 }
@@ -164,12 +165,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await apollo.start();
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
-  const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
+  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   const subgraphRoutes = forwardSubgraphRoutes({
     routes: subgraphRouteList,
     subgraphUrl: (name) => subgraphs().find((subgraph) => subgraph.name === name)?.url,
-    verifier,
     mint,
     logger,
   });
@@ -184,20 +184,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     drainMs: options.drainMs,
     metrics,
     ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
+    // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
+    door: (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse }),
     routes: [
-      async (request, response, requestId) => {
-        const path = (request.url ?? "/").split("?")[0];
-        if (path === "/graphql") {
-          await handleGraphQL(request, response, requestId);
-          return true;
-        }
-        if (path !== internalJwksPath) return false;
-        response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
-        response.end(internalJwks);
-        return true;
+      { path: "/graphql", access: "identified", handle: handleGraphQL },
+      {
+        path: internalJwksPath,
+        access: "public",
+        handle: ({ response }) => {
+          response.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300" });
+          response.end(internalJwks);
+        },
       },
-      subgraphRoutes.route,
-      ...(options.handleOtherRoute ? [options.handleOtherRoute] : []),
+      ...subgraphRoutes.routes,
+      ...(options.routes ?? []),
     ],
   });
   const httpServer = shell.httpServer;

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
+import { RouteTable } from "@compliance-graph/process-shell";
 
 /** The route that serves the built console under /console/ (npm start, the browser tests). */
 describe("consoleRoute", () => {
@@ -9,8 +10,9 @@ describe("consoleRoute", () => {
   let base: string;
   beforeAll(async () => {
     const route = consoleRoute(consoleDistDir, { issuer: "http://127.0.0.1:9/auth/realms/dev", explorers: { bitcoin: { tx: "https://blockstream.info/tx/{tx}" } } });
+    const table = new RouteTable(route);
     server = createServer((request, response) => {
-      void route(request, response).then((handled) => handled || response.writeHead(404).end());
+      void table.answer(request, response, "test").then((handled) => handled || response.writeHead(404).end());
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

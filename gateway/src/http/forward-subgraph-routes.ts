@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import { ForbiddenError, ServiceUnavailableError, UserInputError } from "@compliance-graph/errors";
-import type { InternalTokenMinter } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, sendJson, type Logger } from "@compliance-graph/process-shell";
+import { ForbiddenError, ServiceUnavailableError, UserInputError, type PublicError } from "@compliance-graph/errors";
+import type { Identity, InternalTokenMinter } from "@compliance-graph/identity";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, sendJson, type Logger, type RouteCall, type RouteDefinition } from "@compliance-graph/process-shell";
 import { Agent } from "undici";
-import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
-import { authenticateRequest } from "../authentication/authenticate-request.js";
 import type { SubgraphRoute } from "./subgraph-route.js";
 
 /** The caller's request headers that travel on: what a plain HTTP exchange needs, nothing identifying the caller. */
@@ -18,14 +16,13 @@ export interface SubgraphRoutesOptions {
   routes: readonly SubgraphRoute[];
   /** A subgraph's routing URL as the gateway routes to it now (`SUBGRAPH_<NAME>_URL` or the supergraph's). */
   subgraphUrl: (name: string) => string | undefined;
-  verifier: AccessTokenVerifier;
   mint: InternalTokenMinter;
   logger: Logger;
 }
 
 export interface SubgraphRoutes {
-  /** Serves the request when a route matches its path; false otherwise. */
-  route: (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean>;
+  /** One route of the gateway's table per declared route: its path, methods and door (public or identified) as declared. */
+  routes: RouteDefinition<Identity>[];
   close(): Promise<void>;
 }
 
@@ -49,25 +46,19 @@ export interface SubgraphRoutes {
  * identity (no internal token is minted for it), so it can reach nothing the door guards.
  */
 export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphRoutes {
-  const { verifier, mint, logger } = options;
+  const { mint, logger } = options;
   const served = options.routes.map((route) => ({
     route,
     agent: new Agent({ headersTimeout: (route.headersTimeoutSeconds ?? 300) * 1_000, bodyTimeout: (route.bodyTimeoutSeconds ?? 0) * 1_000 }),
   }));
-  const matches = (route: SubgraphRoute, path: string) => (route.path.endsWith("/") ? path.startsWith(route.path) : path === route.path);
+  /** A refusal in the route's declared body shape. */
+  const refusalOf = (route: SubgraphRoute) => (response: ServerResponse, status: number, error: PublicError) => {
+    if (route.errorBody === "graphql") sendGraphQLError(response, status, error);
+    else sendJson(response, status, { error: String(error.extensions.code).toLowerCase(), reason: error.message });
+  };
 
-  const serve = async (route: SubgraphRoute, agent: Agent, request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> => {
-    const refuse = (status: number, error: { message: string; extensions: Record<string, unknown> }) => {
-      if (route.errorBody === "graphql") sendGraphQLError(response, status, error);
-      else sendJson(response, status, { error: String(error.extensions.code).toLowerCase(), reason: error.message });
-    };
-    if (route.methods && !route.methods.includes(request.method ?? "")) {
-      response.setHeader("allow", route.methods.join(", "));
-      refuse(405, new UserInputError("method", `${request.method ?? "This method"} is not allowed at ${route.path}; use ${route.methods.join(" or ")}.`));
-      return;
-    }
-    const identity = route.public ? undefined : await authenticateRequest(request, response, { verifier, logger, requestId, refuse });
-    if (!route.public && !identity) return;
+  const serve = async (route: SubgraphRoute, agent: Agent, { request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
+    const refuse = (status: number, error: PublicError) => refusalOf(route)(response, status, error);
     if (identity && route.role !== undefined && !identity.roles.includes(route.role)) {
       refuse(403, new ForbiddenError(route.role, route.path));
       return;
@@ -132,13 +123,14 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
   };
 
   return {
-    route: async (request, response, requestId) => {
-      const path = (request.url ?? "").split("?")[0] ?? "";
-      const match = served.find(({ route }) => matches(route, path));
-      if (!match) return false;
-      await serve(match.route, match.agent, request, response, requestId);
-      return true;
-    },
+    routes: served.map(({ route, agent }) => ({
+      // A path ending with / serves everything under it.
+      path: route.path.endsWith("/") ? `${route.path}*` : route.path,
+      ...(route.methods ? { methods: route.methods } : {}),
+      access: route.public ? "public" : "identified",
+      refuse: refusalOf(route),
+      handle: (call: RouteCall<Identity>) => serve(route, agent, call),
+    })),
     close: async () => {
       await Promise.all(served.map(({ agent }) => agent.close()));
     },

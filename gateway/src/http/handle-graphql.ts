@@ -1,26 +1,23 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApolloServer } from "@apollo/server";
-import { sendGraphQLError, type Logger } from "@compliance-graph/process-shell";
+import type { Identity } from "@compliance-graph/identity";
+import type { Logger, RouteCall } from "@compliance-graph/process-shell";
 import { executeApolloRequest, readGraphQLBody } from "@compliance-graph/graphql-execution";
-import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
-import { authenticateRequest } from "../authentication/authenticate-request.js";
 import type { GatewayContext } from "../gateway-context.js";
 
 export interface GraphQLHandlerOptions {
   apollo: ApolloServer<GatewayContext>;
-  verifier: AccessTokenVerifier;
   maxBodyBytes: number;
   logger: Logger;
 }
 
 /**
- * `/graphql`: authenticate first (nothing of the request is parsed for an unknown caller), then
- * read the body within its limit, then let Apollo Server validate, authorize, plan and execute.
+ * `/graphql`, an identified route: the shell's door authenticated the caller first (nothing of the
+ * request is parsed for an unknown caller); then the body is read within its limit, then Apollo
+ * Server validates, authorizes, plans and executes.
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions) {
-  const { apollo, verifier, maxBodyBytes, logger } = options;
-  return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> => {
-    const identity = await authenticateRequest(request, response, { verifier, logger, requestId, refuse: (status, error) => sendGraphQLError(response, status, error) });
+  const { apollo, maxBodyBytes, logger } = options;
+  return async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;

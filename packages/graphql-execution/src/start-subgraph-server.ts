@@ -1,9 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
 import type { Identity, IdentityDoor } from "@compliance-graph/identity";
-import { createHttpServerShell, isTracingEnabled, type Logger, type MetricsExposure, type OutageLog, type ReadinessReport, sendGraphQLError, ServiceMetrics } from "@compliance-graph/process-shell";
+import { createHttpServerShell, isTracingEnabled, type Logger, type MetricsExposure, type OutageLog, type ReadinessReport, type RouteCall, type RouteDefinition, ServiceMetrics } from "@compliance-graph/process-shell";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
 import { inputValuesPlugin } from "./input-values-plugin.js";
 import { unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
@@ -42,10 +42,10 @@ export interface SubgraphServerOptions<TContext extends BaseContext> {
   checkReady: () => Promise<void | ReadinessReport>;
   logger: Logger;
   /**
-   * Routes of the subgraph's own beside `/graphql` (for example a public callback). Returns true
-   * when it handled the request.
+   * Routes of the subgraph's own beside `/graphql` (a public callback, a file route): each says its
+   * path, methods and whether the identity door guards it, which the shell then applies.
    */
-  handleOtherRoute?: (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean>;
+  routes?: readonly RouteDefinition<Identity>[];
   /** How long `close` lets requests in flight finish. @default SHUTDOWN_DRAIN_SECONDS or 10_000 // milliseconds */
   drainMs?: number;
   /** The dependency whose outage is SERVICE_UNAVAILABLE rather than an internal error (see `hardenedApolloOptions`). */
@@ -103,8 +103,8 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
   });
   await apollo.start();
 
-  const handleGraphQL = async (request: IncomingMessage, response: ServerResponse, requestId: string) => {
-    const identity = await options.identity.admit(request, response, requestId, (status, error) => sendGraphQLError(response, status, error));
+  // Behind the identity door: a caller it refuses gets HTTP 401 before the body is read.
+  const handleGraphQL = async ({ request, response, requestId, identity }: RouteCall<Identity>) => {
     if (!identity) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
@@ -120,14 +120,11 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
     drainMs: options.drainMs,
     metrics,
     ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
+    door: (request, response, requestId, refuse) => options.identity.admit(request, response, requestId, refuse),
     routes: [
-      async (request, response, requestId) => {
-        const path = (request.url ?? "/").split("?")[0];
-        if (path !== "/graphql" && path !== "/") return false;
-        await handleGraphQL(request, response, requestId);
-        return true;
-      },
-      ...(options.handleOtherRoute ? [options.handleOtherRoute] : []),
+      { path: "/graphql", access: "identified", handle: handleGraphQL },
+      { path: "/", access: "identified", handle: handleGraphQL },
+      ...(options.routes ?? []),
     ],
   });
   const httpServer = shell.httpServer;

@@ -9,19 +9,16 @@ import { sendMetrics } from "./metrics/send-metrics.js";
 import { startMetricsServer, type MetricsExposure } from "./metrics/start-metrics-server.js";
 import type { ServiceMetrics } from "./metrics/service-metrics.js";
 import { requestIdFrom, requestIdHeader } from "./request-id.js";
-import { routeOfPath } from "./route-of-path.js";
+import { requestTargetOf, RouteTable, routeLabelOf, type RouteDefinition, type RouteDoor } from "./route-table.js";
 import { tracedRequest } from "./tracing/traced-request.js";
 import { sendGraphQLError, sendJson } from "./send-json.js";
-
-/** A deployable's own routes; true when it answered the request. */
-export type Route = (request: IncomingMessage, response: ServerResponse, requestId: string) => Promise<boolean> | boolean;
 
 /** Optional dependencies that fail while the deployable still serves, named for the operator (never a URL). */
 export interface ReadinessReport {
   degraded: string[];
 }
 
-export interface HttpServerShellOptions {
+export interface HttpServerShellOptions<Identity = unknown> {
   /** TCP port; 0 picks a free one. */
   port: number;
   /** @default "127.0.0.1" */
@@ -33,8 +30,10 @@ export interface HttpServerShellOptions {
    * since requests are served, but `{ status: "degraded", degraded: [...] }` for the operator.
    */
   checkReady: () => Promise<void | ReadinessReport>;
-  /** The deployable's routes, tried in order after the health endpoints. */
-  routes: Route[];
+  /** The deployable's routes (see `RouteTable`: an exact path wins, else the longest prefix; their order does not matter). */
+  routes: readonly RouteDefinition<Identity>[];
+  /** Who calls an `identified` route: the deployable's identity door, asked by the shell before the route's handler. */
+  door?: RouteDoor<Identity>;
   /** How long `close` lets requests in flight finish. @default SHUTDOWN_DRAIN_SECONDS or 10_000 // milliseconds */
   drainMs?: number;
   /** Counts every request and serves `GET /metrics`, where `metricsExposure` says. */
@@ -57,6 +56,9 @@ export interface HttpServerShell {
   close(): Promise<void>;
 }
 
+/** The shell's own paths, each its own metric label. */
+const builtInRoutes = new Set(["/health/live", "/health/ready", "/metrics"]);
+
 /**
  * The HTTP server every deployable runs, gateway and subgraphs alike: a request id on every answer,
  * `/health/live` and `/health/ready`, `/metrics` when served here, the deployable's routes, a 404
@@ -64,12 +66,13 @@ export interface HttpServerShell {
  * answer for anything that escapes a route (503 when a dependency is unreachable, else a masked
  * 500, never a stack or a message of a library), then listen and a draining close.
  */
-export function createHttpServerShell(options: HttpServerShellOptions): HttpServerShell {
+export function createHttpServerShell<Identity = unknown>(options: HttpServerShellOptions<Identity>): HttpServerShell {
   const { logger } = options;
   const metricsPort = options.metricsExposure?.port;
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   let metricsUrl: string | undefined;
   const connectionLimits = options.connectionLimits ?? connectionLimitsFromEnv();
+  const table = new RouteTable(options.routes, options.door);
   const bounded = createBoundedHttpServer(
     (request, response) => void handle(request, response),
     {
@@ -85,18 +88,27 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
     const requestId = requestIdFrom(request.headers);
     response.setHeader(requestIdHeader, requestId);
     const started = performance.now();
-    const path = (request.url ?? "/").split("?")[0] ?? "/";
-    const route = routeOfPath(path);
+    // The one place a request's path is parsed: routes get it, and its query, from here.
+    const { path, query } = requestTargetOf(request);
+    const match = table.match(path);
+    const route = builtInRoutes.has(path) ? path : match ? routeLabelOf(match.route) : "other";
     let ms = 0;
     await tracedRequest(request, response, route, async () => {
-      await answer(request, response, path, requestId);
+      await answer(request, response, path, query, match, requestId);
       ms = performance.now() - started;
       // Written before the request's span ends, so the line carries the caller's traceId.
       logger.debug({ requestId, method: request.method, path: path.slice(0, 64), status: response.statusCode, ms: Math.round(ms) }, "request");
     });
     options.metrics?.recordHttp(route, request.method, response.statusCode, ms / 1000);
   };
-  const answer = async (request: IncomingMessage, response: ServerResponse, path: string, requestId: string): Promise<void> => {
+  const answer = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+    match: ReturnType<typeof table.match>,
+    requestId: string,
+  ): Promise<void> => {
     try {
       if (path === "/health/live") return sendJson(response, 200, { status: "live" });
       if (path === "/health/ready") {
@@ -110,7 +122,7 @@ export function createHttpServerShell(options: HttpServerShellOptions): HttpServ
         }
       }
       if (path === "/metrics" && options.metrics && metricsPort === undefined) return await sendMetrics(options.metrics, response);
-      for (const route of options.routes) if (await route(request, response, requestId)) return;
+      if (match) return await table.serve(match, request, response, requestId, path, query);
       return sendJson(response, 404, { error: "not found" });
     } catch (error) {
       if (response.headersSent) return void response.destroy();

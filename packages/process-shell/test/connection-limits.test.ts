@@ -31,10 +31,12 @@ describe("bounded connections", () => {
       drainMs: 10_000,
       connectionLimits: { ...defaultConnectionLimits, ...limits },
       routes: [
-        (incoming, response) => {
-          if (incoming.url !== "/held") return false;
-          release = () => response.end("released");
-          return true;
+        {
+          path: "/held",
+          access: "public",
+          handle: ({ response }) => {
+            release = () => response.end("released");
+          },
         },
       ],
     });

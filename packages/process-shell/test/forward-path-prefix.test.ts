@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forwardPathPrefix } from "../src/forward-path-prefix.js";
+import { RouteTable } from "../src/route-table.js";
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -24,9 +25,9 @@ describe("forwardPathPrefix, between two real servers", () => {
   let front: Server;
   let frontUrl: string;
   beforeAll(async () => {
-    const forward = forwardPathPrefix("/portal/", await listen(target));
+    const forward = new RouteTable([forwardPathPrefix("/portal/", await listen(target))]);
     front = createServer((request, response) => {
-      void forward(request, response).then((handled) => handled || response.writeHead(404).end());
+      void forward.answer(request, response, "test").then((handled) => handled || response.writeHead(404).end());
     });
     frontUrl = await listen(front);
   });

@@ -57,7 +57,7 @@ describe("the per-request log line", () => {
       port: 0,
       logger,
       checkReady: async () => {},
-      routes: [(_request, response) => (response.writeHead(204).end(), true)],
+      routes: [{ path: "/*", access: "public", handle: ({ response }) => void response.writeHead(204).end() }],
     });
     base = await shell.listen();
   });

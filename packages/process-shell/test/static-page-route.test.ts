@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadStaticPage, staticPageRoute, type StaticPageRouteOptions } from "../src/index.js";
+import { loadStaticPage, RouteTable, staticPageRoute, type StaticPageRouteOptions } from "../src/index.js";
 
 /**
  * The one route that serves a built page (the portal, the console): the headers every answer carries,
@@ -27,7 +27,8 @@ describe("staticPageRoute", () => {
 
   async function serve(options: Partial<StaticPageRouteOptions>): Promise<string> {
     const route = staticPageRoute({ path: "/page", files: undefined, policy: ["default-src 'self'"], frameAncestors: "'none'", barePath: "page", notBuiltMessage: "Not built.", ...options });
-    const server = createServer((request, response) => void route(request, response).then((handled) => handled || response.writeHead(404).end("elsewhere")));
+    const table = new RouteTable(route);
+    const server = createServer((request, response) => void table.answer(request, response, "test").then((handled) => handled || response.writeHead(404).end("elsewhere")));
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -154,17 +154,12 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     // One bound on uploads for both doors: each holds a database connection while its body arrives.
     const uploadSlots = new MediaUploadSlots(config);
     const publicRoutes = { ...services, limits: new PublicRouteLimits(config), streams, uploadSlots, logger };
-    const aoppCallback = aoppCallbackRoute(publicRoutes);
-    const portalApi = portalApiRoute(publicRoutes);
-    const portalPage = portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger);
     const chainWatcher = new ChainWatcher(database.db, config.assets, config.chain, logger);
     const providerScreener = config.screening.provider ? new ProviderScreener(database.db, config.screening.provider, logger) : undefined;
     metrics.watchChain(() => chainWatcher.stats());
     const schema = buildAopdSchema();
     const databaseReady = databaseReadiness(database.db, config.database.readyTimeoutMs);
-    const officerMedia = officerMediaRoute({ db: services.db, config, uploadSlots, logger, identity });
-    const proofDownload = proofDownloadRoute({ services, schema, identity, logger });
-    const receiptJwks = receiptJwksRoute(services.receiptSigner);
+
     const server = await startSubgraphServer<AopdContext>({
       name: "aopd",
       schema,
@@ -190,13 +185,15 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       },
       dependency: { part: "database", outages },
       logger,
-      handleOtherRoute: async (request, response, requestId) =>
-        (await receiptJwks(request, response)) ||
-        (await proofDownload(request, response, requestId)) ||
-        (await aoppCallback(request, response, requestId)) ||
-        (await portalApi(request, response, requestId)) ||
-        (await officerMedia(request, response, requestId)) ||
-        (await portalPage(request, response)),
+      // aopd's routes beside /graphql: each says whether the identity door guards it (the shell applies it).
+      routes: [
+        receiptJwksRoute(services.receiptSigner),
+        proofDownloadRoute({ services, schema, logger }),
+        aoppCallbackRoute(publicRoutes),
+        portalApiRoute(publicRoutes),
+        officerMediaRoute({ db: services.db, config, uploadSlots, logger }),
+        ...portalPageRoute(loadPortalFiles(portalDistDir, services.portal, config), config, logger),
+      ],
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket, fed by the pump's hub.
     const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, identity, logger, hub: eventPump.hub });

@@ -8,7 +8,7 @@ import { consoleDistDir, consoleRoute } from "@compliance-graph/console";
 import { createDevIdentityProvider, type DevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
 import { createInternalTokenVerifier, generateInternalSigningKey } from "@compliance-graph/identity";
-import { createLogger, forwardPathPrefix } from "@compliance-graph/process-shell";
+import { createLogger, forwardPathPrefix, RouteTable } from "@compliance-graph/process-shell";
 import { startTrpd } from "@compliance-graph/trpd";
 import { fetchToken, postGraphQL, type GraphQLBody } from "@compliance-graph/test-kit";
 
@@ -123,7 +123,9 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
     gatewayPort = Number(new URL(gateway.baseUrl).port);
     const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
     const serveConsole = consoleRoute(consoleDistDir, { issuer: idp.issuer });
-    handle = async (request, response) => idp.handle(request, response) || (await forwardPortal(request, response)) || (await serveConsole(request, response));
+    // The ingress's own routes, as npm start's gateway has them; everything else goes to the gateway.
+    const table = new RouteTable([...idp.routes, forwardPortal, ...serveConsole]);
+    handle = (request, response) => table.answer(request, response, "ingress");
     return {
       baseUrl,
       idp,

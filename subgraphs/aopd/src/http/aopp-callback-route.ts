@@ -1,6 +1,5 @@
 import { customerActor } from "../audit/audit-actor.js";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "@compliance-graph/process-shell";
+import type { Logger, RouteDefinition } from "@compliance-graph/process-shell";
 import { allowAnyOrigin, answerPreflight } from "./cross-origin.js";
 import { answerPublicRouteFailure } from "./answer-public-route-failure.js";
 import { PublicRouteError } from "./public-route-error.js";
@@ -23,12 +22,9 @@ export const maxCallbackBodyBytes = 16_384;
  * signature), otherwise the public routes' `{ error, reason }` (see `PublicRouteError`). The
  * verification is the portal's too (`acceptProofSignature`).
  */
-export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limits: PublicRouteLimits; logger: Logger }) {
-  return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> => {
-    const path = (request.url ?? "").split("?")[0] ?? "";
-    if (!path.startsWith(aoppCallbackPathPrefix)) return false;
-    const token = path.slice(aoppCallbackPathPrefix.length);
-    if (request.method === "OPTIONS") return (answerPreflight(response, "POST"), true);
+export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limits: PublicRouteLimits; logger: Logger }): RouteDefinition<never> {
+  const handle: RouteDefinition<never>["handle"] = async ({ request, response, requestId, rest: token }) => {
+    if (request.method === "OPTIONS") return answerPreflight(response, "POST");
     allowAnyOrigin(response);
     try {
       services.limits.check(request, isCallbackTokenShaped(token) ? token : undefined, useOf(request));
@@ -49,6 +45,7 @@ export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limi
     } catch (error) {
       answerPublicRouteFailure(response, error, services.logger, requestId);
     }
-    return true;
   };
+  // Public by design: the credential in the path is the caller's only proof; methods are the handler's (a preflight, then POST).
+  return { path: `${aoppCallbackPathPrefix}*`, access: "public", handle };
 }

@@ -1,14 +1,13 @@
 import { appendAuditEntry } from "../audit/append-audit-entry.js";
 import { actorOf } from "../audit/audit-actor.js";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { isUuid } from "@compliance-graph/filter";
-import { roles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
-import { sendJson, type Logger } from "@compliance-graph/process-shell";
+import { roles, type Identity } from "@compliance-graph/identity";
+import { sendJson, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
 import type { AopdDatabase } from "../database/database-schema.js";
 import { answerPublicRouteFailure } from "./answer-public-route-failure.js";
-import { PublicRouteError } from "./public-route-error.js";
+import { PublicRouteError, sendPublicRouteError } from "./public-route-error.js";
 import { toProof } from "../proofs/proof.js";
 import { acceptMediaUpload } from "../kinds/media/accept-media-upload.js";
 import type { MediaUploadSlots } from "../kinds/media/media-upload-slots.js";
@@ -25,8 +24,6 @@ export interface OfficerMediaServices {
   config: AopdConfig;
   uploadSlots: MediaUploadSlots;
   logger: Logger;
-  /** The subgraph's identity door, the one `/graphql` passes through. */
-  identity: IdentityDoor;
 }
 
 /**
@@ -36,17 +33,11 @@ export interface OfficerMediaServices {
  * the gateway, which checks the caller's bearer token and sends the same internal token as for
  * `/graphql`, so like every aopd route it answers nothing to a caller without one.
  */
-export function officerMediaRoute(services: OfficerMediaServices) {
-  return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> => {
-    const path = (request.url ?? "").split("?")[0] ?? "";
-    if (!path.startsWith(officerMediaPathPrefix)) return false;
+export function officerMediaRoute(services: OfficerMediaServices): RouteDefinition<Identity> {
+  const handle: RouteDefinition<Identity>["handle"] = async ({ request, response, requestId, rest: id, identity }) => {
+    if (!identity) return;
     response.setHeader("cache-control", "no-store");
-    const identity = await services.identity.admit(request, response, requestId, () =>
-      answerPublicRouteFailure(response, new PublicRouteError("unauthenticated", unauthenticatedReason), services.logger, requestId),
-    );
-    if (!identity) return true;
     try {
-      const id = path.slice(officerMediaPathPrefix.length);
       if (!isUuid(id)) throw new PublicRouteError("unknown_proof", "No proof has this id.");
       if (request.method === "GET" || request.method === "HEAD") {
         requireRole(identity, roles.proofsExport);
@@ -62,7 +53,7 @@ export function officerMediaRoute(services: OfficerMediaServices) {
           });
         }
         await serveProofMedia(response, id.toLowerCase(), media, { headOnly: request.method === "HEAD", logger: services.logger, requestId });
-        return true;
+        return;
       }
       if (request.method === "PUT") {
         requireRole(identity, roles.proofsWrite);
@@ -70,14 +61,23 @@ export function officerMediaRoute(services: OfficerMediaServices) {
         const stored = await acceptMediaUpload(services, request, { id }, `officer:${identity.subject}`, { actor: actorOf(identity), requestId });
         if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id, subject: identity.subject }, "media attached by an officer");
         sendJson(response, 200, { proof: toProof(stored.row) });
-        return true;
+        return;
       }
       response.setHeader("allow", "GET, HEAD, PUT");
       throw new PublicRouteError("method_not_allowed", `${request.method ?? "This method"} is not allowed here; use GET to download or PUT to upload.`);
     } catch (error) {
       answerPublicRouteFailure(response, error, services.logger, requestId);
     }
-    return true;
+  };
+  return {
+    path: `${officerMediaPathPrefix}*`,
+    access: "identified",
+    // The door's refusal in this route's shape, `{ error, reason }`, as every answer of it.
+    refuse: (response) => {
+      response.setHeader("cache-control", "no-store");
+      sendPublicRouteError(response, new PublicRouteError("unauthenticated", unauthenticatedReason));
+    },
+    handle,
   };
 }
 

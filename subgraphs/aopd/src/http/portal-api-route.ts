@@ -1,6 +1,5 @@
 import { customerActor } from "../audit/audit-actor.js";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { clientAddress, sendJson, type Logger } from "@compliance-graph/process-shell";
+import { clientAddress, sendJson, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
 import { acceptProofSignature, type SignatureAcceptanceServices } from "../kinds/signature/accept-proof-signature.js";
 import { hashCallbackToken, isCallbackTokenShaped } from "../ingestion/callback-token.js";
 import { submitSatoshiTransaction } from "../kinds/satoshi/submit-satoshi-transaction.js";
@@ -38,18 +37,16 @@ type Action = keyof typeof methodsOf;
  */
 export function portalApiRoute(
   services: SignatureAcceptanceServices & { limits: PublicRouteLimits; streams: PortalEventStreams; uploadSlots: MediaUploadSlots; logger: Logger },
-) {
+): RouteDefinition<never> {
   const { db, config } = services;
   const readSource = (token: string): Promise<PublicProofSource | undefined> =>
     db.selectFrom("aopd_proof").select(publicProofColumns).where("callback_token_hash", "=", hashCallbackToken(token)).executeTakeFirst();
 
-  return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> => {
-    const path = (request.url ?? "").split("?")[0] ?? "";
-    if (!path.startsWith(portalApiPathPrefix)) return false;
+  const handle: RouteDefinition<never>["handle"] = async ({ request, response, requestId, path }) => {
     const [token = "", action = "view", ...rest] = path.startsWith(proofPathPrefix) ? path.slice(proofPathPrefix.length).split("/") : [];
     const known = rest.length === 0 && action in methodsOf && isCallbackTokenShaped(token);
     const methods = known ? `${methodsOf[action as Action]}, OPTIONS` : "GET, POST, OPTIONS";
-    if (request.method === "OPTIONS") return (answerPreflight(response, methods), true);
+    if (request.method === "OPTIONS") return answerPreflight(response, methods);
     allowAnyOrigin(response);
     try {
       services.limits.check(request, isCallbackTokenShaped(token) ? token : undefined, useOf(request));
@@ -107,6 +104,7 @@ export function portalApiRoute(
     } catch (error) {
       answerPublicRouteFailure(response, error, services.logger, requestId);
     }
-    return true;
   };
+  // Public by design: the credential in the path is the caller's only proof; methods differ per action, so the handler checks them.
+  return { path: `${portalApiPathPrefix}*`, access: "public", handle };
 }

@@ -1,4 +1,4 @@
-import { loadStaticPage, staticPageRoute, type Logger, type StaticPageFile } from "@compliance-graph/process-shell";
+import { loadStaticPage, staticPageRoute, type Logger, type RouteDefinition, type StaticPageFile } from "@compliance-graph/process-shell";
 import type { PortalConfig } from "@compliance-graph/portal-contract";
 import type { AopdConfig } from "../aopd-config.js";
 import type { PortalResources } from "../portal/load-portal-resources.js";
@@ -27,7 +27,7 @@ export function loadPortalFiles(distDir: string, resources: PortalResources, con
  * credential in the path never leaves in a Referer header (`staticPageRoute`). Every path that is
  * not a file gets the page itself, which tells the customer in their language that the link is not valid.
  */
-export function portalPageRoute(files: Map<string, StaticPageFile> | undefined, config: Pick<AopdConfig, "portalFrameAncestors">, logger: Logger) {
+export function portalPageRoute(files: Map<string, StaticPageFile> | undefined, config: Pick<AopdConfig, "portalFrameAncestors">, logger: Logger): RouteDefinition<never>[] {
   if (!files) logger.warn("the portal page is not built (npm run build -w @compliance-graph/portal); /portal/ answers 503");
   return staticPageRoute({
     path: "/portal",

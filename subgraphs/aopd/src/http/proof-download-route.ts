@@ -1,9 +1,9 @@
 import { actorOf } from "../audit/audit-actor.js";
 import { recordExport } from "../audit/record-export.js";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { ForbiddenError, LimitExceededError, UserInputError } from "@compliance-graph/errors";
-import { roles, type IdentityDoor } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger } from "@compliance-graph/process-shell";
+import type { ServerResponse } from "node:http";
+import { ForbiddenError, LimitExceededError, UserInputError, type PublicError } from "@compliance-graph/errors";
+import { roles, type Identity } from "@compliance-graph/identity";
+import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger, type RouteCall, type RouteDefinition } from "@compliance-graph/process-shell";
 import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import { streamProofsAsXlsx } from "../export/stream-proofs-as-xlsx.js";
@@ -17,9 +17,24 @@ const maxBodyBytes = 65_536;
 export interface ProofDownloadRouteOptions {
   services: AopdServices;
   schema: GraphQLSchema;
-  /** The subgraph's identity door, the one `/graphql` passes through. */
-  identity: IdentityDoor;
   logger: Logger;
+}
+
+/** Why a download is refused, in the route's GraphQL error shape: the status of each, this route's one table. */
+class DownloadRefusal {
+  constructor(
+    readonly status: number,
+    readonly error: PublicError,
+  ) {}
+
+  static of(error: unknown): DownloadRefusal | undefined {
+    if (error instanceof BodyTooLargeError) return new DownloadRefusal(413, new UserInputError("body", error.message));
+    if (error instanceof MalformedBodyError) return new DownloadRefusal(400, new UserInputError("body", error.message));
+    if (error instanceof UserInputError) return new DownloadRefusal(400, error);
+    // The export's size cap is the filter's fault; the caller's exports running already is a matter of waiting.
+    if (error instanceof LimitExceededError) return new DownloadRefusal(error.extensions.limit === "maxExportRows" ? 400 : 429, error);
+    return undefined;
+  }
 }
 
 /**
@@ -27,47 +42,27 @@ export interface ProofDownloadRouteOptions {
  * held whole and sent as base64, so that a million proofs pass with flat memory here and at the
  * gateway (docs/xlsx-export.md, "Download").
  *
- * Threat: the route reads every proof that matches, so it is guarded like the GraphQL field. The
- * caller must carry the gateway's internal token (a direct caller gets 401) with the role
- * `proofs:export` (403); the filter is coerced by the schema's own `AopdProofFilterInput` and
- * compiled by the same filter compiler (400 naming the field); the export takes a slot of the
- * same `ExportSlots` as `proofsAsXlsx` (429). The file is sent as an attachment with `nosniff`, so
- * that no browser renders it in the page of the origin.
+ * Threat: the route reads every proof that matches, so it is guarded like the GraphQL field. It
+ * is identified: the caller must carry the gateway's internal token (a direct caller gets 401 from
+ * the identity door, which the shell applies) with the role `proofs:export` (403); the filter is
+ * coerced by the schema's own `AopdProofFilterInput` and compiled by the same filter compiler (400
+ * naming the field); the export takes a slot of the same `ExportSlots` as `proofsAsXlsx` (429).
+ * The file is sent as an attachment with `nosniff`, so that no browser renders it in the page of
+ * the origin.
  */
-export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
+export function proofDownloadRoute(options: ProofDownloadRouteOptions): RouteDefinition<Identity> {
   const { services, logger } = options;
   const filterType = options.schema.getType("AopdProofFilterInput") as GraphQLInputType;
-  return async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<boolean> => {
-    if ((request.url ?? "").split("?")[0] !== proofDownloadPath) return false;
-    if (request.method !== "POST") {
-      response.setHeader("allow", "POST");
-      sendGraphQLError(response, 405, new UserInputError("method", "must be POST with a JSON body { \"filter\": AopdProofFilterInput }."));
-      return true;
-    }
-    const identity = await options.identity.admit(request, response, requestId, (status, error) => sendGraphQLError(response, status, error));
-    if (!identity) return true;
-    if (!identity.roles.includes(roles.proofsExport)) {
-      sendGraphQLError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
-      return true;
-    }
+  const handle = async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
+    if (!identity) return;
+    if (!identity.roles.includes(roles.proofsExport)) return sendGraphQLError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
     let filter: unknown;
-    try {
-      filter = filterOf(await readJsonBody(request, maxBodyBytes), filterType);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) sendGraphQLError(response, 413, new UserInputError("body", error.message));
-      else if (error instanceof MalformedBodyError) sendGraphQLError(response, 400, new UserInputError("body", error.message));
-      else if (error instanceof UserInputError) sendGraphQLError(response, 400, error);
-      else throw error;
-      return true;
-    }
     let release: () => void;
     try {
+      filter = filterOf(await readJsonBody(request, maxBodyBytes), filterType);
       release = services.exportSlots.acquire(identity.subject);
     } catch (error) {
-      if (!(error instanceof LimitExceededError)) throw error;
-      response.setHeader("retry-after", "5");
-      sendGraphQLError(response, 429, error);
-      return true;
+      return refuse(response, error);
     }
     const started = performance.now();
     let rows: number;
@@ -90,12 +85,9 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
       if (response.headersSent) {
         logger.warn({ err: error, requestId }, "proof download broke off");
         response.destroy();
-      } else if (error instanceof UserInputError || (error instanceof LimitExceededError && error.extensions.limit === "maxExportRows")) {
-        sendGraphQLError(response, 400, error);
-      } else {
-        throw error;
+        return;
       }
-      return true;
+      return refuse(response, error);
     } finally {
       // The file is out: the caller, who may already hold all of it, can start the next export at once, not only
       // after the trail's entry below is written.
@@ -108,8 +100,16 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions) {
       logger.error({ err: error, requestId, rows }, "proof download sent but not recorded in the audit trail");
     }
     logger.info({ requestId, rows, ms: Math.round(performance.now() - started) }, "proofs downloaded as XLSX");
-    return true;
   };
+  return { path: proofDownloadPath, methods: ["POST"], access: "identified", handle };
+}
+
+/** Answers a refusal by the route's table; anything else is a fault, for the shell's last answer. */
+function refuse(response: ServerResponse, error: unknown): void {
+  const refusal = DownloadRefusal.of(error);
+  if (!refusal) throw error;
+  if (refusal.status === 429) response.setHeader("retry-after", "5");
+  sendGraphQLError(response, refusal.status, refusal.error);
 }
 
 /** The filter as GraphQL would coerce the variable of `proofsAsXlsx(filter:)`, or a `UserInputError` naming the field. */

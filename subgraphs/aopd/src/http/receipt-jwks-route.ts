@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RouteDefinition } from "@compliance-graph/process-shell";
 import { receiptJwksPath, type ReceiptSigner } from "../receipts/receipt-signer.js";
 
 /**
@@ -9,13 +9,12 @@ import { receiptJwksPath, type ReceiptSigner } from "../receipts/receipt-signer.
  * (receipt-signing-keys.ts). Cached for 5 minutes; a
  * verifier meeting an unknown `kid` fetches the set again (jose's remote key set does).
  */
-export function receiptJwksRoute(signer: ReceiptSigner) {
-  return async (request: IncomingMessage, response: ServerResponse): Promise<boolean> => {
-    if ((request.url ?? "").split("?")[0] !== receiptJwksPath) return false;
+export function receiptJwksRoute(signer: ReceiptSigner): RouteDefinition<never> {
+  const handle: RouteDefinition<never>["handle"] = ({ request, response }) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405, { allow: "GET, HEAD", "content-type": "application/json" });
       response.end(JSON.stringify({ error: "method_not_allowed", reason: `${request.method ?? "This method"} is not allowed at ${receiptJwksPath}; use GET.` }));
-      return true;
+      return;
     }
     response.writeHead(200, {
       "content-type": "application/jwk-set+json",
@@ -24,6 +23,6 @@ export function receiptJwksRoute(signer: ReceiptSigner) {
       "content-length": Buffer.byteLength(signer.jwksJson),
     });
     response.end(request.method === "HEAD" ? undefined : signer.jwksJson);
-    return true;
   };
+  return { path: receiptJwksPath, access: "public", handle };
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { forwardPathPrefix } from "@compliance-graph/process-shell";
+import { forwardPathPrefix, RouteTable } from "@compliance-graph/process-shell";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import { portalApi, postJson, requestSatoshiProofFor, requestSignatureProof } from "../support/portal-client.js";
@@ -18,8 +18,8 @@ describe.each(databaseDrivers)("the portal's live updates on %s", (driver) => {
   let ingressUrl: string;
   beforeAll(async () => {
     aopd = await startTestAopd(driver, { config: { rateLimitPerCredential: 0, rateLimitPerClient: 0, maxEventStreamsPerCredential: 2 } });
-    const forward = forwardPathPrefix("/portal/", aopd.url);
-    ingress = createServer((request, response) => void forward(request, response));
+    const forward = new RouteTable([forwardPathPrefix("/portal/", aopd.url)]);
+    ingress = createServer((request, response) => void forward.answer(request, response, "ingress"));
     await new Promise<void>((resolve) => ingress.listen(0, "127.0.0.1", resolve));
     ingressUrl = `http://127.0.0.1:${(ingress.address() as AddressInfo).port}`;
   });
