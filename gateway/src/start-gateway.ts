@@ -6,7 +6,7 @@ import type { JWK } from "jose";
 import { dateTimeScalar } from "@compliance-graph/filter";
 import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, type Identity } from "@compliance-graph/identity";
 import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
-import { defaultQueryLimits, hardenedApolloOptions, inputValuesPlugin, costLimitPlugin, defaultCostLimits, type CostLimits, graphqlMetricsPlugin, unknownOutcomePlugin, type QueryLimits } from "@compliance-graph/graphql-execution";
+import { costLimitCheck, defaultCostLimits, defaultQueryLimits, graphqlMetricsPlugin, hardenedApolloOptions, inputValuesCheck, operationCheckPlugin, unknownOutcomePlugin, type CostLimits, type OperationCheck, type QueryLimits } from "@compliance-graph/graphql-execution";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 import { authenticateRequest } from "./authentication/authenticate-request.js";
 import { GatewayMetrics } from "./gateway-metrics.js";
@@ -131,8 +131,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const buildService = ({ name, url }: { name: string; url?: string }) =>
     new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages, metrics });
+  // The checks of an operation beyond the schema, built once: the HTTP lane runs them as plugins, the WebSocket lanes call them.
+  const operationChecks: readonly OperationCheck[] = [
+    inputValuesCheck({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }),
+    costLimitCheck({ ...defaultCostLimits, ...options.cost }),
+  ];
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
-  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, queryLimits: { ...limits, suggestions: options.introspection ?? !production }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics });
+  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics });
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
     buildService,
@@ -158,8 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       refuseHttpSubscriptions,
       unknownOutcomePlugin,
       authorization.plugin,
-      inputValuesPlugin({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }),
-      costLimitPlugin({ ...defaultCostLimits, ...options.cost }),
+      ...operationChecks.map((check) => operationCheckPlugin<GatewayContext>(check)),
     ],
   });
   await apollo.start();

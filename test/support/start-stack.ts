@@ -53,6 +53,8 @@ export interface StackOptions {
   trustedProxyHops?: number;
   /** The gateway's limit of subgraph calls per operation. */
   maxSubgraphFetches?: number;
+  /** The gateway's operation cost limits (`GRAPHQL_MAX_COST`, ...). */
+  cost?: GatewayOptions["cost"];
   /** Routing URLs the gateway uses instead of the started subgraphs' (a subgraph that is down, say). */
   subgraphUrlOverrides?: Partial<Record<"aopd" | "trpd", string>>;
   /** Where the gateway reads roles in tokens (`OIDC_ROLE_SOURCES`). @default Keycloak's places */
@@ -131,6 +133,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
       ...(options.trustedProxyHops !== undefined ? { trustedProxyHops: options.trustedProxyHops } : {}),
       ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
+      ...(options.cost ? { cost: options.cost } : {}),
       ...(options.subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs: options.subgraphTimeoutMs } : {}),
       logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
     });

@@ -3,7 +3,7 @@ import type WebSocket from "ws";
 import { InternalServerError, LimitExceededError, ServiceUnavailableError, UnauthenticatedError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger } from "@compliance-graph/process-shell";
-import type { OperationPayload, QueryLimits } from "@compliance-graph/graphql-execution";
+import type { OperationChecks, OperationPayload } from "@compliance-graph/graphql-execution";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import { authenticateConnection } from "./authenticate-connection.js";
@@ -20,7 +20,8 @@ export interface SubscriptionService {
   planner(): SubscriptionPlanner | undefined;
   subscriptions: FederatedSubscriptions;
   limits: SubscriptionLimits;
-  queryLimits: QueryLimits & { suggestions?: boolean };
+  /** The checks of an operation, the HTTP lane's own (query limits, input values, cost; see `prepareOperation`). */
+  lane: Pick<OperationChecks, "limits" | "checks">;
   logger: Logger;
   metrics?: GatewayMetrics | undefined;
   /** The open client sockets (for the metrics). */
@@ -137,7 +138,7 @@ export class SubscriptionConnection implements ConnectionBudget {
     }
     let planned;
     try {
-      planned = planner.prepare(payload, identity, this.#service.queryLimits);
+      planned = planner.prepare(payload, identity, this.#service.lane);
     } catch (error) {
       admitted.release();
       this.#service.logger.error({ err: error }, "subscription planning failed");

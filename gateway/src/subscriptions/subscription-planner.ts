@@ -2,10 +2,10 @@ import type { buildOperationContext } from "@apollo/gateway";
 import { operationFromDocument, Supergraph, type Schema } from "@apollo/federation-internals";
 import { QueryPlanner, type SubscriptionNode } from "@apollo/query-planner";
 import type { GraphQLError} from "graphql";
-import { getVariableValues, parse, type DocumentNode, type GraphQLSchema } from "graphql";
-import { BadRequestError, ForbiddenError, InvalidVariableError } from "@compliance-graph/errors";
-import { findMissingRole, RequiredRoles, type Identity } from "@compliance-graph/identity";
-import { prepareOperation, type OperationPayload, type QueryLimits } from "@compliance-graph/graphql-execution";
+import { parse, type DocumentNode, type GraphQLSchema } from "graphql";
+import { BadRequestError } from "@compliance-graph/errors";
+import { RequiredRoles, type Identity } from "@compliance-graph/identity";
+import { prepareOperation, type OperationChecks, type OperationPayload } from "@compliance-graph/graphql-execution";
 import { resumableOperation, type ResumableOperation } from "./resumable-operation.js";
 
 type OperationContext = ReturnType<typeof buildOperationContext>;
@@ -76,18 +76,15 @@ export class SubscriptionPlanner {
    * what the caller's roles do not allow (`@requiresRole`, as the HTTP path checks it), and plans
    * it. Returns the errors to send otherwise.
    */
-  prepare(payload: OperationPayload, identity: Identity, limits: QueryLimits & { suggestions?: boolean }): PlannedSubscription | GraphQLError[] {
-    const prepared = prepareOperation(this.apiGraphQLSchema, payload, limits);
+  prepare(payload: OperationPayload, identity: Identity, lane: Pick<OperationChecks, "limits" | "checks">): PlannedSubscription | GraphQLError[] {
+    // The HTTP lane's checks, the same functions (prepare-operation.ts); the subgraph receives the variables as sent.
+    const prepared = prepareOperation(this.apiGraphQLSchema, payload, {
+      ...lane,
+      onlySubscriptions: "This socket serves subscriptions; send queries and mutations to POST /graphql.",
+      roles: { required: this.#required, granted: identity.roles },
+    });
     if (Array.isArray(prepared)) return prepared;
     const { document, operation } = prepared;
-    if (operation.operation !== "subscription") {
-      return [new BadRequestError("This socket serves subscriptions; send queries and mutations to POST /graphql.")];
-    }
-    const missing = findMissingRole(this.apiGraphQLSchema, document, operation, this.#required, identity.roles);
-    if (missing) return [new ForbiddenError(missing.role, missing.coordinate)];
-    // Checked here as the HTTP path checks them; the subgraph receives them as sent.
-    const coerced = getVariableValues(this.apiGraphQLSchema, operation.variableDefinitions ?? [], prepared.variables ?? {});
-    if (coerced.errors) return coerced.errors.map((error) => new InvalidVariableError(error.message, error.nodes));
     const key = `${prepared.operationName ?? ""}\n${payload.query as string}`;
     let cached = this.#plans.get(key);
     if (!cached) {

@@ -6,7 +6,7 @@ import { WebSocketServer } from "ws";
 import { SupergraphReloadedError } from "@compliance-graph/errors";
 import type { InternalTokenMinter } from "@compliance-graph/identity";
 import { clientAddress, type Logger } from "@compliance-graph/process-shell";
-import { type QueryLimits } from "@compliance-graph/graphql-execution";
+import type { OperationChecks } from "@compliance-graph/graphql-execution";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import { FederatedSubscriptions } from "./federated-subscriptions.js";
@@ -26,7 +26,8 @@ export interface SubscriptionServerOptions {
   buildService: (definition: { name: string; url: string }) => GraphQLDataSource;
   /** `SUBGRAPH_<NAME>_URL` overrides of the supergraph's routing URLs. */
   subgraphUrls: Record<string, string>;
-  queryLimits: QueryLimits & { suggestions?: boolean };
+  /** The checks of an operation, the very ones the HTTP lane runs as plugins (see `prepareOperation`). */
+  lane: Pick<OperationChecks, "limits" | "checks">;
   limits?: Partial<SubscriptionLimits>;
   /** Proxies in front of the gateway whose `x-forwarded-for` entries name the client (see `clientAddress`). @default 0 */
   trustedProxyHops?: number;
@@ -67,7 +68,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   let planner: SubscriptionPlanner | undefined;
   const connections = new Set<SubscriptionConnection>();
   const quota = new SubscriptionQuota(limits);
-  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, queryLimits: options.queryLimits, logger, metrics, connections, quota };
+  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, lane: options.lane, logger, metrics, connections, quota };
   const handleModern = createGraphQLTransportWsHandler(service);
   const handleLegacy = createLegacyGraphQLWsHandler(service);
 

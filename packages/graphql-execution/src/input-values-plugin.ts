@@ -23,7 +23,7 @@ import {
   type ValueNode,
 } from "graphql";
 import { UserInputError } from "@compliance-graph/errors";
-import { operationCheckPlugin } from "./operation-check.js";
+import { operationCheckPlugin, type OperationCheck } from "./operation-check.js";
 
 /** Checks one value of a scalar; throws an error whose message says what is allowed. */
 export type ScalarCheck = (value: unknown) => unknown;
@@ -32,7 +32,8 @@ const noNulByte: ScalarCheck = (value) => {
   if (typeof value === "string" && value.includes("\u0000")) throw new Error("must not contain a NUL character (U+0000).");
 };
 
-export function inputValuesPlugin(options: { scalars?: Record<string, ScalarCheck> } = {}) {
+/** The input-value check as an operation check: the same function over HTTP (`inputValuesPlugin`) and over WebSocket (`prepareOperation`). */
+export function inputValuesCheck(options: { scalars?: Record<string, ScalarCheck> } = {}): OperationCheck {
   const checks: Record<string, ScalarCheck> = { String: noNulByte, ID: noNulByte, ...options.scalars };
   const checkScalar = (name: string, value: unknown, path: string) => {
     const check = checks[name];
@@ -85,7 +86,7 @@ export function inputValuesPlugin(options: { scalars?: Record<string, ScalarChec
   // variables. A document that failed is checked again, and fails again, on every request.
   const literalsPassed = new WeakSet<DocumentNode>();
 
-  return operationCheckPlugin(({ schema, document, operation, variables }) => {
+  return ({ schema, document, operation, variables }) => {
     for (const definition of operation.variableDefinitions ?? []) {
       const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
       const name = definition.variable.name.value;
@@ -103,5 +104,9 @@ export function inputValuesPlugin(options: { scalars?: Record<string, ScalarChec
       }),
     );
     literalsPassed.add(document);
-  });
+  };
+}
+
+export function inputValuesPlugin(options: { scalars?: Record<string, ScalarCheck> } = {}) {
+  return operationCheckPlugin(inputValuesCheck(options));
 }

@@ -8,7 +8,7 @@
  * it (nested lists multiply); every other field (a count, a scalar) costs 1. An operation above `maxCost` is refused with LIMIT_EXCEEDED naming
  * the limit and the computed cost.
  */
-import { operationCheckPlugin } from "./operation-check.js";
+import { operationCheckPlugin, type OperationCheck } from "./operation-check.js";
 import {
   getNamedType,
   getNullableType,
@@ -83,9 +83,9 @@ export function operationCost(
   return root ? costOf(root, operation.selectionSet, 1, new Set()) : 0;
 }
 
-/** Refuses, before execution, an operation whose cost is above `limits.maxCost` (HTTP 400). */
-export function costLimitPlugin(limits: CostLimits) {
-  return operationCheckPlugin((resolved) => {
+/** The cost check as an operation check: the same function over HTTP (`costLimitPlugin`) and over WebSocket (`prepareOperation`). */
+export function costLimitCheck(limits: CostLimits): OperationCheck {
+  return (resolved) => {
     const { schema, document, operation } = resolved;
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -97,5 +97,10 @@ export function costLimitPlugin(limits: CostLimits) {
       `The operation can ask for ${cost} rows (every list field's limit, nested lists multiplied, across all aliases); at most ${limits.maxCost} are allowed. Ask for smaller pages or fewer aliases.`,
     );
     throw new GraphQLError(refused.message, { originalError: refused, extensions: { ...refused.extensions, cost, http: { status: 400 } } });
-  });
+  };
+}
+
+/** Refuses, before execution, an operation whose cost is above `limits.maxCost` (HTTP 400). */
+export function costLimitPlugin(limits: CostLimits) {
+  return operationCheckPlugin(costLimitCheck(limits));
 }

@@ -5,9 +5,10 @@ import type { GraphQLSchema } from "graphql";
 import type { Identity, IdentityDoor } from "@compliance-graph/identity";
 import { createHttpServerShell, isTracingEnabled, type Logger, type MetricsExposure, type OutageLog, type ReadinessReport, type RouteCall, type RouteDefinition, ServiceMetrics } from "@compliance-graph/process-shell";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
-import { inputValuesPlugin } from "./input-values-plugin.js";
+import { inputValuesCheck } from "./input-values-plugin.js";
 import { unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
-import { costLimitPlugin, defaultCostLimits, type CostLimits } from "./operation-cost.js";
+import { costLimitCheck, defaultCostLimits, type CostLimits } from "./operation-cost.js";
+import { operationCheckPlugin, type OperationCheck } from "./operation-check.js";
 import { defaultQueryLimits, type QueryLimits } from "./query-limits.js";
 import { executeApolloRequest } from "./execute-apollo-request.js";
 import { compiledExecutionGateway } from "./compiled-execution-gateway.js";
@@ -68,6 +69,8 @@ export interface RunningSubgraphServer {
   metrics: ServiceMetrics;
   /** The metrics URL (on the main port or `METRICS_PORT`). */
   metricsUrl: string;
+  /** The checks of an operation its HTTP lane runs (input values, cost): the WebSocket lane runs these very functions. */
+  operationChecks: readonly OperationCheck[];
   /** Stops taking requests, lets running ones finish (up to the drain time), then stops Apollo Server. */
   close(): Promise<void>;
 }
@@ -85,8 +88,9 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
   const tracing = isTracingEnabled();
   if (tracing) traceResolvers(options.schema);
   const compiled = (options.compiledExecution ?? process.env.GRAPHQL_COMPILED_EXECUTION !== "false") ? compiledExecutionGateway(options.schema) : undefined;
-  const inputValues = inputValuesPlugin();
-  const cost = costLimitPlugin({ ...defaultCostLimits, ...options.cost });
+  // The checks of an operation beyond the schema's own, built once: Apollo runs them as plugins over
+  // HTTP, and a subgraph's WebSocket lane runs the same functions (`operationChecks`).
+  const operationChecks: readonly OperationCheck[] = [inputValuesCheck(), costLimitCheck({ ...defaultCostLimits, ...options.cost })];
   const apollo = new ApolloServer<TContext>({
     ...(compiled ? { gateway: compiled } : { schema: options.schema }),
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
@@ -97,8 +101,7 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
       graphqlMetricsPlugin(metrics),
       unknownOutcomePlugin,
       ...(tracing ? [operationAttributesPlugin<TContext>()] : []),
-      inputValues,
-      cost,
+      ...operationChecks.map((check) => operationCheckPlugin<TContext>(check)),
     ],
   });
   await apollo.start();
@@ -139,6 +142,7 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
     httpServer,
     metrics,
     metricsUrl,
+    operationChecks,
     close: () => {
       closing ??= (async () => {
         await shell.close();

@@ -196,7 +196,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       ],
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket, fed by the pump's hub.
-    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, identity, logger, hub: eventPump.hub });
+    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, identity, logger, hub: eventPump.hub, operationChecks: server.operationChecks });
     await eventPump.ready;
     const stopMetricsReads = metrics.readDatabaseGauges(logger);
     const jobBatch = 1_000;

@@ -12,10 +12,10 @@ import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import type { GraphQLError, GraphQLSchema } from "graphql";
 import { WebSocketServer } from "ws";
-import { BadRequestError, ForbiddenError, maskError, UnauthenticatedError } from "@compliance-graph/errors";
-import { findMissingRole, RequiredRoles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
+import { maskError, UnauthenticatedError } from "@compliance-graph/errors";
+import { RequiredRoles, type Identity, type IdentityDoor } from "@compliance-graph/identity";
 import { requestIdFrom, type Logger } from "@compliance-graph/process-shell";
-import { defaultQueryLimits, prepareOperation } from "@compliance-graph/graphql-execution";
+import { defaultQueryLimits, prepareOperation, type OperationCheck } from "@compliance-graph/graphql-execution";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import type { AopdSubscriptionContext } from "../graphql/aopd-proofs-subscription.js";
 import type { ProofSubscriptionHub } from "../events/proof-subscription-hub.js";
@@ -36,6 +36,8 @@ export interface AopdSubscriptionServerOptions {
   /** The subgraph's identity door, the one its HTTP routes pass through. */
   identity: IdentityDoor;
   logger: Logger;
+  /** The checks the subgraph's HTTP lane runs (`RunningSubgraphServer.operationChecks`): this lane runs the same. */
+  operationChecks: readonly OperationCheck[];
   /** The replica's hub of proof events, from the event pump `startAopd` runs (`startProofEventPump`). */
   hub: ProofSubscriptionHub;
 }
@@ -69,13 +71,14 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
       onSubscribe: (ctx, _id, payload) => {
         const identity = identities.get(ctx);
         if (!identity) return [new UnauthenticatedError()];
-        const prepared = prepareOperation(schema, payload, { ...defaultQueryLimits, suggestions: !services.config.production });
+        // The HTTP lane's checks, the same functions (the subgraph server's `operationChecks`).
+        const prepared = prepareOperation(schema, payload, {
+          limits: { ...defaultQueryLimits, suggestions: !services.config.production },
+          onlySubscriptions: "This socket serves subscriptions only; send queries and mutations over HTTP.",
+          roles: { required, granted: identity.roles },
+          checks: options.operationChecks,
+        });
         if (Array.isArray(prepared)) return prepared;
-        if (prepared.operation.operation !== "subscription") {
-          return [new BadRequestError("This socket serves subscriptions only; send queries and mutations over HTTP.")];
-        }
-        const missing = findMissingRole(schema, prepared.document, prepared.operation, required, identity.roles);
-        if (missing) return [new ForbiddenError(missing.role, missing.coordinate)];
         const requestId = requestIdFrom(ctx.extra.request.headers);
         const contextValue: AopdSubscriptionContext = { ...services, identity, requestId, logger: logger.child({ requestId }), proofEvents: hub };
         return {
