@@ -3,7 +3,7 @@ import type { PublicProofStatus } from "./public-proof-view.js";
 /**
  * The stable error codes of aopd's plain HTTP routes (the AOPP callback, the portal API and the
  * officers' media route) and the HTTP status of each. aopd answers by this table
- * (`public-api/public-route-error.ts`); the portal translates by code (`error.<code>` in lang.json)
+ * (`http/public-route-error.ts`); the portal translates by code (`error.<code>` in lang.json)
  * and a wallet acts on the HTTP status. One table for both sides, so a new code cannot reach the
  * page without the page's type knowing it.
  */

@@ -5,7 +5,7 @@ export type PublicAddressFormat = "ANY" | "STANDARD" | "P2PKH" | "P2SH" | "P2WPK
 /**
  * The proof as `GET /portal/api/proof/<credential>` and the portal's event stream show it to the
  * holder of its one-time credential: what is asked of the customer and where the proof stands.
- * aopd builds it (public-api/public-proof-view.ts); the portal page renders it.
+ * aopd builds it (http/public-proof-view.ts); the portal page renders it.
  */
 export interface PublicProofView {
   id: string;
