@@ -19,7 +19,7 @@ function refusal(file: Buffer, piece = 7): { code: string; reason: string } {
   try {
     take(file, piece);
   } catch (error) {
-    if (error instanceof SubmissionRefusal) return { code: error.code, reason: error.message };
+    if (error instanceof SubmissionRefusal) return { code: error.refusal, reason: error.message };
     throw error;
   }
   throw new Error("the file was accepted");
@@ -64,7 +64,7 @@ describe("MediaIntake", () => {
     const intake = new MediaIntake(limits, 4_096);
     const file = padded(jpegHeader(100, 100), 10_001);
     intake.push(file.subarray(0, 10_000));
-    expect(() => intake.push(file.subarray(10_000))).toThrow(expect.objectContaining({ code: "media_too_large", message: "An image may have at most 10000 bytes; this upload has more." }));
+    expect(() => intake.push(file.subarray(10_000))).toThrow(expect.objectContaining({ refusal: "media_too_large", message: "An image may have at most 10000 bytes; this upload has more." }));
     expect(take(padded(jpegHeader(100, 100), 10_000)).media.byteSize).toBe(10_000);
   });
 
@@ -94,6 +94,6 @@ describe("MediaIntake", () => {
     expect(() => {
       for (let at = 0; at < buried.length; at += 65_536) intake.push(buried.subarray(at, at + 65_536));
       intake.finish();
-    }).toThrow(expect.objectContaining({ code: "invalid_image", message: expect.stringContaining("first 1048576 bytes") }));
+    }).toThrow(expect.objectContaining({ refusal: "invalid_image", message: expect.stringContaining("first 1048576 bytes") }));
   });
 });
