@@ -18,6 +18,7 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
+import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
@@ -57,6 +58,11 @@ export interface GatewayOptions {
    * identity in flight at the same moment (see deduplicate-inflight-queries.ts). @default true
    */
   deduplicateQueries?: boolean;
+  /**
+   * `GATEWAY_SHARE_REQUESTS`: identical queries of the same identity and roles in flight at the
+   * same moment share one execution and its answer (see share-inflight-requests.ts). @default true
+   */
+  shareRequests?: boolean;
   /**
    * `GATEWAY_SUBGRAPH_TIMEOUT_MS`: how long a subgraph may take to answer a call before the
    * operation fails with SERVICE_UNAVAILABLE naming it. @default 30_000 // 30 seconds
@@ -164,7 +170,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await apollo.start();
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
-  const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
+  const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
+  const handleGraphQL = createGraphQLHandler({ apollo, verifier, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   const subgraphRoutes = forwardSubgraphRoutes({
     routes: subgraphRouteList,

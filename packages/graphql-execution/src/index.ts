@@ -3,7 +3,7 @@ export { aliasLimitRule, depthLimitRule, defaultQueryLimits, type QueryLimits } 
 export { startSubgraphServer, type RunningSubgraphServer, type SubgraphServerOptions } from "./start-subgraph-server.js";
 export { PushQueue } from "./push-queue.js";
 export { prepareOperation, type OperationPayload, type PreparedOperation } from "./prepare-operation.js";
-export { executeApolloRequest } from "./execute-apollo-request.js";
+export { answerApolloRequest, executeApolloRequest, writeGraphQLAnswer, type GraphQLAnswer } from "./execute-apollo-request.js";
 export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
 export { unknownOutcome, unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
