@@ -182,12 +182,43 @@ function moveIntoCursor(cursor: Cursor, path: ResponsePath): Cursor | undefined 
   return data ? { path: cursor.path.concat(path), data, fullResult: cursor.fullResult } : undefined;
 }
 
+/**
+ * The values at `path` below `value`, lists flattened, as `flattenResultsAtPath` of executeQueryPlan.ts
+ * collects them (same order, same errors), without its copies of the path and its nested arrays.
+ */
 function flattenResultsAtPath(value: Cursor["data"] | undefined | null, path: ResponsePath): Cursor["data"] | undefined | null {
-  if (path.length === 0) return value;
-  if (value === undefined || value === null) return value;
-  const [current, ...rest] = path;
-  if (current === "@") return (value as ResultMap[]).flatMap((element) => flattenResultsAtPath(element, rest) as ResultMap);
+  let current: unknown = value;
+  for (let index = 0; index < path.length; index += 1) {
+    if (current === undefined || current === null) return current as undefined | null;
+    const element = path[index];
+    if (element === "@") {
+      const out: unknown[] = [];
+      collectAtPath(current, path, index, out);
+      return out as ResultMap[];
+    }
+    if (typeof element !== "string") throw new Error(`Unexpected ${typeof element} found in path`);
+    if (Array.isArray(current)) throw new Error(`Unexpected array in result for path element ${element}`);
+    current = getOwn(current as ResultMap, element);
+  }
+  return current as Cursor["data"] | undefined | null;
+}
+
+/** Pushes onto `out` the elements `flattenResultsAtPath(value, path.slice(index))` yields inside its `flatMap`, in its order. */
+function collectAtPath(value: unknown, path: ResponsePath, index: number, out: unknown[]): void {
+  if (index === path.length || value === undefined || value === null) {
+    // flatMap spreads an array one level and keeps anything else (null and undefined included) as one element.
+    if (Array.isArray(value)) for (const item of value) out.push(item);
+    else out.push(value);
+    return;
+  }
+  const current = path[index];
+  if (current === "@") {
+    // Not a list where the plan expects one: the same TypeError as Apollo's `value.flatMap(...)`.
+    if (!Array.isArray(value)) (value as { flatMap(): unknown }).flatMap();
+    for (const element of value as unknown[]) collectAtPath(element, path, index + 1, out);
+    return;
+  }
   if (typeof current !== "string") throw new Error(`Unexpected ${typeof current} found in path`);
   if (Array.isArray(value)) throw new Error(`Unexpected array in result for path element ${current}`);
-  return flattenResultsAtPath(getOwn(value, current), rest);
+  collectAtPath(getOwn(value as ResultMap, current), path, index + 1, out);
 }
