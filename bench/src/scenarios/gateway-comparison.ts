@@ -121,6 +121,8 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
         ours("ours", {}),
         ours(`ours, ${workers} workers`, { GATEWAY_WORKERS: String(workers) }),
         ours("ours, no query sharing", { GATEWAY_DEDUPLICATE_QUERIES: "false" }),
+        // The gateway before its own plan executor and request sharing (issue 36): the before of "not slower than today".
+        ours("ours, Apollo's executor, no request sharing", { GATEWAY_EXECUTE_PLANS: "false", GATEWAY_SHARE_REQUESTS: "false" }),
         gatewayTarget("@apollo/gateway", async (port) => ({
           process: await startProcess("bench/src/support/stock-apollo-gateway.ts", { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, SUBGRAPH_AUTHORIZATION: staticAuthorization }, readyPost(`http://127.0.0.1:${port}/graphql`)),
         })),
