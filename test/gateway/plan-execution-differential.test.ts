@@ -122,7 +122,8 @@ describe("plan execution: the gateway's executor answers byte for byte as @apoll
     );
     // Most operations are planned and then run by the gateway's executor (the others: refused by validation or a limit).
     expect(gatewayRuns).toBeGreaterThan(75);
-  });
+    // 150 operations, each sent three times: about 30 s on an idle machine, several times that at a CI load of 3 to 8.
+  }, 300_000);
 });
 
 /** FNV-1a: a stable hash, so a seed decides the same faults in every process and on every call. */
