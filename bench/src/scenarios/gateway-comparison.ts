@@ -117,7 +117,7 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
         }),
         identities: true,
       });
-      const targets: Target[] = [
+      const allTargets: Target[] = [
         ours("ours", {}),
         ours(`ours, ${workers} workers`, { GATEWAY_WORKERS: String(workers) }),
         ours("ours, no query sharing", { GATEWAY_DEDUPLICATE_QUERIES: "false" }),
@@ -140,6 +140,9 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
           start: async () => ({ url: `http://127.0.0.1:${aopdPort}/graphql`, headers: { authorization: JSON.parse(staticAuthorization).aopd as string }, process: aopd, external: true }),
         },
       ];
+      // `BENCH_GATEWAY_TARGETS`: only the targets whose names are in this list, separated by `;` (a before-and-after run of two rows).
+      const only = process.env.BENCH_GATEWAY_TARGETS?.split(";").map((name) => name.trim());
+      const targets = only ? allTargets.filter((target) => only.includes(target.name)) : allTargets;
 
       // Every server runs from the start and the targets take turns on each query, round after
       // round: a neighbour's burst of CPU on this shared machine then hurts one round of one

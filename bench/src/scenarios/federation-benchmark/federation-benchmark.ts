@@ -52,8 +52,8 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
     const durationSeconds = quick ? 2 : Number(process.env.BENCH_FEDERATION_SECONDS ?? 8);
     const warmupSeconds = quick ? 1 : 3;
     const connections = 50;
-    // `BENCH_FEDERATION_TARGETS`: only the targets whose names contain one of these comma-separated words (profiling runs).
-    const only = process.env.BENCH_FEDERATION_TARGETS?.split(",").map((word) => word.trim()).filter(Boolean);
+    // `BENCH_FEDERATION_TARGETS`: only the targets whose names contain one of these `;`-separated words (profiling runs).
+    const only = process.env.BENCH_FEDERATION_TARGETS?.split(";").map((word) => word.trim()).filter(Boolean);
     const reference = referenceAnswers(generateBenchmarkData());
     const expected = new Map([
       ["big query", JSON.stringify({ data: reference.big })],
