@@ -7,6 +7,7 @@ import { callbackFloodScenario } from "./scenarios/callback-flood.js";
 import { portalPageScenario } from "./scenarios/portal-page.js";
 import { consolePageScenario } from "./scenarios/console-page.js";
 import { gatewayComparisonScenario } from "./scenarios/gateway-comparison.js";
+import { federationBenchmarkScenario } from "./scenarios/federation-benchmark/federation-benchmark.js";
 import { proofExportScenario } from "./scenarios/proof-export.js";
 import { proofIngestionScenario } from "./scenarios/proof-ingestion.js";
 import { proofQueriesScenario } from "./scenarios/proof-queries.js";
@@ -26,7 +27,7 @@ import { sanctionsScreeningScenario } from "./scenarios/sanctions-screening.js";
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, sanctionsScreeningScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, sanctionsScreeningScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

@@ -16,6 +16,8 @@ export class GatewayMetrics extends ServiceMetrics {
   readonly subscriptionRefusals: Counter<"limit">;
   readonly tokenVerifications: Counter<"outcome">;
   readonly jwksFetches: Counter<"outcome">;
+  readonly sharedRequests: Counter;
+  readonly planExecutions: Counter<"executor">;
   /** Open sockets and running subscriptions per subprotocol, read when scraped (set by the subscription server). */
   countSockets: () => Map<string, number> = () => new Map();
   countSubscriptions: () => Map<string, number> = () => new Map();
@@ -63,6 +65,8 @@ export class GatewayMetrics extends ServiceMetrics {
       labelNames: ["outcome"],
       registers,
     });
+    this.planExecutions = new Counter({ name: "gateway_query_plan_executions_total", help: "Query plans executed, by executor: gateway (the gateway's own, for a query whose plan it keeps) or apollo (@apollo/gateway's: first requests, mutations, introspection, recorded traces).", labelNames: ["executor"], registers });
+    this.sharedRequests = new Counter({ name: "gateway_shared_requests_total", help: "GraphQL requests answered with the execution of an identical request of the same identity already in flight (GATEWAY_SHARE_REQUESTS).", registers });
     this.jwksFetches = new Counter({ name: "gateway_jwks_fetches_total", help: "Fetches of the identity provider's signing keys, by outcome (ok, error).", labelNames: ["outcome"], registers });
   }
 

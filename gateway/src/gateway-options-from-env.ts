@@ -89,6 +89,8 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     subscriptions: subscriptionLimitsFromEnv(env),
     trustedProxyHops: integer(env, "GATEWAY_TRUSTED_PROXY_HOPS") ?? 0,
     deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",
+    shareRequests: env.GATEWAY_SHARE_REQUESTS !== "false",
+    executePlans: env.GATEWAY_EXECUTE_PLANS !== "false",
     ...(subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs } : {}),
     metricsExposure: metricsExposureFromEnv(env),
   };

@@ -19,6 +19,9 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
+import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
+import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.js";
+import { stringifyResult } from "./execution/serialized-data.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
@@ -58,6 +61,16 @@ export interface GatewayOptions {
    * identity in flight at the same moment (see deduplicate-inflight-queries.ts). @default true
    */
   deduplicateQueries?: boolean;
+  /**
+   * `GATEWAY_EXECUTE_PLANS`: run query plans with the gateway's own executor and answer writer
+   * instead of `@apollo/gateway`'s (see execution/plan-executing-gateway.ts). @default true
+   */
+  executePlans?: boolean;
+  /**
+   * `GATEWAY_SHARE_REQUESTS`: identical queries of the same identity and roles in flight at the
+   * same moment share one execution and its answer (see share-inflight-requests.ts). @default true
+   */
+  shareRequests?: boolean;
   /**
    * `GATEWAY_SUBGRAPH_TIMEOUT_MS`: how long a subgraph may take to answer a call before the
    * operation fails with SERVICE_UNAVAILABLE naming it. @default 30_000 // 30 seconds
@@ -138,10 +151,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   ];
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
   const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics });
+  const enforceFetchLimit = enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20);
+  // Set below: Apollo plans, the plan-executing gateway keeps each plan it makes and runs it.
+  let keepPlan: (resolved: Parameters<typeof enforceFetchLimit>[0] & Parameters<ReturnType<typeof createPlanExecutingGateway>["didResolveQueryPlan"]>[0]) => void = () => {};
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
     buildService,
-    experimental_didResolveQueryPlan: enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20),
+    experimental_didResolveQueryPlan: (resolved) => {
+      enforceFetchLimit(resolved);
+      keepPlan(resolved);
+    },
     logger: {
       debug: (message: unknown) => gatewayLogger.debug(String(message)),
       info: (message: unknown) => gatewayLogger.info(String(message)),
@@ -149,11 +168,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       error: (message: unknown) => gatewayLogger.error(String(message)),
     },
   });
+  const planExecuting = options.executePlans === false ? undefined : createPlanExecutingGateway(gateway, metrics.planExecutions);
+  if (planExecuting) keepPlan = planExecuting.didResolveQueryPlan;
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => authorization.update(coreSupergraphSdl));
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => subscriptionServer.updateSupergraph(coreSupergraphSdl));
 
   const apollo = new ApolloServer<GatewayContext>({
-    gateway,
+    gateway: planExecuting?.gateway ?? gateway,
+    ...(planExecuting ? { stringifyResult } : {}),
     // Subgraphs mask their own errors, so the public codes they send are trusted.
     ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, trustCodes: true }),
     plugins: [
@@ -169,7 +191,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   await apollo.start();
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
-  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger });
+  const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
+  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   const subgraphRoutes = forwardSubgraphRoutes({
     routes: subgraphRouteList,

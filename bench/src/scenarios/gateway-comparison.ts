@@ -117,10 +117,12 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
         }),
         identities: true,
       });
-      const targets: Target[] = [
+      const allTargets: Target[] = [
         ours("ours", {}),
         ours(`ours, ${workers} workers`, { GATEWAY_WORKERS: String(workers) }),
         ours("ours, no query sharing", { GATEWAY_DEDUPLICATE_QUERIES: "false" }),
+        // The gateway before its own plan executor and request sharing (issue 36): the before of "not slower than today".
+        ours("ours, Apollo's executor, no request sharing", { GATEWAY_EXECUTE_PLANS: "false", GATEWAY_SHARE_REQUESTS: "false" }),
         gatewayTarget("@apollo/gateway", async (port) => ({
           process: await startProcess("bench/src/support/stock-apollo-gateway.ts", { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, SUBGRAPH_AUTHORIZATION: staticAuthorization }, readyPost(`http://127.0.0.1:${port}/graphql`)),
         })),
@@ -138,6 +140,9 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
           start: async () => ({ url: `http://127.0.0.1:${aopdPort}/graphql`, headers: { authorization: JSON.parse(staticAuthorization).aopd as string }, process: aopd, external: true }),
         },
       ];
+      // `BENCH_GATEWAY_TARGETS`: only the targets whose names are in this list, separated by `;` (a before-and-after run of two rows).
+      const only = process.env.BENCH_GATEWAY_TARGETS?.split(";").map((name) => name.trim());
+      const targets = only ? allTargets.filter((target) => only.includes(target.name)) : allTargets;
 
       // Every server runs from the start and the targets take turns on each query, round after
       // round: a neighbour's burst of CPU on this shared machine then hurts one round of one

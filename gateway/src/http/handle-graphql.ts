@@ -1,30 +1,37 @@
 import type { ApolloServer } from "@apollo/server";
 import type { Identity } from "@compliance-graph/identity";
 import type { Logger, RouteCall } from "@compliance-graph/process-shell";
-import { executeApolloRequest, readGraphQLBody } from "@compliance-graph/graphql-execution";
+import { answerApolloRequest, readGraphQLBody, writeGraphQLAnswer } from "@compliance-graph/graphql-execution";
 import type { GatewayContext } from "../gateway-context.js";
+import type { InflightRequestSharing } from "./share-inflight-requests.js";
 
 export interface GraphQLHandlerOptions {
   apollo: ApolloServer<GatewayContext>;
   maxBodyBytes: number;
   logger: Logger;
+  /** Identical queries of one identity in flight share one execution (share-inflight-requests.ts); off when undefined. */
+  sharing?: InflightRequestSharing | undefined;
 }
 
 /**
  * `/graphql`, an identified route: the shell's door authenticated the caller first (nothing of the
  * request is parsed for an unknown caller); then the body is read within its limit, then Apollo
- * Server validates, authorizes, plans and executes.
+ * Server validates, authorizes, plans and executes, or the request joins an identical request of the
+ * same caller already doing so.
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions) {
-  const { apollo, maxBodyBytes, logger } = options;
+  const { apollo, maxBodyBytes, logger, sharing } = options;
   return async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
-    await executeApolloRequest(apollo, request, response, read.body, async () => ({
-      identity,
-      requestId,
-      logger: logger.child({ requestId, subject: identity.subject, client: identity.client }),
-    }));
+    const execute = () =>
+      answerApolloRequest(apollo, request, read.body, async () => ({
+        identity,
+        requestId,
+        logger: logger.child({ requestId, subject: identity.subject, client: identity.client }),
+      }));
+    const key = sharing?.keyOf(identity, request, read.body);
+    writeGraphQLAnswer(response, key === undefined ? await execute() : await sharing!.share(key, execute));
   };
 }

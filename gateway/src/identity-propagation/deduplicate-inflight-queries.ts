@@ -1,14 +1,7 @@
-import { Response } from "undici";
 import { requestIdHeader } from "@compliance-graph/process-shell";
+import type { SubgraphAnswer } from "./subgraph-answer.js";
 
-type FetchFunction = (url: string, init?: Record<string, unknown>) => Promise<Response>;
-
-interface SharedResponse {
-  status: number;
-  statusText: string;
-  headers: [string, string][];
-  body: string;
-}
+type FetchFunction = (url: string, init?: Record<string, unknown>) => Promise<SubgraphAnswer>;
 
 /**
  * Shares one subgraph call among identical subgraph queries in flight at the same moment: same
@@ -21,30 +14,27 @@ interface SharedResponse {
  * body that starts with `{"query":"query` or `{"query":"{` is a query; anything else, mutations
  * included, goes out on its own), a response is shared only while it is in flight (nothing is
  * cached after it arrives), and because the internal token is part of the key, callers with
- * different identities or roles never share a response. Each waiting caller gets its own copy of
- * the body, so the gateway may change one caller's result without touching another's. The one
+ * different identities or roles never share a response. Waiting callers share one immutable
+ * `SubgraphAnswer`, whose `json()` parses anew for each, so the gateway may change one caller's
+ * result without touching another's. The one
  * visible difference: the subgraph logs only the first caller's request id, and with tracing on,
  * only the first caller's trace holds the subgraph's spans (each caller's own `traceparent` would
  * otherwise make every call unique and end the sharing).
  */
 export function deduplicateInflightQueries(fetch: FetchFunction): FetchFunction {
-  const inflight = new Map<string, Promise<SharedResponse>>();
+  const inflight = new Map<string, Promise<SubgraphAnswer>>();
   return async (url, init) => {
     const body = init?.body;
     if (typeof body !== "string" || !(body.startsWith('{"query":"query') || body.startsWith('{"query":"{'))) return fetch(url, init);
     const key = `${url}\n${headerKey(init?.headers)}\n${body}`;
     let shared = inflight.get(key);
     if (!shared) {
-      shared = (async () => {
-        const response = await fetch(url, init);
-        return { status: response.status, statusText: response.statusText, headers: [...response.headers], body: await response.text() };
-      })();
+      shared = fetch(url, init);
       inflight.set(key, shared);
       const forget = () => inflight.delete(key);
       shared.then(forget, forget);
     }
-    const { status, statusText, headers, body: text } = await shared;
-    return new Response(text, { status, statusText, headers });
+    return shared;
   };
 }
 

@@ -1,6 +1,7 @@
 import type { RemoteGraphQLDataSource } from "@apollo/gateway";
-import { Agent, Response } from "undici";
+import { Agent } from "undici";
 import { deduplicateInflightQueries } from "./deduplicate-inflight-queries.js";
+import { SubgraphAnswer } from "./subgraph-answer.js";
 
 type Fetcher = RemoteGraphQLDataSource["fetcher"];
 
@@ -29,8 +30,8 @@ export interface SubgraphFetcher {
  * gateway reuses connections instead of paying a TCP handshake per subgraph fetch. Calls go through
  * undici's `request` rather than its WHATWG `fetch`: a subgraph call needs none of fetch's
  * machinery (CORS, redirects, body streams, the Request object), and skipping it is a measurable
- * part of a gateway request (docs/benchmark-method.md). The answer is handed back as a `Response`
- * because that is what `RemoteGraphQLDataSource` reads.
+ * part of a gateway request (docs/benchmark-method.md). The answer is handed back as a
+ * `SubgraphAnswer`: plain values with the part of a `Response` that `RemoteGraphQLDataSource` reads.
  */
 export function createSubgraphFetcher(options: SubgraphFetcherOptions = {}): SubgraphFetcher {
   const agent = new Agent({
@@ -49,14 +50,12 @@ export function createSubgraphFetcher(options: SubgraphFetcherOptions = {}): Sub
       headers: init?.headers as Record<string, string> | undefined,
       body: init?.body as string | undefined,
     });
-    const headers: [string, string][] = [];
+    const headers = new Map<string, string>();
     for (const [name, value] of Object.entries(answer.headers)) {
-      if (Array.isArray(value)) for (const item of value) headers.push([name, item]);
-      else if (value !== undefined) headers.push([name, value]);
+      if (Array.isArray(value)) headers.set(name, value.join(", "));
+      else if (value !== undefined) headers.set(name, value);
     }
-    // A 204 or 304 may not carry a body in a Response.
-    const text = await answer.body.text();
-    return new Response(answer.statusCode === 204 || answer.statusCode === 304 ? null : text, { status: answer.statusCode, headers });
+    return new SubgraphAnswer(answer.statusCode, headers, await answer.body.text());
   };
   const fetcher = (options.deduplicateQueries === false ? send : deduplicateInflightQueries(send)) as unknown as Fetcher;
   return { fetcher, close: () => agent.close() };

@@ -4,7 +4,7 @@ export { startSubgraphServer, type RunningSubgraphServer, type SubgraphServerOpt
 export { PushQueue } from "./push-queue.js";
 export { prepareOperation, type OperationChecks, type OperationPayload, type PreparedOperation } from "./prepare-operation.js";
 export { operationCheckPlugin, type OperationCheck } from "./operation-check.js";
-export { executeApolloRequest } from "./execute-apollo-request.js";
+export { answerApolloRequest, executeApolloRequest, writeGraphQLAnswer, type GraphQLAnswer } from "./execute-apollo-request.js";
 export { readGraphQLBody } from "./read-graphql-body.js";
 export { hardenedApolloOptions } from "./hardened-apollo-options.js";
 export { unknownOutcome, unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
