@@ -54,6 +54,8 @@ export const quotaCheckScenario: BenchmarkScenario = {
       ],
     };
 
+    // The in-process figures first: they stand on their own if the machine is too loaded for the whole stack's.
+    console.log(JSON.stringify({ scenario: "quota-check", cpuPerCheckNs: { inMemory: Math.round(inMemory.nanoseconds), shared: Math.round(shared.nanoseconds) } }));
     const { url } = await ensureSeededDatabase("quota_bench_aopd", 1_000);
     const quotaEnv = { GATEWAY_QUOTA_CLIENT_REQUESTS: String(unreachable), GATEWAY_QUOTA_SUBJECT_REQUESTS: String(unreachable), GATEWAY_QUOTA_CLIENT_COST: String(unreachable), GATEWAY_QUOTA_SUBJECT_COST: String(unreachable) };
     const configurations: { name: string; env: Record<string, string> }[] = [
@@ -72,7 +74,7 @@ export const quotaCheckScenario: BenchmarkScenario = {
       for (let round = 0; round < rounds; round += 1) {
         for (const [index, stack] of stacks.entries()) {
           const result = await load(stack, durationSeconds);
-          if (result.failures > 0) throw new Error(`${configurations[index]?.name}: ${result.failures} failed requests`);
+          if (result.failures > 0) throw new Error(`${configurations[index]?.name}: ${result.failures} failed requests (${result.non2xx} not 2xx, ${result.errors} socket errors, ${result.timeouts} timeouts)`);
           results[index]?.push(result.requestsPerSecond);
         }
       }
