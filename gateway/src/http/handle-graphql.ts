@@ -18,9 +18,9 @@ export interface GraphQLHandlerOptions {
 
 /**
  * `/graphql`, an identified route: the shell's door authenticated the caller first (nothing of the
- * request is parsed for an unknown caller); then its request quota is counted (429 over it); then the body is read within its limit, then Apollo
- * Server validates, authorizes, plans and executes, or the request joins an identical request of the
- * same caller already doing so.
+ * request is parsed for an unknown caller); then its request quota is counted (429 over it, see
+ * quotas/); then the body is read within its limit, then Apollo Server validates, authorizes, plans
+ * and executes, or the request joins an identical request of the same caller already doing so.
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions) {
   const { apollo, maxBodyBytes, logger, sharing, quotas } = options;
