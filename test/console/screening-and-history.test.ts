@@ -100,6 +100,9 @@ describe("screening, history and legal hold in the officer console", { timeout: 
     const section = page.getByRole("region", { name: "Sanctions screening" });
     await section.getByText(version, { exact: true }).waitFor(slow);
     await section.getByText(listedAddress, { exact: true }).waitFor(slow);
+    // Which of the proof's addresses matched, and the screening's history: listed from its first screening on.
+    await section.getByText(`the proven address: ${listedAddress}`, { exact: true }).waitFor(slow);
+    await section.getByText("No change since the first screening.", { exact: true }).waitFor(slow);
 
     // German: the badge and the warning speak it too.
     const german = await signedIn(browser, stack, `/console/proofs/${listedId}`, "demo-officer", { locale: "de-DE" });
