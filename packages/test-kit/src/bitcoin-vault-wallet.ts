@@ -56,3 +56,28 @@ export function signBip322Script(payment: VaultPayment, message: string, signers
   toSign.finalizeIdx(0);
   return base64.encode(btc.RawWitness.encode(toSign.getInput(0).finalScriptWitness!));
 }
+
+const psbtOptions = { allowUnknownOutputs: true, allowUnknownVersion: true };
+
+/**
+ * What a vault's coordinator does with an offered PSBT (base64): add the spending data it keeps
+ * (witness script, Taproot leaves), pass the PSBT to each signer in turn, and finalize it if asked.
+ */
+export function signPsbtAsCoordinator(vault: VaultPayment, psbt: string, signers: readonly Uint8Array[], options: { finalize?: boolean } = {}): string {
+  const transaction = btc.Transaction.fromPSBT(base64.decode(psbt), psbtOptions);
+  const spending = vault as Partial<ReturnType<btc.Transaction["getInput"]>>;
+  const { witnessScript, redeemScript, tapLeafScript, tapInternalKey, tapMerkleRoot } = spending;
+  transaction.updateInput(0, { witnessScript, redeemScript, tapLeafScript, tapInternalKey, tapMerkleRoot });
+  let bytes = transaction.toPSBT();
+  for (const key of signers) {
+    const signer = btc.Transaction.fromPSBT(bytes, psbtOptions);
+    signer.signIdx(key, 0);
+    bytes = signer.toPSBT();
+  }
+  if (options.finalize) {
+    const final = btc.Transaction.fromPSBT(bytes, psbtOptions);
+    final.finalizeIdx(0);
+    bytes = final.toPSBT();
+  }
+  return base64.encode(bytes);
+}

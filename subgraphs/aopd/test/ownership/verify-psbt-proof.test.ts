@@ -2,7 +2,7 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import * as btc from "@scure/btc-signer";
 import { describe, expect, it } from "vitest";
-import { multisigVault, taprootVault, vaultKeys, type VaultPayment } from "@compliance-graph/test-kit";
+import { multisigVault, signPsbtAsCoordinator, taprootVault, vaultKeys, type VaultPayment } from "@compliance-graph/test-kit";
 import { parseBitcoinAddress, proofPsbt, verifyBitcoinMessage } from "../../src/ownership/index.js";
 
 /**
@@ -21,24 +21,8 @@ function offeredPsbt(vault: VaultPayment, text = message): Uint8Array {
   return proofPsbt(address, text);
 }
 
-/** What the coordinator does: add the vault's spending data, pass the PSBT to each signer, maybe finalize. */
 function signed(vault: VaultPayment, signers: readonly Uint8Array[], options: { finalize?: boolean; text?: string } = {}): string {
-  const transaction = btc.Transaction.fromPSBT(offeredPsbt(vault, options.text), psbtOptions);
-  const spending = vault as Partial<ReturnType<btc.Transaction["getInput"]>>;
-  const { witnessScript, redeemScript, tapLeafScript, tapInternalKey, tapMerkleRoot } = spending;
-  transaction.updateInput(0, { witnessScript, redeemScript, tapLeafScript, tapInternalKey, tapMerkleRoot });
-  let psbt = transaction.toPSBT();
-  for (const key of signers) {
-    const signer = btc.Transaction.fromPSBT(psbt, psbtOptions);
-    signer.signIdx(key, 0);
-    psbt = signer.toPSBT();
-  }
-  if (options.finalize) {
-    const final = btc.Transaction.fromPSBT(psbt, psbtOptions);
-    final.finalizeIdx(0);
-    psbt = final.toPSBT();
-  }
-  return base64.encode(psbt);
+  return signPsbtAsCoordinator(vault, base64.encode(offeredPsbt(vault, options.text)), signers, options);
 }
 
 describe("proof of control by PSBT", () => {
