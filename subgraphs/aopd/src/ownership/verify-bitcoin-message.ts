@@ -48,7 +48,7 @@ export function verifyBitcoinMessage(input: { address: string; message: string; 
   const text = typeof input.signature === "string" ? input.signature.trim() : "";
   if (text.startsWith(psbtBase64Prefix)) return verifyPsbt(address, input.message, text);
   if (signedProofTransaction.test(text)) return verifySignedTransaction(address, input.message, text);
-  const decoded = decodeSignature(input.signature);
+  const decoded = decodeBitcoinSignature(input.signature);
   if (!("bytes" in decoded)) return decoded;
   const { bytes: signature, simplePrefix } = decoded;
 
@@ -79,7 +79,7 @@ export function verifyBitcoinMessage(input: { address: string; message: string; 
  * Signature data never starts with these letters (legacy text starts with G to K, the witness
  * count of a simple signature makes it start with A to F), so a prefix cannot be misread as data.
  */
-function decodeSignature(text: string): { bytes: Uint8Array; simplePrefix: boolean } | OwnershipFailure {
+export function decodeBitcoinSignature(text: string): { bytes: Uint8Array; simplePrefix: boolean } | OwnershipFailure {
   const trimmed = typeof text === "string" ? text.trim() : "";
   if (trimmed.length === 0) return ownershipFailure("MALFORMED_SIGNATURE", "The signature is empty.");
   if (trimmed.length > maxBitcoinSignatureLength) {
