@@ -18,6 +18,7 @@ import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screenin
 import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
 import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
 import * as addKeySiblingScreening from "./migrations/0023-add-key-sibling-screening.js";
+import * as addScriptSignatures from "./migrations/0024-add-script-signatures.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -43,6 +44,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0017-add-provider-screening": addProviderScreening,
   "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
   "0023-add-key-sibling-screening": addKeySiblingScreening,
+  "0024-add-script-signatures": addScriptSignatures,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

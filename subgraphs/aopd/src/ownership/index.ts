@@ -18,10 +18,13 @@ export {
 } from "./address-matches-format.js";
 export {
   maxBitcoinSignatureLength,
+  maxPsbtLength,
   verifyBitcoinMessage,
   type BitcoinMessageVerification,
   type BitcoinSignatureScheme,
 } from "./verify-bitcoin-message.js";
+export { maxScriptKeys, type ScriptSpend } from "./verify-bip322-script.js";
+export { proofPsbt, psbtBase64Prefix } from "./verify-psbt-proof.js";
 export { ethereumMessageHash, verifyEthereumMessage } from "./verify-ethereum-message.js";
 export { parseSolanaAddress, type ParsedSolanaAddress } from "./parse-solana-address.js";
 export { verifySolanaMessage } from "./verify-solana-message.js";

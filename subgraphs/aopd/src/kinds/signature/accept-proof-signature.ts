@@ -159,13 +159,14 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         // A contract's acceptance is recorded with the block it was asked at, so the check can be repeated there.
         signature_scheme: scheme === "none" ? null : scheme,
         contract_check_block_height: contractCheck ? String(contractCheck.blockHeight) : null,
+        signature_script: verification.ok && verification.script ? JSON.stringify(verification.script) : null,
         // Every address the signer's key controls, screened with the proven one in this UPDATE (docs/screening.md).
         key_addresses: keyAddressesJson(verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, message: proof.message ?? "", signature: resolved.signature }) : []),
       },
       audit: {
         origin,
         action: "SUBMITTED",
-        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, address: resolved.address, xpub: resolved.xpub },
+        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, signatureScript: verification.ok ? (verification.script ?? null) : null, address: resolved.address, xpub: resolved.xpub },
       },
     });
     return { proof: verified, repeated: false };
