@@ -107,6 +107,9 @@ export async function renderSignatureProof(state: PageState, view: PublicProofVi
       h("label", { for: messageId }, t("form.message")),
       h("textarea", { id: messageId, readonly: true, class: "mono" }, signature.message),
       copyButton(t, t("form.copy"), signature.message),
+      ...(signature.signInMessage
+        ? [h("label", { for: fieldId("sign-in") }, t("signIn.label")), h("textarea", { id: fieldId("sign-in"), readonly: true, class: "mono" }, signature.signInMessage), copyButton(t, t("signIn.copy"), signature.signInMessage)]
+        : []),
       form,
     ),
   );

@@ -100,6 +100,10 @@ export interface ProofTable {
   contract_check_block_height: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   /** Exactly for the schemes `bip322-script` and `psbt` (migration 0024): the script spent and its signers. */
   signature_script: ColumnType<SignatureScript | null, string | null | undefined, string | null>;
+  /** Signature proofs (migration 0025): the single-use nonce their sign-in message (EIP-4361, CAIP-122) names. */
+  signin_nonce: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The sign-in message a verified signature was made over; null when it was over `message`. Set: the nonce is used. */
+  signed_message: ColumnType<string | null, string | null | undefined, string | null>;
   /** The screening against the sanctions list (migration 0016, docs/screening.md): set by the table's trigger and by re-screening. */
   screening_status: Generated<ScreeningStatus>;
   /** The list and version whose screening set this result (it stands until a later version changes it); null while NOT_SCREENED. */

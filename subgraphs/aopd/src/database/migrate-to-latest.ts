@@ -19,6 +19,7 @@ import * as addProviderScreening from "./migrations/0017-add-provider-screening.
 import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
 import * as addKeySiblingScreening from "./migrations/0023-add-key-sibling-screening.js";
 import * as addScriptSignatures from "./migrations/0024-add-script-signatures.js";
+import * as addSignInMessages from "./migrations/0025-add-sign-in-messages.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -45,6 +46,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
   "0023-add-key-sibling-screening": addKeySiblingScreening,
   "0024-add-script-signatures": addScriptSignatures,
+  "0025-add-sign-in-messages": addSignInMessages,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

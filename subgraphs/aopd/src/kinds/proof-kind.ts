@@ -44,6 +44,7 @@ export type PublicProofSource = Pick<
   | "format"
   | "message"
   | "xpub_required"
+  | "signin_nonce"
   | "amount"
   | "deposit_address"
   | "tx_id"
@@ -65,6 +66,7 @@ export const publicProofColumns = [
   "format",
   "message",
   "xpub_required",
+  "signin_nonce",
   "amount",
   "deposit_address",
   "tx_id",

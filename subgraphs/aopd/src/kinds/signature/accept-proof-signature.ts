@@ -8,6 +8,8 @@ import { BusyRefusal, isMovedOn, ProofRefusal, ProofStateRefusal, SubmissionRefu
 import { hashCallbackToken } from "../../ingestion/callback-token.js";
 import { changeProofStatus } from "../../proofs/change-proof-status.js";
 import { isRequestedMessage, parseSignedMessage } from "./parse-signed-message.js";
+import { checkSignInMessage, proofSignInMessage } from "./proof-sign-in-message.js";
+import { looksLikeSignInMessage, parseSignInMessage } from "./sign-in-message.js";
 import type { XpubDerivationSearch } from "./xpub-derivation-search.js";
 import { isContractWalletCandidate, verifyContractWalletSignature } from "./verify-contract-wallet-signature.js";
 import { XpubSearchBusyError } from "./xpub-search-busy-error.js";
@@ -96,16 +98,33 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   }
   if (resolved instanceof ProofRefusal) throw resolved;
 
+  // A signed sign-in message (EIP-4361, CAIP-122) must name this deployment, chain, proof and time.
+  let signedMessage: string | null = null;
+  if (resolved.signInMessage !== undefined) {
+    const named = await checkSignInMessage(db, config, proof, resolved.signInMessage, (a, b) => sameAddress(family, a, b));
+    if (!sameAddress(family, named, resolved.address)) throw new SubmissionRefusal("address_mismatch", "The address differs from the address the sign-in message names.");
+    signedMessage = resolved.signInMessage;
+  }
+
   // The deprecated ANY and STANDARD mean "any format", as null does.
   const format = proof.format === "ANY" || proof.format === "STANDARD" ? null : proof.format;
-  const verification = verifyOwnershipSignature({
-    assetFamily: family,
-    address: resolved.address,
-    message: proof.message ?? "",
-    signature: resolved.signature,
-    expectedFormat: family === "bitcoin" ? format : null,
-    network: family === "bitcoin" ? config.bitcoinNetwork : null,
-  });
+  const verifyOver = (message: string) =>
+    verifyOwnershipSignature({
+      assetFamily: family,
+      address: resolved.address,
+      message,
+      signature: resolved.signature,
+      expectedFormat: family === "bitcoin" ? format : null,
+      network: family === "bitcoin" ? config.bitcoinNetwork : null,
+    });
+  let message = signedMessage ?? proof.message ?? "";
+  let verification = verifyOver(message);
+  // A bare signature names no message: it may be over the AOPP message or the sign-in message the portal offered.
+  const offered = !verification.ok && signedMessage === null ? proofSignInMessage(config, proof) : null;
+  if (offered !== null) {
+    const overOffered = verifyOver(offered);
+    if (overOffered.ok) [verification, message, signedMessage] = [overOffered, offered, offered];
+  }
   // A contract wallet (ERC-1271) signs without a key of its own: asked only when ecrecover failed.
   let contractCheck: { blockHeight: number } | undefined;
   if (!verification.ok && isContractWalletCandidate(family, verification, resolved.signature)) {
@@ -113,7 +132,7 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
       contractCheck = await verifyContractWalletSignature(config, {
         asset: proof.asset,
         address: resolved.address,
-        message: proof.message ?? "",
+        message,
         signature: resolved.signature,
         recoveryFailure: { code: failureCodes[verification.code], reason: verification.reason },
       });
@@ -160,13 +179,15 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         signature_scheme: scheme === "none" ? null : scheme,
         contract_check_block_height: contractCheck ? String(contractCheck.blockHeight) : null,
         signature_script: verification.ok && verification.script ? JSON.stringify(verification.script) : null,
+        // Set: the signature is over this sign-in message, and its nonce is used.
+        signed_message: signedMessage,
         // Every address the signer's key controls, screened with the proven one in this UPDATE (docs/screening.md).
-        key_addresses: keyAddressesJson(verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, message: proof.message ?? "", signature: resolved.signature }) : []),
+        key_addresses: keyAddressesJson(verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, message, signature: resolved.signature }) : []),
       },
       audit: {
         origin,
         action: "SUBMITTED",
-        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, signatureScript: verification.ok ? (verification.script ?? null) : null, address: resolved.address, xpub: resolved.xpub },
+        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, signatureScript: verification.ok ? (verification.script ?? null) : null, signedMessage, address: resolved.address, xpub: resolved.xpub },
       },
     });
     return { proof: verified, repeated: false };
@@ -189,31 +210,35 @@ interface ResolvedSubmission {
   address: string;
   signature: string;
   xpub: string | undefined;
+  /** The sign-in message (EIP-4361, CAIP-122) a signed-message block carried, to be checked by `checkSignInMessage`. */
+  signInMessage?: string;
 }
 
 /** The address, signature and xpub a submission stands for, or why it cannot stand for any. */
 function resolveSubmission(family: AssetFamily, proof: ProofRow, submission: SignatureSubmission): ResolvedSubmission | SubmissionRefusal {
   const block = parseSignedMessage(submission.signature);
   if (!block.ok) return new SubmissionRefusal("malformed_signature", block.reason);
-  if (block.message !== undefined && !isRequestedMessage(block.message.trim(), (proof.message ?? "").trim())) {
+  const signIn = block.message !== undefined && looksLikeSignInMessage(block.message) ? block.message : undefined;
+  if (block.message !== undefined && signIn === undefined && !isRequestedMessage(block.message.trim(), (proof.message ?? "").trim())) {
     return new SubmissionRefusal("wrong_message", "The signed message is not the message this proof asks to sign; sign exactly the message shown.");
   }
   if (submission.address !== undefined && block.address !== undefined && !sameAddress(family, submission.address, block.address)) {
     return new SubmissionRefusal("address_mismatch", "The address field differs from the address in the signed-message block.");
   }
-  const claimed = submission.address ?? block.address;
+  const signInAddress = signIn === undefined ? undefined : (() => { const parsed = parseSignInMessage(signIn); return parsed.ok ? parsed.fields.address : undefined; })();
+  const claimed = submission.address ?? block.address ?? signInAddress;
   const xpub = submission.xpub === undefined || submission.xpub.trim() === "" ? undefined : submission.xpub.trim();
   if (proof.address !== null) {
     if (claimed !== undefined && !sameAddress(family, claimed, proof.address)) {
       return new SubmissionRefusal("address_mismatch", "The address differs from the address the proof expects.");
     }
-    return { address: proof.address, signature: block.signature, xpub };
+    return { address: proof.address, signature: block.signature, xpub, ...(signIn === undefined ? {} : { signInMessage: signIn }) };
   }
   if (claimed === undefined || claimed.trim() === "") {
     return new SubmissionRefusal("invalid_address", "This proof names no address: give the address you signed with.");
   }
   // Verified as given (an Ethereum address's checksum case included); stored canonical once verified.
-  return { address: claimed.trim(), signature: block.signature, xpub };
+  return { address: claimed.trim(), signature: block.signature, xpub, ...(signIn === undefined ? {} : { signInMessage: signIn }) };
 }
 
 function isAcceptedSubmission(family: string, proof: ProofRow, submission: ResolvedSubmission): boolean {

@@ -94,6 +94,8 @@ export async function requestAoppProof(
         due_at: sql<Date>`now() + make_interval(secs => ${config.signatureProofLifetimeSeconds})`,
         callback_token_hash: hash,
         xpub_required: input.xpubRequired === true,
+        // The single-use nonce of the proof's sign-in message (EIP-4361, CAIP-122; proof-sign-in-message.ts).
+        signin_nonce: randomBytes(12).toString("hex"),
       })
       .returningAll()
       .executeTakeFirstOrThrow(),
