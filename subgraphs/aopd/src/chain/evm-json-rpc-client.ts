@@ -159,12 +159,13 @@ export class EvmJsonRpcClient implements ChainClient {
 
   /**
    * `eth_call` of `data` on the contract `to` at the current head, with at most `gas`: what the
-   * contract returned and at which block, or `reverted` (JSON-RPC's "execution reverted", code 3,
+   * contract returned and at which block (with `to` null: what `data` run as init code returned,
+   * nothing deployed), or `reverted` (JSON-RPC's "execution reverted", code 3,
    * or -32000 with that message), which is the contract's answer, not a connection failure.
    */
-  async callContract(to: string, data: string, gas: number): Promise<{ blockHeight: number; returned: string } | { blockHeight: number; reverted: true }> {
+  async callContract(to: string | null, data: string, gas: number): Promise<{ blockHeight: number; returned: string } | { blockHeight: number; reverted: true }> {
     const head = await this.call<string>("eth_blockNumber", []);
-    const { status, body } = await this.endpoint.postJson({ jsonrpc: "2.0", id: this.#nextId++, method: "eth_call", params: [{ to, data, gas: `0x${gas.toString(16)}` }, head] });
+    const { status, body } = await this.endpoint.postJson({ jsonrpc: "2.0", id: this.#nextId++, method: "eth_call", params: [{ ...(to === null ? {} : { to }), data, gas: `0x${gas.toString(16)}` }, head] });
     const answer = body as { result?: unknown; error?: { code?: number; message?: unknown } } | null;
     const blockHeight = Number(BigInt(head));
     if (status === 200 && answer?.error !== undefined && (answer.error.code === 3 || (answer.error.code === -32000 && /revert/i.test(String(answer.error.message))))) {

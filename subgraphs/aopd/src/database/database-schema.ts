@@ -169,8 +169,8 @@ export interface ScreenedAssetTable {
   address_family: string;
 }
 
-/** As `OwnershipSignatureScheme` of ownership/ names them, and `erc1271`: a wallet contract accepted it (ingestion/verify-contract-wallet-signature.ts). */
-export type SignatureScheme = "legacy" | "bip322-simple" | "bip322-script" | "psbt" | "eip191" | "ed25519" | "tip191" | "erc1271";
+/** As `OwnershipSignatureScheme` of ownership/ names them, `erc1271`: a wallet contract accepted it, `erc6492`: a counterfactual account's did (kinds/signature/verify-contract-wallet-signature.ts). */
+export type SignatureScheme = "legacy" | "bip322-simple" | "bip322-script" | "psbt" | "eip191" | "ed25519" | "tip191" | "erc1271" | "erc6492";
 
 /** What a `bip322-script` or `psbt` signature spent (migration 0024): `ScriptSpend` of ownership/. */
 export interface SignatureScript {

@@ -32,14 +32,14 @@ export interface SignatureProof extends ProofBase {
   xpub: string | null;
   /** How the signature was verified, once it was (the API's `AopdSignatureScheme` names). */
   signatureScheme?: SignatureSchemeName | null;
-  /** The block at which a wallet contract accepted the signature (ERC1271 only). */
+  /** The block at which a wallet contract accepted the signature (ERC1271 and ERC6492 only). */
   contractCheckBlockHeight?: number | null;
   /** The script spent and the keys that signed (BIP322_SCRIPT and PSBT only). */
   signatureScript?: SignatureScript | null;
 }
 
 /** The API's names of the signature schemes (`AopdSignatureScheme`). */
-export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "BIP322_SCRIPT" | "PSBT" | "EIP191" | "ED25519" | "TIP191" | "ERC1271";
+export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "BIP322_SCRIPT" | "PSBT" | "EIP191" | "ED25519" | "TIP191" | "ERC1271" | "ERC6492";
 const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
   legacy: "BITCOIN_SIGNED_MESSAGE",
   "bip322-simple": "BIP322_SIMPLE",
@@ -49,6 +49,7 @@ const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
   ed25519: "ED25519",
   tip191: "TIP191",
   erc1271: "ERC1271",
+  erc6492: "ERC6492",
 };
 
 export interface SatoshiProof extends ProofBase {

@@ -32,7 +32,7 @@ const pinned: Record<string, string> = {
   "0018-chain-audit-entries-after-commit.ts": "981a6a1673c0304f0f8e7038f738942eba68998b80248213abac55618f4417db",
   "0023-add-key-sibling-screening.ts": "6aabef79a570dc2a328ec7e012213f4c55a0f7e58bb7390701a86026c3442b6c",
   "0024-add-script-signatures.ts": "4d3e3a2b7f00ee233915b3cc88f99badd456f82bc33aeb1c0e4172140bd2e144",
-  "0025-add-sign-in-messages.ts": "9d26c23d11f987440049b6989e97a7671ae8040cc6f6ed0abb497125b5a0814d",
+  "0025-add-sign-in-messages.ts": "f068bef1a59a43fc117c52cdb2553d8016f46ba08ae3e1aef5aa7da7802141ee",
 };
 
 const files = readdirSync(folder).filter((name) => name.endsWith(".ts")).sort();

@@ -11,7 +11,7 @@ import { isRequestedMessage, parseSignedMessage } from "./parse-signed-message.j
 import { checkSignInMessage, proofSignInMessage } from "./proof-sign-in-message.js";
 import { looksLikeSignInMessage, parseSignInMessage } from "./sign-in-message.js";
 import type { XpubDerivationSearch } from "./xpub-derivation-search.js";
-import { isContractWalletCandidate, verifyContractWalletSignature } from "./verify-contract-wallet-signature.js";
+import { isContractWalletCandidate, isWrappedSignature, verifyContractWalletSignature } from "./verify-contract-wallet-signature.js";
 import { XpubSearchBusyError } from "./xpub-search-busy-error.js";
 
 /** A signature for a proof, from the AOPP callback or the portal. */
@@ -125,8 +125,8 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     const overOffered = verifyOver(offered);
     if (overOffered.ok) [verification, message, signedMessage] = [overOffered, offered, offered];
   }
-  // A contract wallet (ERC-1271) signs without a key of its own: asked only when ecrecover failed.
-  let contractCheck: { blockHeight: number } | undefined;
+  // A contract wallet (ERC-1271, or ERC-6492 before it is deployed) signs without a key of its own: asked only when ecrecover failed.
+  let contractCheck: { blockHeight: number; scheme: "erc1271" | "erc6492" } | undefined;
   if (!verification.ok && isContractWalletCandidate(family, verification, resolved.signature)) {
     try {
       contractCheck = await verifyContractWalletSignature(config, {
@@ -137,11 +137,11 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         recoveryFailure: { code: failureCodes[verification.code], reason: verification.reason },
       });
     } catch (error) {
-      if (error instanceof SubmissionRefusal) services.metrics.signatureVerifications.inc({ family, scheme: "erc1271", result: verification.code });
+      if (error instanceof SubmissionRefusal) services.metrics.signatureVerifications.inc({ family, scheme: isWrappedSignature(resolved.signature) ? "erc6492" : "erc1271", result: verification.code });
       throw error;
     }
   }
-  const scheme = verification.ok ? verification.scheme : contractCheck ? "erc1271" : "none";
+  const scheme = verification.ok ? verification.scheme : contractCheck ? contractCheck.scheme : "none";
   services.metrics.signatureVerifications.inc({ family, scheme, result: verification.ok || contractCheck ? "verified" : verification.code });
   if (!verification.ok && !contractCheck) throw new SubmissionRefusal(failureCodes[verification.code], verification.reason);
 
