@@ -4,13 +4,15 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
 import type { JWK } from "jose";
 import { dateTimeScalar } from "@compliance-graph/filter";
-import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, type Identity } from "@compliance-graph/identity";
+import { parse } from "graphql";
+import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, RequiredRoles, type Identity } from "@compliance-graph/identity";
 import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
 import { costLimitCheck, defaultCostLimits, defaultQueryLimits, graphqlMetricsPlugin, hardenedApolloOptions, inputValuesCheck, operationCheckPlugin, unknownOutcomePlugin, type CostLimits, type OperationCheck, type QueryLimits } from "@compliance-graph/graphql-execution";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 import { authenticateRequest } from "./authentication/authenticate-request.js";
 import { GatewayMetrics } from "./gateway-metrics.js";
 import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";
+import { ServedRoles } from "./authorization/served-roles.js";
 import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.js";
 import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
@@ -103,6 +105,8 @@ export interface RunningGateway {
   metricsUrl: string;
   /** Checks the supergraph files now instead of at the next poll. */
   reloadSupergraph(): Promise<void>;
+  /** Every role the served supergraph and routes declare, sorted (the development identity provider grants them to its API client). */
+  servedRoles(): string[];
   close(): Promise<void>;
 }
 
@@ -124,7 +128,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   }
   const limits = { ...defaultQueryLimits, ...options.limits };
   const metrics = new GatewayMetrics();
-  const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"), metrics);
+  // The roles a token's grants may name: the served supergraph's and routes' (served-roles.ts).
+  const servedRoles = new ServedRoles(() => verifier.forgetVerifiedTokens());
+  const verifier = createAccessTokenVerifier(
+    { requireHttpsIssuer: production, ...options.oidc, isDeclaredRole: (role) => servedRoles.has(role) },
+    (reason) => logger.info({ reason }, "access token refused"),
+    metrics,
+  );
   if (options.oidc.accessTokenMarkers?.length === 0) logger.warn("OIDC_ACCESS_TOKEN_MARKERS=none: any token of the issuer with the audience is taken as an access token, ID tokens too");
   const mint = await createInternalTokenMinter({
     privateJwk,
@@ -170,7 +180,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const planExecuting = options.executePlans === false ? undefined : createPlanExecutingGateway(gateway, metrics.planExecutions);
   if (planExecuting) keepPlan = planExecuting.didResolveQueryPlan;
-  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => authorization.update(coreSupergraphSdl));
+  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => {
+    const required = RequiredRoles.fromDocument(parse(coreSupergraphSdl));
+    authorization.update(required);
+    servedRoles.setSupergraphRoles(required.declaredRoles());
+  });
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => subscriptionServer.updateSupergraph(coreSupergraphSdl));
 
   const apollo = new ApolloServer<GatewayContext>({
@@ -194,6 +208,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
   const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
+  servedRoles.setRouteRoles(subgraphRouteList.map((route) => route.role));
   const subgraphRoutes = forwardSubgraphRoutes({
     routes: subgraphRouteList,
     subgraphUrl: (name) => subgraphs().find((subgraph) => subgraph.name === name)?.url,
@@ -241,6 +256,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics,
     metricsUrl,
     reloadSupergraph: () => source.reload(),
+    servedRoles: () => servedRoles.list(),
     close: () => {
       closing ??= (async () => {
         await subscriptionServer.close();
