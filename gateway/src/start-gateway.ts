@@ -1,4 +1,6 @@
 import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ApolloGateway } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
@@ -6,7 +8,7 @@ import type { JWK } from "jose";
 import { dateTimeScalar } from "@compliance-graph/filter";
 import { parse } from "graphql";
 import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, RequiredRoles, type Identity } from "@compliance-graph/identity";
-import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
+import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition, type RouteDoor } from "@compliance-graph/process-shell";
 import { costLimitCheck, defaultCostLimits, defaultQueryLimits, graphqlMetricsPlugin, hardenedApolloOptions, inputValuesCheck, operationCheckPlugin, unknownOutcomePlugin, type CostLimits, type OperationCheck, type QueryLimits } from "@compliance-graph/graphql-execution";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 import { authenticateRequest } from "./authentication/authenticate-request.js";
@@ -14,6 +16,8 @@ import { GatewayMetrics } from "./gateway-metrics.js";
 import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";
 import { ServedRoles } from "./authorization/served-roles.js";
 import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.js";
+import { createRegistrySupergraphSource } from "./composition/registry-supergraph-source.js";
+import { registryKeysFrom } from "./composition/registry-keys.js";
 import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
@@ -21,12 +25,15 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
+import { switchableSubgraphRoutes } from "./http/switchable-subgraph-routes.js";
 import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
 import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.js";
 import { stringifyResult } from "./execution/serialized-data.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
+import { createUsageRecorder } from "./usage/usage-recorder.js";
+import { usageRecordingPlugin } from "./usage/usage-recording-plugin.js";
 import type { SubscriptionLimits } from "./subscriptions/subscription-limits.js";
 
 export interface GatewayOptions {
@@ -38,6 +45,21 @@ export interface GatewayOptions {
   production: boolean;
   /** The supergraph file and how often it is checked for changes (see `createSupergraphSource`). */
   supergraph: { path: string; pollIntervalMs?: number };
+  /**
+   * `GATEWAY_REGISTRY_URL` and the rest: take the supergraph, and the subgraph routes, from the
+   * schema registry instead of `supergraph.path` and `subgraphRoutesPath` (see
+   * `createRegistrySupergraphSource`). `keys` is `GATEWAY_SUPERGRAPH_KEYS` (required in production);
+   * `cachePath` is `GATEWAY_SUPERGRAPH_CACHE_PATH` (default: `compliance-graph-gateway/supergraph.json`
+   * under the system's temporary folder); `pollIntervalMs` is `GATEWAY_REGISTRY_POLL_INTERVAL_MS` (default 2_000).
+   */
+  registry?: { url: string; keys?: string; cachePath?: string; pollIntervalMs?: number };
+  /**
+   * Usage recording for the registry's checks (see usage/usage-recorder.ts): `url` is
+   * `GATEWAY_USAGE_URL` (default `<GATEWAY_REGISTRY_URL>/usage`; off with `GATEWAY_USAGE_RECORDING=false`),
+   * `flushIntervalMs` `GATEWAY_USAGE_FLUSH_INTERVAL_MS`, `maxOperations` `GATEWAY_USAGE_MAX_OPERATIONS`.
+   * @default off
+   */
+  usage?: { url: string; flushIntervalMs?: number; maxOperations?: number };
   /**
    * `SUBGRAPH_ROUTES_PATH`: the subgraphs' plain HTTP routes served behind the gateway's
    * authentication (see `SubgraphRoute`), read once at start. @default "subgraph-routes.yaml"
@@ -121,7 +143,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const logger = options.logger ?? createLogger("gateway");
   const { production } = options;
   // Read before anything starts: a wrong routes file stops the start with an error naming the field.
-  const subgraphRouteList = await readSubgraphRoutes(options.subgraphRoutesPath ?? "subgraph-routes.yaml");
+  // With the registry, its routes replace the file's.
+  const subgraphRouteList = options.registry ? [] : await readSubgraphRoutes(options.subgraphRoutesPath ?? "subgraph-routes.yaml");
+  const registryKeys = options.registry ? registryKeysFrom(options.registry.keys, options.registry.url, production) : undefined;
+  if (registryKeys && !registryKeys.pinned) logger.warn("no GATEWAY_SUPERGRAPH_KEYS: trusting the keys the registry itself publishes (development only)");
   const { privateJwk } = options.internalToken;
   if (production && (typeof privateJwk.kid !== "string" || privateJwk.kid.startsWith(developmentKeyIdPrefix))) {
     throw new Error("The gateway refuses a development internal signing key in production; set INTERNAL_JWT_PRIVATE_JWK.");
@@ -147,7 +172,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     deduplicateQueries: options.deduplicateQueries ?? true,
     ...(options.subgraphTimeoutMs !== undefined ? { headersTimeoutMs: options.subgraphTimeoutMs } : {}),
   });
-  const source = createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
+  const registrySource =
+    options.registry && registryKeys
+      ? createRegistrySupergraphSource({
+          registryUrl: options.registry.url,
+          keys: registryKeys.keys,
+          cachePath: options.registry.cachePath ?? join(tmpdir(), "compliance-graph-gateway", "supergraph.json"),
+          ...(options.registry.pollIntervalMs !== undefined ? { pollIntervalMs: options.registry.pollIntervalMs } : {}),
+          logger,
+          metrics,
+        })
+      : undefined;
+  const source = registrySource ?? createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
   const authorization = createSupergraphAuthorization();
   const gatewayLogger = logger.child({ component: "apollo-gateway" });
   const outages = new OutageLog(logger);
@@ -187,6 +223,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => subscriptionServer.updateSupergraph(coreSupergraphSdl));
 
+  const usage = options.usage
+    ? createUsageRecorder({
+        usageUrl: options.usage.url,
+        mint,
+        ...(options.usage.flushIntervalMs !== undefined ? { flushIntervalMs: options.usage.flushIntervalMs } : {}),
+        ...(options.usage.maxOperations !== undefined ? { maxOperations: options.usage.maxOperations } : {}),
+        logger,
+        metrics,
+      })
+    : undefined;
   const apollo = new ApolloServer<GatewayContext>({
     gateway: planExecuting?.gateway ?? gateway,
     ...(planExecuting ? { stringifyResult } : {}),
@@ -200,6 +246,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       unknownOutcomePlugin,
       authorization.plugin,
       ...operationChecks.map((check) => operationCheckPlugin<GatewayContext>(check)),
+      ...(usage ? [usageRecordingPlugin(usage)] : []),
     ],
   });
   await apollo.start();
@@ -208,13 +255,22 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
   const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
-  servedRoles.setRouteRoles(subgraphRouteList.map((route) => route.role));
-  const subgraphRoutes = forwardSubgraphRoutes({
-    routes: subgraphRouteList,
-    subgraphUrl: (name) => subgraphs().find((subgraph) => subgraph.name === name)?.url,
-    mint,
-    logger,
-  });
+  // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
+  const door: RouteDoor<Identity> = (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse });
+  const routeOptions = { subgraphUrl: (name: string) => subgraphs().find((subgraph) => subgraph.name === name)?.url, mint, logger };
+  let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
+  if (registrySource) {
+    const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: registrySource.routes(), door });
+    servedRoles.setRouteRoles(registrySource.routes().map((route) => route.role));
+    registrySource.onRoutes((routes) => {
+      servedRoles.setRouteRoles(routes.map((route) => route.role));
+      switchable.replace(routes);
+    });
+    subgraphRoutes = { routes: [switchable.route], close: () => switchable.close() };
+  } else {
+    servedRoles.setRouteRoles(subgraphRouteList.map((route) => route.role));
+    subgraphRoutes = forwardSubgraphRoutes({ ...routeOptions, routes: subgraphRouteList });
+  }
 
   const shell = createHttpServerShell({
     port: options.port,
@@ -222,12 +278,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger,
     checkReady: async () => {
       await Promise.all([checkSubgraphsReady(subgraphs()), verifier.ensureSigningKeys()]);
+      // Served from what it has (the registry's last verified supergraph), yet the operator should know.
+      const degraded = source.degraded();
+      return degraded.length > 0 ? { degraded } : undefined;
     },
     drainMs: options.drainMs,
     metrics,
     ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
-    // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
-    door: (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse }),
+    door,
     routes: [
       { path: "/graphql", access: "identified", handle: handleGraphQL },
       {
@@ -264,6 +322,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await apollo.stop();
         await fetcher.close();
         await subgraphRoutes.close();
+        await usage?.close();
       })();
       return closing;
     },
