@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,8 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
-import { switchableSubgraphRoutes } from "./http/switchable-subgraph-routes.js";
+import type { SubgraphRoute } from "./http/subgraph-route.js";
+import { switchableSubgraphRoutes, withPublishedRoutes } from "./http/switchable-subgraph-routes.js";
 import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
 import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.js";
 import { stringifyResult } from "./execution/serialized-data.js";
@@ -143,8 +145,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const logger = options.logger ?? createLogger("gateway");
   const { production } = options;
   // Read before anything starts: a wrong routes file stops the start with an error naming the field.
-  // With the registry, its routes replace the file's.
-  const subgraphRouteList = options.registry ? [] : await readSubgraphRoutes(options.subgraphRoutesPath ?? "subgraph-routes.yaml");
+  // With the registry, the file is optional: it holds the platform's own routes (the registry's door), the
+  // subgraphs' routes come published with the supergraph.
+  const routesPath = options.subgraphRoutesPath ?? "subgraph-routes.yaml";
+  const subgraphRouteList = options.registry && options.subgraphRoutesPath === undefined && !existsSync(routesPath) ? [] : await readSubgraphRoutes(routesPath);
   const registryKeys = options.registry ? registryKeysFrom(options.registry.keys, options.registry.url, production) : undefined;
   if (registryKeys && !registryKeys.pinned) logger.warn("no GATEWAY_SUPERGRAPH_KEYS: trusting the keys the registry itself publishes (development only)");
   const { privateJwk } = options.internalToken;
@@ -260,9 +264,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const routeOptions = { subgraphUrl: (name: string) => subgraphs().find((subgraph) => subgraph.name === name)?.url, mint, logger };
   let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
   if (registrySource) {
-    const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: registrySource.routes(), door });
-    servedRoles.setRouteRoles(registrySource.routes().map((route) => route.role));
-    registrySource.onRoutes((routes) => {
+    const served = (published: readonly SubgraphRoute[]) => withPublishedRoutes(subgraphRouteList, published, (route) => logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"));
+    const initialRoutes = served(registrySource.routes());
+    const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: initialRoutes, door });
+    servedRoles.setRouteRoles(initialRoutes.map((route) => route.role));
+    registrySource.onRoutes((published) => {
+      const routes = served(published);
       servedRoles.setRouteRoles(routes.map((route) => route.role));
       switchable.replace(routes);
     });
