@@ -155,7 +155,7 @@ export interface ScreenedAssetTable {
 /** As `OwnershipSignatureScheme` of ownership/ names them, and `erc1271`: a wallet contract accepted it (ingestion/verify-contract-wallet-signature.ts). */
 export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191" | "erc1271";
 
-export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
 
 /** The reason codes of a decision (see decision-reason.ts for what each means). */
 export type DecisionReason =

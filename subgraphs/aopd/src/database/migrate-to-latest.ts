@@ -17,6 +17,7 @@ import * as addContractWalletScheme from "./migrations/0015-add-contract-wallet-
 import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screening.js";
 import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
 import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
+import * as addReopenProposals from "./migrations/0021-add-reopen-proposals.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -41,6 +42,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0016-add-sanctions-screening": addSanctionsScreening,
   "0017-add-provider-screening": addProviderScreening,
   "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
+  "0021-add-reopen-proposals": addReopenProposals,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
