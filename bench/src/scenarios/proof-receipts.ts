@@ -38,6 +38,7 @@ export const proofReceiptsScenario: BenchmarkScenario = {
         previousKeys: JSON.stringify([{ ...(await exportJWK(previous.publicKey)), kid: "bench-previous" }]),
         issuer: "https://bench.example",
         validityDays: 365,
+        forListed: "refuse" as const,
       };
       const keys = await loadReceiptSigningKeys(receiptConfig, true);
       const signer = new ReceiptSigner(keys, receiptConfig);
@@ -52,8 +53,8 @@ export const proofReceiptsScenario: BenchmarkScenario = {
       const ids = (await database.db.selectFrom("aopd_proof").select("id").execute()).map((row) => row.id);
 
       const receipts: string[] = [];
-      const sequentialSeconds = await timed(ids, 1, async (id) => receipts.push((await issueProofReceipt(database.db, config.assets, signer, id)).jws));
-      const parallelSeconds = await timed(ids, 8, (id) => issueProofReceipt(database.db, config.assets, signer, id));
+      const sequentialSeconds = await timed(ids, 1, async (id) => receipts.push((await issueProofReceipt(database.db, config.assets, signer, receiptConfig, id)).jws));
+      const parallelSeconds = await timed(ids, 8, (id) => issueProofReceipt(database.db, config.assets, signer, receiptConfig, id));
       const keySet = createLocalJWKSet(keys.jwks);
       const verifySeconds = await timed(receipts, 1, (jws) => verifyProofReceipt(jws, keySet, { issuer: receiptConfig.issuer }));
       const statement = (await verifyProofReceipt(receipts[0]!, keySet)).statement;

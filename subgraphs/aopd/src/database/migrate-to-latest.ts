@@ -18,6 +18,7 @@ import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screenin
 import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
 import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
 import * as addReopenProposals from "./migrations/0021-add-reopen-proposals.js";
+import * as addReceiptStatus from "./migrations/0022-add-receipt-status.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -43,6 +44,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0017-add-provider-screening": addProviderScreening,
   "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
   "0021-add-reopen-proposals": addReopenProposals,
+  "0022-add-receipt-status": addReceiptStatus,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
