@@ -9,7 +9,7 @@ export const proofFields = `
 
 /** One entry of a decided kind's decision history (`AopdDecision`), as the detail shows it. */
 export interface ProofDecision {
-  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
   decidedAt: string;
   outcome: string | null;
   reason: string | null;

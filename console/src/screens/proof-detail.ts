@@ -173,9 +173,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     // Some kinds are decided by their evidence (a verified signature); the others by an officer with proofs:assess.
     if (context.proofKinds.get(kind)?.decidedByOfficer && context.session.roles.has(decideRole)) {
       const again = () => void render();
-      if (proof.status === "SUBMITTED" && proof.proposal) sections.push(proposalSettlement(context, proof, proof.proposal, again));
+      // A proposal (four eyes) awaits its second officer: a decision on a SUBMITTED proof, a reopening on a decided one.
+      if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status)) sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
-      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, again));
+      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";
     root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);

@@ -119,6 +119,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
     idempotencyKeyLifetimeSeconds,
     fourEyesKinds: fourEyesKindsFrom(env.AOPD_FOUR_EYES_KINDS),
+    fourEyesServiceClients: [...new Set((env.AOPD_FOUR_EYES_SERVICE_CLIENTS ?? "").split(",").map((client) => client.trim()).filter((client) => client !== ""))],
     receipts: receiptConfigFromEnv(env),
     maxFailedAttempts,
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),

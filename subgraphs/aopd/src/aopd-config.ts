@@ -143,6 +143,13 @@ export interface AopdConfig {
    */
   fourEyesKinds: readonly ProofKind[];
   /**
+   * `AOPD_FOUR_EYES_SERVICE_CLIENTS` (comma-separated OAuth client ids): service clients whose
+   * tokens without a user may propose, confirm or reject under four eyes, as an officer would. Off
+   * by default: two officers are two people, and a client's secret is no person (docs/decisions.md).
+   * @default none
+   */
+  fourEyesServiceClients: readonly string[];
+  /**
    * `AOPD_EVENT_PRUNE_INTERVAL_SECONDS`: how often each replica prunes the event log (one at a time
    * across replicas; `0` turns pruning off in this replica). @default 600 // 10 minutes
    */

@@ -177,7 +177,7 @@ export interface SignatureScript {
   signers: string[];
 }
 
-export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
 
 /** The reason codes of a decision (see decision-reason.ts for what each means). */
 export type DecisionReason =
@@ -270,6 +270,21 @@ export interface AopdDatabase {
   aopd_sanctions_list: SanctionsListTable;
   aopd_sanctions_entry: SanctionsEntryTable;
   aopd_screened_asset: ScreenedAssetTable;
+  aopd_receipt: ReceiptTable;
+}
+
+/** Why a receipt was revoked (migration 0022's trigger). */
+export type ReceiptRevocationReason = "reopened" | "decided_again" | "screening_listed";
+
+/** One receipt issued (migration 0022): its `jti`, what it stated of screening, and its revocation once the proof no longer says what it said. */
+export interface ReceiptTable {
+  id: string;
+  proof_id: string;
+  issued_at: Date;
+  expires_at: Date;
+  screening_status: ScreeningStatus;
+  revoked_at: ColumnType<Date | null, never, never>;
+  revoked_reason: ColumnType<ReceiptRevocationReason | null, never, never>;
 }
 
 /**
