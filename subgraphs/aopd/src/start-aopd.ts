@@ -30,7 +30,8 @@ import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
 import { startProofEventPump, type ProofEventPump } from "./events/start-proof-event-pump.js";
-import { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.js";
+import { chainAuditEntries, chainBatchSize, chainSpacingMs } from "./audit/chain-audit-entries.js";
+import { loadAuditKeyring, useAuditKeyring } from "./audit/audit-keyring.js";
 import { Sequencer } from "./database/sequencer.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
@@ -98,6 +99,10 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
   // Also before anything opens: production refuses to sign receipts with a key made up at start.
   const receiptKeys = await loadReceiptSigningKeys(config.receipts, config.production);
   if (receiptKeys.generated) logger.warn("AOPD_RECEIPT_SIGNING_KEY is not set: receipts are signed with a key generated at start, which no other replica or later start knows (development only)");
+  // And the audit key: production refuses entries authenticated with the published development key.
+  const auditKeys = loadAuditKeyring(config.auditLog, config.production);
+  useAuditKeyring(auditKeys);
+  if (auditKeys.development) logger.warn("AOPD_AUDIT_KEY is not set: audit entries are authenticated with the development key, derived from a published text, which anyone can use (development only)");
   const outages = new OutageLog(logger);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -145,7 +150,16 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     };
     // One event pump per replica: its hub feeds GraphQL subscriptions and the portal's event streams alike.
     // The audit trail's entries are chained right after they commit (audit/chain-audit-entries.ts).
-    const auditSequencer = new Sequencer({ what: "chaining audit entries", sequence: () => chainAuditEntries(database.db), logger, spacingMs: chainSpacingMs });
+    const auditSequencer = new Sequencer({
+      what: "chaining audit entries",
+      sequence: () =>
+        chainAuditEntries(database.db, chainBatchSize, (setAside) => {
+          metrics.auditEntriesSetAside.inc(setAside.length);
+          for (const entry of setAside) logger.error({ insertion: entry.insertion, action: entry.action, actorSubject: entry.actorSubject, reason: entry.reason }, "an audit entry was set aside, not chained: its authentication failed");
+        }),
+      logger,
+      spacingMs: chainSpacingMs,
+    });
     stopAuditSequencer = () => auditSequencer.stop();
     const eventPump = startProofEventPump({ database, limits: services.limits, metrics, logger, onAuditWrite: () => auditSequencer.request() });
     pump = eventPump; // stopped below if a later step of the start fails

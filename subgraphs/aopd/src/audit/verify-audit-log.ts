@@ -1,0 +1,26 @@
+import type { Kysely } from "kysely";
+import type { AopdDatabase } from "../database/database-schema.js";
+import type { AuditKeyring } from "./audit-keyring.js";
+import { verifyAuditAuthentication } from "./verify-audit-authentication.js";
+
+/** What `npm run verify-audit` adds to the chain's walk: each finding is something that does not hold; notes only inform. */
+export interface AuditLogVerification {
+  findings: string[];
+  notes: string[];
+}
+
+/**
+ * The checks of the transparency log (docs/audit-transparency.md) over the configured database:
+ * every chained entry authenticates under the audit keys, and every entry set aside is named.
+ */
+export async function verifyAuditLog(db: Kysely<AopdDatabase>, options: { keyring: AuditKeyring }): Promise<AuditLogVerification> {
+  const findings: string[] = [];
+  const notes: string[] = [];
+  const authentication = await verifyAuditAuthentication(db, options.keyring);
+  notes.push(`${authentication.authenticated} entries authenticated${authentication.unauthenticatedBefore > 0 ? `, ${authentication.unauthenticatedBefore} written before entries were authenticated` : ""}`);
+  for (const failure of authentication.failures) findings.push(`audit entry ${failure.seq} ${failure.problem}`);
+  for (const entry of authentication.setAside) {
+    findings.push(`audit entry set aside (insertion ${entry.insertion}, ${entry.action} by ${entry.actorSubject}, dated ${entry.occurredAt.toISOString()}): ${entry.reason}`);
+  }
+  return { findings, notes };
+}
