@@ -22,6 +22,7 @@ export class AopdMetrics extends ServiceMetrics {
   readonly exportRows: Counter;
   readonly exportBytes: Counter;
   readonly auditEntriesSetAside: Counter;
+  readonly auditCheckpointsRefused: Counter;
   readonly #database: { db: Kysely<AopdDatabase> };
   #notificationQueueUsage = 0;
 
@@ -49,6 +50,11 @@ export class AopdMetrics extends ServiceMetrics {
     this.auditEntriesSetAside = new Counter({
       name: "aopd_audit_entries_set_aside_total",
       help: "Audit entries this replica's sequencer refused to chain because their authentication failed (written by someone other than aopd); any is an alarm.",
+      registers,
+    });
+    this.auditCheckpointsRefused = new Counter({
+      name: "aopd_audit_checkpoints_refused_total",
+      help: "Audit checkpoints this replica refused to sign because the stored tree does not extend the last signed checkpoint (the trail was rewritten); any is an alarm.",
       registers,
     });
     const notificationQueueUsage = () => this.#notificationQueueUsage;

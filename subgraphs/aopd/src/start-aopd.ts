@@ -30,8 +30,12 @@ import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
 import { startProofEventPump, type ProofEventPump } from "./events/start-proof-event-pump.js";
-import { chainAuditEntries, chainBatchSize, chainSpacingMs } from "./audit/chain-audit-entries.js";
+import { chainSpacingMs } from "./audit/chain-audit-entries.js";
 import { loadAuditKeyring, useAuditKeyring } from "./audit/audit-keyring.js";
+import { loadCheckpointSigner } from "./audit/checkpoint-signer.js";
+import { parseWitnessKeys } from "./audit/witness-keys.js";
+import { sequenceAuditLog } from "./audit/sequence-audit-log.js";
+import { auditLogRoutes } from "./http/audit-log-routes.js";
 import { Sequencer } from "./database/sequencer.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
@@ -103,6 +107,9 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
   const auditKeys = loadAuditKeyring(config.auditLog, config.production);
   useAuditKeyring(auditKeys);
   if (auditKeys.development) logger.warn("AOPD_AUDIT_KEY is not set: audit entries are authenticated with the development key, derived from a published text, which anyone can use (development only)");
+  const checkpoints = loadCheckpointSigner(config.auditLog, config.production);
+  if (checkpoints.development) logger.warn("AOPD_CHECKPOINT_KEY is not set: audit checkpoints are signed with the development key, derived from a published text, which anyone can use (development only)");
+  const witnesses = parseWitnessKeys(config.auditLog.witnessKeys);
   const outages = new OutageLog(logger);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -153,9 +160,17 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const auditSequencer = new Sequencer({
       what: "chaining audit entries",
       sequence: () =>
-        chainAuditEntries(database.db, chainBatchSize, (setAside) => {
-          metrics.auditEntriesSetAside.inc(setAside.length);
-          for (const entry of setAside) logger.error({ insertion: entry.insertion, action: entry.action, actorSubject: entry.actorSubject, reason: entry.reason }, "an audit entry was set aside, not chained: its authentication failed");
+        sequenceAuditLog(database.db, {
+          signer: checkpoints.signer,
+          checkpointIntervalMs: config.auditLog.checkpointIntervalMs,
+          onSetAside: (setAside) => {
+            metrics.auditEntriesSetAside.inc(setAside.length);
+            for (const entry of setAside) logger.error({ insertion: entry.insertion, action: entry.action, actorSubject: entry.actorSubject, reason: entry.reason }, "an audit entry was set aside, not chained: its authentication failed");
+          },
+          onFork: (error) => {
+            metrics.auditCheckpointsRefused.inc();
+            logger.error({ reason: error.message }, "no audit checkpoint signed: the stored tree does not extend the last signed checkpoint");
+          },
         }),
       logger,
       spacingMs: chainSpacingMs,
@@ -202,6 +217,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       // aopd's routes beside /graphql: each says whether the identity door guards it (the shell applies it).
       routes: [
         receiptJwksRoute(services.receiptSigner),
+        ...auditLogRoutes({ db: services.db, signer: checkpoints.signer, witnesses }),
         proofDownloadRoute({ services, schema, logger }),
         aoppCallbackRoute(publicRoutes),
         portalApiRoute(publicRoutes),

@@ -3,6 +3,7 @@ import type { AopdDatabase } from "../database/database-schema.js";
 import { auditEntryAuthenticationProblem } from "./audit-entry-authentication.js";
 import { storedAuditEntryHash } from "./audit-entry-hash.js";
 import { auditKeyring } from "./audit-keyring.js";
+import { extendAuditTree } from "./audit-tree-store.js";
 
 /** Announced by every insert into the trail (migration 0018): there are entries to chain. */
 export const auditWritesChannel = "aopd_audit_writes";
@@ -68,7 +69,8 @@ export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = ch
         return problem === null;
       });
       if (setAside.length > 0) await trx.insertInto("aopd_audit_set_aside").values(setAside.map(({ insertion, reason }) => ({ insertion, reason }))).execute();
-      if (entries.length === 0) return { chained: 0, read: waiting.length, setAside, grown: 0 };
+      // The Merkle tree grows with the chain, under the same lock (audit-tree-store.ts); after migration 0020 it catches up with the entries chained before.
+      if (entries.length === 0) return { chained: 0, read: waiting.length, setAside, grown: await extendAuditTree(trx, batchSize) };
       let seq = BigInt(head.seq);
       let previousHash = head.hash;
       const links = entries.map((entry) => {
@@ -85,7 +87,7 @@ export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = ch
         WHERE e.insertion = link.insertion
       `.execute(trx);
       await trx.updateTable("aopd_audit_head").set({ seq: seq.toString(), hash: previousHash }).execute();
-      return { chained: entries.length, read: waiting.length, setAside, grown: 0 };
+      return { chained: entries.length, read: waiting.length, setAside, grown: await extendAuditTree(trx, batchSize) };
     });
     total += chained;
     if (setAside.length > 0) onSetAside(setAside);

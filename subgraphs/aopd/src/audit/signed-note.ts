@@ -65,9 +65,11 @@ function publicKeyOfSeed(seed: Buffer): Buffer {
 
 /** Parses a signed-note private key; `where` names the setting in errors (the key's text never appears in one). */
 export function parseNoteSigner(text: string, where: string, type = ed25519NoteKey): NoteSigner {
-  const parts = text.trim().split("+");
+  // The base64 at the end may hold '+' itself; a name never does.
+  const [first, second, name0, hash, ...rest] = text.trim().split("+");
+  const parts = [first, second, name0, hash, rest.join("+")];
   const malformed = () => new Error(`${where} must be a signed-note Ed25519 private key: PRIVATE+KEY+<name>+<8 hex digits>+<base64 of 0x${type.toString(16).padStart(2, "0")} and a 32-byte seed>.`);
-  if (parts.length !== 5 || parts[0] !== "PRIVATE" || parts[1] !== "KEY" || !/^[0-9a-f]{8}$/.test(parts[3]!)) throw malformed();
+  if (rest.length === 0 || parts[0] !== "PRIVATE" || parts[1] !== "KEY" || !/^[0-9a-f]{8}$/.test(parts[3]!)) throw malformed();
   const name = parts[2]!;
   checkName(name, where);
   const raw = Buffer.from(parts[4]!, "base64");
@@ -86,8 +88,9 @@ export function verifierKeyOf(signer: Pick<NoteSigner, "name" | "keyHash" | "pub
 
 /** Parses a vkey; refuses one whose hash does not match its name and key. */
 export function parseVerifierKey(text: string, where: string): NoteVerifier {
-  const parts = text.trim().split("+");
-  if (parts.length !== 3 || !/^[0-9a-f]{8}$/.test(parts[1]!)) throw new Error(`${where} must be a signed-note verifier key <name>+<8 hex digits>+<base64 of the type byte and a 32-byte Ed25519 key>; got ${JSON.stringify(text.trim().slice(0, 200))}.`);
+  const [name0, hash, ...rest] = text.trim().split("+");
+  const parts = [name0, hash, rest.join("+")];
+  if (rest.length === 0 || !/^[0-9a-f]{8}$/.test(parts[1]!)) throw new Error(`${where} must be a signed-note verifier key <name>+<8 hex digits>+<base64 of the type byte and a 32-byte Ed25519 key>; got ${JSON.stringify(text.trim().slice(0, 200))}.`);
   const raw = Buffer.from(parts[2]!, "base64");
   if (raw.length !== 33 || (raw[0] !== ed25519NoteKey && raw[0] !== cosignatureV1Key)) throw new Error(`${where}: the key is not an Ed25519 key of type 0x01 (signed note) or 0x04 (cosignature/v1).`);
   const name = parts[0]!;
