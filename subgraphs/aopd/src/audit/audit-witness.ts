@@ -1,5 +1,6 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { parseCheckpoint, type ParsedCheckpoint } from "./audit-checkpoints.js";
+import { auditCheckpointKeyPath, auditCheckpointPath, auditConsistencyPath, auditCosignaturePath } from "./audit-log-paths.js";
 import { verifyConsistency } from "./merkle-tree.js";
 import { cosignatureLine, cosignatureV1Key, noteSignedBy, parseNote, parseNoteSigner, parseVerifierKey, type NoteVerifier } from "./signed-note.js";
 
@@ -40,11 +41,11 @@ export async function runAuditWitness(options: { url: string; statePath: string;
   let checkpoint: ParsedCheckpoint;
   try {
     state = await readState(options.statePath);
-    const servedKey = (await fetchText(`${base}/.well-known/aopd-audit-checkpoint-key`)).trim();
+    const servedKey = (await fetchText(`${base}${auditCheckpointKeyPath}`)).trim();
     if (state && state.logKey !== servedKey) lines.push(`note: the log now serves the key ${servedKey}; this witness holds ${state.logKey} and verifies with it`);
     logKey = parseVerifierKey(state?.logKey ?? servedKey, "the log's checkpoint key");
     if (!state) lines.push(`first run: following the log ${logKey.name} with the key it serves, ${servedKey}`);
-    checkpointText = await fetchText(`${base}/.well-known/aopd-audit-checkpoint`);
+    checkpointText = await fetchText(`${base}${auditCheckpointPath}`);
     checkpoint = parseCheckpoint(checkpointText);
   } catch (error) {
     return { code: 2, lines: [...lines, `the log could not be checked: ${(error as Error).message}`] };
@@ -63,7 +64,7 @@ export async function runAuditWitness(options: { url: string; statePath: string;
     if (checkpoint.treeSize > state.treeSize) {
       let proof: Buffer[];
       try {
-        const text = await fetchText(`${base}/.well-known/aopd-audit-consistency?from=${state.treeSize}&to=${checkpoint.treeSize}`);
+        const text = await fetchText(`${base}${auditConsistencyPath}?from=${state.treeSize}&to=${checkpoint.treeSize}`);
         proof = text.split("\n").filter((line) => line !== "").map((line) => Buffer.from(line, "base64"));
       } catch (error) {
         return { code: 2, lines: [...lines, `the consistency proof from ${state.treeSize} to ${checkpoint.treeSize} could not be read: ${(error as Error).message}`] };
@@ -80,7 +81,7 @@ export async function runAuditWitness(options: { url: string; statePath: string;
     const witness = parseNoteSigner(await readFile(options.keyPath, "utf8"), options.keyPath, cosignatureV1Key);
     const seconds = BigInt(Math.floor((options.now?.() ?? new Date()).getTime() / 1_000));
     const cosigned = `${ownSignedNote(checkpointText, logKey)}${cosignatureLine(checkpoint.body, witness, seconds)}`;
-    const response = await fetch(`${base}/.well-known/aopd-audit-cosignature`, {
+    const response = await fetch(`${base}${auditCosignaturePath}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ checkpoint: cosigned }),

@@ -4,13 +4,10 @@ import { BodyTooLargeError, MalformedBodyError, readJsonBody, type RouteDefiniti
 import type { AopdDatabase } from "../database/database-schema.js";
 import { latestAuditCheckpoint } from "../audit/audit-checkpoints.js";
 import { AuditProofRangeError, auditConsistencyProof } from "../audit/audit-tree-store.js";
+import { auditCheckpointKeyPath, auditCheckpointPath, auditConsistencyPath, auditCosignaturePath } from "../audit/audit-log-paths.js";
 import { acceptCosignature, CosignatureRefusal } from "../audit/accept-cosignature.js";
 import { verifierKeyOf, type NoteSigner, type NoteVerifier } from "../audit/signed-note.js";
 
-export const auditCheckpointPath = "/.well-known/aopd-audit-checkpoint";
-export const auditCheckpointKeyPath = "/.well-known/aopd-audit-checkpoint-key";
-export const auditConsistencyPath = "/.well-known/aopd-audit-consistency";
-export const auditCosignaturePath = "/.well-known/aopd-audit-cosignature";
 
 /** A cosigned checkpoint is a few hundred bytes; a body of more is refused unread. */
 const cosignatureBodyLimit = 16 * 1024;

@@ -1,5 +1,6 @@
 import { errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { ProofReceiptStatement } from "./proof-receipt-claims.js";
+import type { ReceiptLogClaim } from "./receipt-log-claim.js";
 import { receiptAlgorithm } from "./receipt-signing-keys.js";
 import { receiptType } from "./receipt-signer.js";
 
@@ -21,6 +22,8 @@ export interface VerifiedProofReceipt {
   issuedAt: Date;
   expiresAt: Date;
   statement: ProofReceiptStatement;
+  /** The claim `log`, unchecked here (verify-receipt-log.ts checks it against the log's key); null when absent. */
+  log: ReceiptLogClaim | null;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function verifyProofReceipt(jws: string, keys: JWTVerifyGetKey, opt
     issuedAt: new Date(Number(payload.iat) * 1_000),
     expiresAt: new Date(Number(payload.exp) * 1_000),
     statement: payload.proof as ProofReceiptStatement,
+    log: (payload.log as ReceiptLogClaim | undefined) ?? null,
   };
 }
 
