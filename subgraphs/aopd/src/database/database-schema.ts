@@ -110,6 +110,14 @@ export interface ProofTable {
   screening_entry_address: string | null;
   screening_entry_uid: string | null;
   screening_entry_name: string | null;
+  /**
+   * Which of the proof's addresses matched (migration 0023; LISTED only): `PROVEN_ADDRESS` or the form
+   * of a sibling of `key_addresses`, and that address as ours spells it.
+   */
+  screening_matched_form: ScreenedAddressForm | null;
+  screening_matched_address: string | null;
+  /** The addresses the key a signature revealed controls on its chain family (`KeyAddress[]`, migration 0023); null where no key is known. */
+  key_addresses: ColumnType<unknown, string | null | undefined, string | null>;
   /** The commercial screening provider's answer (migration 0017); null until it answered, and where none is configured. */
   provider_screening_status: "CLEAR" | "LISTED" | null;
   provider_screening_name: string | null;
@@ -121,6 +129,9 @@ export interface ProofTable {
 }
 
 export type ScreeningStatus = "CLEAR" | "LISTED" | "NOT_SCREENED";
+
+/** Which of a proof's addresses a screening matched: its own, or a sibling its key controls (docs/screening.md). */
+export type ScreenedAddressForm = "PROVEN_ADDRESS" | "P2PKH" | "P2WPKH" | "P2SH_P2WPKH" | "EVM" | "TRON" | "BNB_BEACON";
 
 /** One imported version of a sanctions list (migration 0016). */
 export interface SanctionsListTable {

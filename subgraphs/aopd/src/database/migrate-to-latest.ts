@@ -19,6 +19,7 @@ import * as addProviderScreening from "./migrations/0017-add-provider-screening.
 import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
 import * as authenticateAuditEntries from "./migrations/0019-authenticate-audit-entries.js";
 import * as addAuditMerkleTree from "./migrations/0020-add-audit-merkle-tree.js";
+import * as addKeySiblingScreening from "./migrations/0023-add-key-sibling-screening.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -45,6 +46,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
   "0019-authenticate-audit-entries": authenticateAuditEntries,
   "0020-add-audit-merkle-tree": addAuditMerkleTree,
+  "0023-add-key-sibling-screening": addKeySiblingScreening,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -34,6 +34,7 @@ export {
   type XpubAddressForm,
 } from "./parse-extended-public-key.js";
 export { findXpubDerivation, type XpubDerivation } from "./find-xpub-derivation.js";
+export { bitcoinKeyAddresses, keyAddressesOf, secp256k1KeyAddresses, type KeyAddress, type KeyAddressForm } from "./key-addresses.js";
 export {
   verifyOwnershipSignature,
   type OwnershipSignatureInput,

@@ -27,7 +27,7 @@ export const maxBitcoinSignatureLength = 4_096;
 export function verifyBitcoinMessage(input: { address: string; message: string; signature: string }): BitcoinMessageVerification {
   const address = parseBitcoinAddress(input.address);
   if (!address.ok) return address;
-  const decoded = decodeSignature(input.signature);
+  const decoded = decodeBitcoinSignature(input.signature);
   if (!("bytes" in decoded)) return decoded;
   const { bytes: signature, simplePrefix } = decoded;
 
@@ -57,7 +57,7 @@ export function verifyBitcoinMessage(input: { address: string; message: string; 
  * Signature data never starts with these letters (legacy text starts with G to K, the witness
  * count of a simple signature makes it start with A to F), so a prefix cannot be misread as data.
  */
-function decodeSignature(text: string): { bytes: Uint8Array; simplePrefix: boolean } | OwnershipFailure {
+export function decodeBitcoinSignature(text: string): { bytes: Uint8Array; simplePrefix: boolean } | OwnershipFailure {
   const trimmed = typeof text === "string" ? text.trim() : "";
   if (trimmed.length === 0) return ownershipFailure("MALFORMED_SIGNATURE", "The signature is empty.");
   if (trimmed.length > maxBitcoinSignatureLength) {

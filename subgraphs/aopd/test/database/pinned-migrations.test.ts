@@ -32,6 +32,7 @@ const pinned: Record<string, string> = {
   "0018-chain-audit-entries-after-commit.ts": "981a6a1673c0304f0f8e7038f738942eba68998b80248213abac55618f4417db",
   "0019-authenticate-audit-entries.ts": "bcb66631bb1e9cee64086020b9cffa08c7acc8bab659abad52c2f39be0fdf43b",
   "0020-add-audit-merkle-tree.ts": "73cd729c63d031a90776de45f6c9889877c8244fa2e5d84c7da20d749f57f1d0",
+  "0023-add-key-sibling-screening.ts": "6aabef79a570dc2a328ec7e012213f4c55a0f7e58bb7390701a86026c3442b6c",
 };
 
 const files = readdirSync(folder).filter((name) => name.endsWith(".ts")).sort();
