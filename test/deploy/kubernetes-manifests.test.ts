@@ -212,7 +212,7 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
   });
 
   it("takes every secret from its Secret, never as a value", () => {
-    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "INTERNAL_JWT_PUBLIC_JWKS", "AOPD_RECEIPT_SIGNING_KEY", "POSTGRES_PASSWORD", "DATABASE_URL"];
+    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "INTERNAL_JWT_PUBLIC_JWKS", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_AUDIT_KEY", "AOPD_CHECKPOINT_KEY", "POSTGRES_PASSWORD", "DATABASE_URL"];
     const literal = containers.flatMap((container) => (container.env ?? []).filter((entry) => secretNames.includes(entry.name) && entry.valueFrom === undefined).map((entry) => `${container.name} ${entry.name}`));
     expect(literal).toEqual([]);
   });

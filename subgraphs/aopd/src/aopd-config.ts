@@ -4,6 +4,7 @@ import type { ChainChecksConfig } from "./chain/chain-checks-config.js";
 import type { ProofKind } from "./database/database-schema.js";
 import type { DatabaseTimeouts } from "./database/database-timeouts.js";
 import type { ReceiptConfig } from "./receipts/receipt-config.js";
+import type { AuditLogConfig } from "./audit/audit-log-config.js";
 import type { ScreeningConfig } from "./screening/screening-config.js";
 
 /**
@@ -14,6 +15,8 @@ import type { ScreeningConfig } from "./screening/screening-config.js";
 export interface AopdConfig {
   /** Proof receipts: keys, issuer, validity (receipts/receipt-config.ts). */
   receipts: ReceiptConfig;
+  /** The audit trail's authentication key, checkpoint key and witnesses (audit/audit-log-config.ts). */
+  auditLog: AuditLogConfig;
   /** `AOPD_PORT`. @default 4001 */
   port: number;
   /** `AOPD_HOST`. @default "127.0.0.1" */

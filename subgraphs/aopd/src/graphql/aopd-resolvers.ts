@@ -1,4 +1,6 @@
 import { toAuditEntry } from "../audit/audit-entry.js";
+import { auditEntryInclusion } from "../audit/audit-entry-inclusion.js";
+import { auditConsistencyProof, auditTreeRoot } from "../audit/audit-tree-store.js";
 import { selectAuditTrailPage, selectProofHistory, type AuditTrailFilter, type AuditTrailPageInput } from "../audit/audit-trail-query.js";
 import { exportAuditTrailAsXlsx } from "../audit/export-audit-trail-as-xlsx.js";
 import { recordExport } from "../audit/record-export.js";
@@ -116,6 +118,12 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     auditTrail: async (_parent, args: AuditTrailPageInput, context: AopdContext) => {
       const page = await selectAuditTrailPage(context.db, args);
       return { ...page, entries: page.entries.map(toAuditEntry) };
+    },
+    auditInclusionProof: (_parent, { seq, treeSize }: { seq: string; treeSize?: number | null }, context: AopdContext) => auditEntryInclusion(context.db, seq, treeSize ?? undefined),
+    auditConsistencyProof: async (_parent, { from, to }: { from: number; to: number }, context: AopdContext) => {
+      const proof = await auditConsistencyProof(context.db, from, to);
+      const [fromRoot, toRoot] = await Promise.all([auditTreeRoot(context.db, from), auditTreeRoot(context.db, to)]);
+      return { from, to, proof: proof.map((hash) => hash.toString("base64")), fromRootHash: fromRoot.toString("base64"), toRootHash: toRoot.toString("base64") };
     },
     auditTrailAsXlsx: async (_parent, { filter }: { filter?: AuditTrailFilter | null }, context: AopdContext) => {
       const release = context.exportSlots.acquire(context.identity.subject);

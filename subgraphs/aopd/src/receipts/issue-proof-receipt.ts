@@ -5,6 +5,7 @@ import type { Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
 import { proofReceiptStatement } from "./proof-receipt-claims.js";
 import type { ReceiptConfig } from "./receipt-config.js";
+import { receiptLogClaim } from "./receipt-log-claim.js";
 import type { ProofReceipt, ReceiptSigner } from "./receipt-signer.js";
 
 /**
@@ -13,7 +14,8 @@ import type { ProofReceipt, ReceiptSigner } from "./receipt-signer.js";
  * a proof whose address is LISTED gets none unless `AOPD_RECEIPT_FOR_LISTED=issue`. The receipt is
  * recorded (`aopd_receipt`) under a share lock of the proof row, so a reopening or a new list
  * version cannot slip between the read and the record: it either comes after and revokes it
- * (migration 0022's trigger) or before and the receipt is refused.
+ * (migration 0022's trigger) or before and the receipt is refused. It carries the decision's
+ * inclusion in the audit log (`log`), read before the lock since it may wait for a checkpoint.
  */
 export async function issueProofReceipt(
   db: Kysely<AopdDatabase>,
@@ -23,6 +25,8 @@ export async function issueProofReceipt(
   id: string,
 ): Promise<ProofReceipt> {
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
+  // The decision's place in the audit log, when a signed checkpoint covers it (waits briefly for one).
+  const log = await receiptLogClaim(db, id.toLowerCase());
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("aopd_proof").selectAll().where("id", "=", id.toLowerCase()).forShare().executeTakeFirst();
     if (!row) throw new NotFoundError("The proof", id);
@@ -35,7 +39,7 @@ export async function issueProofReceipt(
         screening: "LISTED",
       });
     }
-    const receipt = await signer.sign(proofReceiptStatement(row, assets));
+    const receipt = await signer.sign(proofReceiptStatement(row, assets), new Date(), log);
     await trx
       .insertInto("aopd_receipt")
       .values({ id: receipt.receiptId, proof_id: row.id, issued_at: receipt.issuedAt, expires_at: receipt.expiresAt, screening_status: row.screening_status })

@@ -3,6 +3,7 @@ import { SignJWT, type JWK } from "jose";
 import type { ReceiptConfig } from "./receipt-config.js";
 import { receiptAlgorithm, type ReceiptSigningKeys } from "./receipt-signing-keys.js";
 import type { ProofReceiptStatement } from "./proof-receipt-claims.js";
+import type { ReceiptLogClaim } from "./receipt-log-claim.js";
 
 /** The `typ` of a receipt's protected header: a verifier requires it, so no other token of ours passes for a receipt. */
 export const receiptType = "aopd-receipt+jwt";
@@ -23,6 +24,8 @@ export interface ProofReceipt {
   issuedAt: Date;
   expiresAt: Date;
   statement: ProofReceiptStatement;
+  /** The decision's place in the audit log (receipt-log-claim.ts); null when the log had not covered it yet. */
+  log: ReceiptLogClaim | null;
 }
 
 /**
@@ -53,11 +56,15 @@ export class ReceiptSigner {
    * own id), `iat`, `exp`, and the statement as the `proof` claim; the header names the key (`kid`)
    * and the type (`typ`).
    */
-  async sign(statement: ProofReceiptStatement, now = new Date()): Promise<ProofReceipt> {
+  async sign(statement: ProofReceiptStatement, now = new Date(), log: ReceiptLogClaim | null = null): Promise<ProofReceipt> {
     const issuedAtSeconds = Math.floor(now.getTime() / 1_000);
     const expiresAtSeconds = issuedAtSeconds + this.config.validityDays * 86_400;
     const receiptId = randomUUID();
-    const jws = await new SignJWT({ proof: statement as unknown as Record<string, unknown>, status: `${receiptStatusPathPrefix}${receiptId}` })
+    const jws = await new SignJWT({
+      proof: statement as unknown as Record<string, unknown>,
+      status: `${receiptStatusPathPrefix}${receiptId}`,
+      ...(log ? { log: log as unknown as Record<string, unknown> } : {}),
+    })
       .setProtectedHeader({ alg: receiptAlgorithm, kid: this.keys.current.kid, typ: receiptType })
       .setIssuer(this.config.issuer)
       .setSubject(statement.id)
@@ -65,6 +72,6 @@ export class ReceiptSigner {
       .setIssuedAt(issuedAtSeconds)
       .setExpirationTime(expiresAtSeconds)
       .sign(this.keys.current.privateKey);
-    return { jws, receiptId, keyId: this.keys.current.kid, issuedAt: new Date(issuedAtSeconds * 1_000), expiresAt: new Date(expiresAtSeconds * 1_000), statement };
+    return { jws, receiptId, keyId: this.keys.current.kid, issuedAt: new Date(issuedAtSeconds * 1_000), expiresAt: new Date(expiresAtSeconds * 1_000), statement, log };
   }
 }

@@ -1,5 +1,6 @@
 import { errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { ProofReceiptStatement } from "./proof-receipt-claims.js";
+import type { ReceiptLogClaim } from "./receipt-log-claim.js";
 import { receiptAlgorithm } from "./receipt-signing-keys.js";
 import { receiptType } from "./receipt-signer.js";
 
@@ -23,6 +24,8 @@ export interface VerifiedProofReceipt {
   statement: ProofReceiptStatement;
   /** The path of its public status (`/.well-known/aopd-receipt-status/<jti>`); absent in receipts issued before statuses. */
   statusPath: string | undefined;
+  /** The claim `log`, unchecked here (verify-receipt-log.ts checks it against the log's key); null when absent. */
+  log: ReceiptLogClaim | null;
 }
 
 /** How far a receipt's `iat` may lie ahead of the verifier's clock (clock skew), in seconds. */
@@ -64,6 +67,7 @@ export async function verifyProofReceipt(jws: string, keys: JWTVerifyGetKey, opt
     expiresAt: new Date(Number(payload.exp) * 1_000),
     statement: payload.proof as ProofReceiptStatement,
     statusPath: typeof payload.status === "string" ? payload.status : undefined,
+    log: (payload.log as ReceiptLogClaim | undefined) ?? null,
   };
 }
 
