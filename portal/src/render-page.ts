@@ -1,5 +1,5 @@
 import { h } from "@compliance-graph/web-dom";
-import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
+import { outcomeStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { renderRequestDetails } from "./render-request-details.js";
 import { renderMediaProof } from "./render-media-proof.js";
 import { renderSatoshiProof } from "./render-satoshi-proof.js";
@@ -36,7 +36,7 @@ function outcome(state: PageState, actions: PageActions): HTMLElement | null {
   if (state.failure === "unavailable") return section(h("h2", { id: "outcome-heading" }, t("link.unavailable")), h("p", {}, t("link.unavailableHelp")));
   if (!view) return null;
   const success = isCustomerDone(view);
-  if (!success && !finalStatuses.has(view.status)) return null;
+  if (!success && !outcomeStatuses.has(view.status)) return null;
   // A received file is not a received transaction: media proofs have their own words for SUBMITTED.
   const outcomeKey = view.kind === "media" && view.status === "SUBMITTED" ? "media.SUBMITTED" : view.status;
   return h(
