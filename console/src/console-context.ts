@@ -9,6 +9,8 @@ export interface ConsoleProofKind {
   decidedByOfficer: boolean;
   /** The reason codes a decision of the kind may name, in the order the form lists them. */
   decisionReasons: string[];
+  /** Whether a decision of the kind needs a second officer (`AOPD_FOUR_EYES_KINDS`): then deciding records a proposal. */
+  fourEyes: boolean;
 }
 
 /** What every screen is given: who is signed in, the API, the live events, the assets, and navigation. */

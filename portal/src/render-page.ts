@@ -12,7 +12,8 @@ function notice(state: PageState): HTMLElement | null {
   if (!state.notice) return null;
   const { kind, text, retryAt } = state.notice;
   const element = h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", "data-reveal": "notice" }, text);
-  if (retryAt !== undefined) tickingText(element, retryAt, (seconds) => (seconds > 0 ? text.replace("{seconds}", String(seconds)) : state.t("error.rate_limited.over")));
+  // Only a rate limit has a `retryAt`: its text is said again each second, in the plural form the number needs.
+  if (retryAt !== undefined) tickingText(element, retryAt, (seconds) => (seconds > 0 ? state.t("error.rate_limited", { seconds: String(seconds), count: String(seconds) }) : state.t("error.rate_limited.over")));
   return element;
 }
 
@@ -30,7 +31,7 @@ function outcome(state: PageState, actions: PageActions): HTMLElement | null {
   if (state.failure === "rate_limited") {
     // A rate limit is not an outage: it says how long to wait, counts down, then loads again by itself.
     const wait = h("p", {});
-    tickingText(wait, state.retryAt ?? Date.now(), (seconds) => t("link.rateLimitedHelp", { seconds: String(seconds) }), () => actions.reload());
+    tickingText(wait, state.retryAt ?? Date.now(), (seconds) => t("link.rateLimitedHelp", { seconds: String(seconds), count: String(seconds) }), () => actions.reload());
     return section(h("h2", { id: "outcome-heading" }, t("link.rateLimited")), wait);
   }
   if (state.failure === "unavailable") return section(h("h2", { id: "outcome-heading" }, t("link.unavailable")), h("p", {}, t("link.unavailableHelp")));
