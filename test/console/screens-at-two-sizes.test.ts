@@ -111,8 +111,9 @@ describe("every screen at 1280x800 and 390x844", { timeout: 600_000 }, () => {
         await visit(page, `/console/proofs/${id}`);
         await shoot(page, size, `console-detail-${name}`);
       }
-      await page.getByLabel("Language").selectOption("de");
+      // The language is switched on the overview itself: it renders the screen again in German.
       await visit(page, "/console/");
+      await page.getByLabel("Language").selectOption("de");
       // Every word in German, "Live" and "Screening" too.
       await page.getByRole("status").filter({ hasText: /^Verbunden$/ }).waitFor(slow);
       await page.getByRole("columnheader", { name: "Sanktionsprüfung" }).waitFor(slow);
@@ -126,7 +127,8 @@ describe("every screen at 1280x800 and 390x844", { timeout: 600_000 }, () => {
       await auditor.getByRole("table", { name: "Audit trail of this proof" }).waitFor(slow);
       // The auditor reads the history in words, never the trail's raw member names.
       const history = (await auditor.getByRole("table", { name: "Audit trail of this proof" }).textContent()) ?? "";
-      expect(history).not.toMatch(/byteSize|evidenceHash|contentType/);
+      expect(history).not.toMatch(/byteSize|evidenceHash|contentType|outcome: VERIFIED/);
+      expect(history).toContain("outcome: Verified");
       await shoot(auditor, size, "console-detail-auditor");
     });
 

@@ -5,7 +5,7 @@ import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";
 import { filterOf, pageSizes, readListState, screeningStatuses, sortFields, statuses, writeListState, type ProofListState } from "../proof-list-state.js";
 import { screeningBadge } from "../proof-screening.js";
-import { formatDate, t } from "../translations.js";
+import { formatDate, t, textOr } from "../translations.js";
 import { assetDescription } from "./asset-picker.js";
 import { exportControls } from "./export-controls.js";
 
@@ -59,7 +59,7 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
       h("legend", {}, t("column.screening")),
       ...screeningStatuses.map((screening) => h("label", {}, h("input", { type: "checkbox", name: "screening", value: screening, checked: state.screenings.includes(screening) }), t(`screening.${screening}`))),
     ),
-    labelled(t("column.kind"), select("kind", state.kind, [["", t("filter.anyKind")], ["signature", t("kind.signature")], ["satoshi", t("kind.satoshi")], ["media", t("kind.media")]])),
+    labelled(t("column.kind"), select("kind", state.kind, [["", t("filter.anyKind")], ...[...context.proofKinds.keys()].map((kind): [string, string] => [kind, textOr(`kind.${kind}`, kind)])])),
     labelled(t("column.asset"), select("asset", state.asset, [["", t("filter.anyAsset")], ...assets.map((asset): [string, string] => [asset.asset, assetDescription(asset)])])),
     labelled(t("column.customer"), textInput("customer", state.customer)),
     labelled(t("column.address"), textInput("address", state.address)),

@@ -79,7 +79,9 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
   describe(picker.list, assetError.id);
   errors.set("asset", assetError);
   controls.set("asset", picker.list);
-  const kindSelect = h("select", { name: "kind" }, ...(["signature", "satoshi", "media"] as const).map((value) => h("option", { value, selected: value === current }, t(`kind.${value}`)))) as HTMLSelectElement;
+  // The kinds the API names (`configuration.proofKinds`) that this form knows how to ask for.
+  const kinds = [...context.proofKinds.keys()].filter((name) => name in fieldsOf);
+  const kindSelect = h("select", { name: "kind" }, ...kinds.map((value) => h("option", { value, selected: value === current }, t(`kind.${value}`)))) as HTMLSelectElement;
   kindSelect.addEventListener("change", () => context.navigate(`/console/request?kind=${kindSelect.value}`, true));
   const form = h(
     "form",
