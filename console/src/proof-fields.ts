@@ -1,7 +1,7 @@
 /** The fields every screen reads of a proof, per kind: one fragment so the table, the detail and live events agree. */
 export const proofFields = `
   __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
-  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } }
+  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } matchedForm matchedAddress }
   ... on AopdSignatureProof { format message signature xpub signatureScheme contractCheckBlockHeight }
   ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason blockHash amountReceived amountReceivedUnits transactionSenders }
   ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
@@ -35,6 +35,9 @@ export interface ProofScreening {
   listVersion: string | null;
   screenedAt: string | null;
   matchedEntry: { asset: string; address: string; sdnUid: string | null; sdnName: string | null } | null;
+  /** Which of the proof's addresses matched: the proven one or a sibling its key controls (`AopdScreenedAddressForm`). */
+  matchedForm: string | null;
+  matchedAddress: string | null;
 }
 
 export type ProofKind = "signature" | "satoshi" | "media";

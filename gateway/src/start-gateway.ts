@@ -24,6 +24,8 @@ import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.j
 import { stringifyResult } from "./execution/serialized-data.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
+import { createQuotaDoor } from "./quotas/quota-door.js";
+import type { QuotaSettings } from "./quotas/quota-settings.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
 import type { SubscriptionLimits } from "./subscriptions/subscription-limits.js";
 
@@ -86,6 +88,8 @@ export interface GatewayOptions {
    * name the client, for the subscription caps per address; 0: the socket's address. @default 0
    */
   trustedProxyHops?: number;
+  /** `GATEWAY_QUOTA_*`: requests and operation cost per client and per subject, per window (docs/quotas.md); none when undefined. */
+  quotas?: QuotaSettings | undefined;
   /** Routes served beside the gateway's own (the development identity provider, `npm start`'s ingress). */
   routes?: readonly RouteDefinition<Identity>[];
   /** Where `/metrics` is served (`METRICS_PORT`, `METRICS_HOST`). @default on the gateway's port */
@@ -145,12 +149,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const buildService = ({ name, url }: { name: string; url?: string }) =>
     new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages, metrics });
   // The checks of an operation beyond the schema, built once: the HTTP lane runs them as plugins, the WebSocket lanes call them.
+  const costLimits = { ...defaultCostLimits, ...options.cost };
   const operationChecks: readonly OperationCheck[] = [
     inputValuesCheck({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }),
-    costLimitCheck({ ...defaultCostLimits, ...options.cost }),
+    costLimitCheck(costLimits),
   ];
+  const quotas = options.quotas ? createQuotaDoor({ settings: options.quotas, costLimits, metrics, logger }) : undefined;
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
-  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics });
+  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics, quotas });
   const enforceFetchLimit = enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20);
   // Set below: Apollo plans, the plan-executing gateway keeps each plan it makes and runs it.
   let keepPlan: (resolved: Parameters<typeof enforceFetchLimit>[0] & Parameters<ReturnType<typeof createPlanExecutingGateway>["didResolveQueryPlan"]>[0]) => void = () => {};
@@ -186,13 +192,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       unknownOutcomePlugin,
       authorization.plugin,
       ...operationChecks.map((check) => operationCheckPlugin<GatewayContext>(check)),
+      ...(quotas ? [quotas.plugin] : []),
     ],
   });
   await apollo.start();
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
-  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing });
+  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   const subgraphRoutes = forwardSubgraphRoutes({
     routes: subgraphRouteList,
@@ -248,6 +255,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await apollo.stop();
         await fetcher.close();
         await subgraphRoutes.close();
+        await quotas?.close();
       })();
       return closing;
     },

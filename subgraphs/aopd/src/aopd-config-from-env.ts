@@ -105,6 +105,7 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     maxUploadsPerClient: Math.max(1, integer(env, "AOPD_MAX_UPLOADS_PER_CLIENT", 2)),
     uploadMinBytesPerSecond: integer(env, "AOPD_UPLOAD_MIN_BYTES_PER_SECOND", 10_000),
     uploadRateWindowSeconds: Math.max(1, integer(env, "AOPD_UPLOAD_RATE_WINDOW_SECONDS", 20)),
+    mediaViewWindowSeconds: Math.max(0, integer(env, "AOPD_MEDIA_VIEW_WINDOW_SECONDS", 1_800)),
     maxMessageLength: 1024,
     bitcoinNetwork: bitcoinNetworkFrom(env.AOPD_BITCOIN_NETWORK),
     xpubMaxIndex: integer(env, "AOPD_XPUB_MAX_INDEX", 100),

@@ -88,6 +88,13 @@ export interface AopdConfig {
    * period before its first judgement. At least 1. @default 20 // seconds
    */
   uploadRateWindowSeconds: number;
+  /**
+   * `AOPD_MEDIA_VIEW_WINDOW_SECONDS`: how long one officer's view of one media file stands for every
+   * later view of the same file by the same officer; within it, the screen showing the file again
+   * (a reload, a live update, going back to the proof) is not recorded again (docs/audit-trail.md,
+   * "Views and downloads"). 0 records every view. Downloads are always recorded. @default 1800 // 30 minutes
+   */
+  mediaViewWindowSeconds: number;
   /** Longest AOPP message, in characters (the AOPP limit). */
   maxMessageLength: number;
   /** `AOPD_BITCOIN_NETWORK`: the network Bitcoin addresses must belong to. @default "mainnet" */

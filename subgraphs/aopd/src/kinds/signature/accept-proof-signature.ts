@@ -3,7 +3,7 @@ import { sql, type Kysely } from "kysely";
 import type { AopdMetrics } from "../../aopd-metrics.js";
 import type { AopdConfig } from "../../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../../database/database-schema.js";
-import { OwnershipInputError, toEip55Address, verifiableFamilies, verifyOwnershipSignature, type AssetFamily, type OwnershipFailureCode } from "../../ownership/index.js";
+import { keyAddressesOf, OwnershipInputError, toEip55Address, verifiableFamilies, verifyOwnershipSignature, type AssetFamily, type KeyAddress, type OwnershipFailureCode } from "../../ownership/index.js";
 import { BusyRefusal, isMovedOn, ProofRefusal, ProofStateRefusal, SubmissionRefusal, UnknownProofRefusal, type SubmissionRefusalCode } from "../../proofs/proof-refusal.js";
 import { hashCallbackToken } from "../../ingestion/callback-token.js";
 import { changeProofStatus } from "../../proofs/change-proof-status.js";
@@ -159,11 +159,14 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         // A contract's acceptance is recorded with the block it was asked at, so the check can be repeated there.
         signature_scheme: scheme === "none" ? null : scheme,
         contract_check_block_height: contractCheck ? String(contractCheck.blockHeight) : null,
+        signature_script: verification.ok && verification.script ? JSON.stringify(verification.script) : null,
+        // Every address the signer's key controls, screened with the proven one in this UPDATE (docs/screening.md).
+        key_addresses: keyAddressesJson(verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, message: proof.message ?? "", signature: resolved.signature }) : []),
       },
       audit: {
         origin,
         action: "SUBMITTED",
-        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, address: resolved.address, xpub: resolved.xpub },
+        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, signatureScript: verification.ok ? (verification.script ?? null) : null, address: resolved.address, xpub: resolved.xpub },
       },
     });
     return { proof: verified, repeated: false };
@@ -175,6 +178,11 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     refuseUnlessOpen(current);
     throw new ProofStateRefusal("not_pending", "The proof is no longer pending.", current.status);
   }
+}
+
+/** The key's addresses as the column holds them; null where the signature revealed no key. */
+function keyAddressesJson(addresses: readonly KeyAddress[]): string | null {
+  return addresses.length ? JSON.stringify(addresses) : null;
 }
 
 interface ResolvedSubmission {
