@@ -5,6 +5,7 @@ import type { KoaContextWithOIDC } from "oidc-provider";
 import { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig, type DevUser } from "./dev-identity-provider-config.js";
 import type { RouteDefinition } from "@compliance-graph/process-shell";
 import { devLoginPage } from "./dev-login-page.js";
+import { devLogoutSource } from "./dev-logout-page.js";
 import { redirectUriMatcher } from "./redirect-uri-matcher.js";
 
 export interface DevIdentityProviderOptions extends Partial<DevIdentityProviderConfig> {
@@ -189,6 +190,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       },
       features: {
         devInteractions: { enabled: false },
+        rpInitiatedLogout: { enabled: true, logoutSource: devLogoutSource },
         clientCredentials: { enabled: true },
         resourceIndicators: {
           enabled: true,

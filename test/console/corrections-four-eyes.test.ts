@@ -59,7 +59,9 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await proposer.getByRole("radio", { name: "Verified" }).check(slow);
     await proposer.getByLabel("Your comment (kept apart from the requester's)").fill("address readable in the screenshot");
     await proposer.getByRole("button", { name: "Review decision" }).click();
-    await proposer.getByRole("button", { name: "Confirm decision" }).click();
+    // The step says what the click does under four eyes: it records a proposal, not a decision.
+    await proposer.getByText(`Propose Verified for proof ${id}? This records a proposal only`).waitFor(slow);
+    await proposer.getByRole("button", { name: "Record proposal" }).click();
 
     // A proposal, not a decision: the proof stays in review and the proposer is told it is theirs.
     const settle = proposer.getByRole("region", { name: "Confirm or reject the proposal" });
@@ -97,7 +99,7 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await proposer.getByRole("radio", { name: "Failed" }).check(slow);
     await proposer.getByLabel("Reason", { exact: true }).selectOption({ label: "The file does not show the expected address" });
     await proposer.getByRole("button", { name: "Review decision" }).click();
-    await proposer.getByRole("button", { name: "Confirm decision" }).click();
+    await proposer.getByRole("button", { name: "Record proposal" }).click();
     await proposer.getByRole("region", { name: "Confirm or reject the proposal" }).waitFor(slow);
 
     const second = await signedIn(browser, stack, `/console/proofs/${id}`, "demo-officer-2");

@@ -17,6 +17,7 @@ import type { Decision } from "../proofs/decision.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
 import { aopdProofsSubscription } from "./aopd-proofs-subscription.js";
 import { configurationOf } from "./configuration-of.js";
+import { checkAddressBeforeRequest } from "../screening/check-address-before-request.js";
 import { readProofEventPage, type ProofEventPageInput } from "../events/read-proof-event-page.js";
 import type { AopdContext } from "./aopd-context.js";
 import { proofCursorField, rememberListOrder } from "./proof-cursor-field.js";
@@ -109,6 +110,8 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
       page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }, info),
     proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
     proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
+    screenAddress: (_parent, { asset, address }: { asset: string; address: string }, context: AopdContext) =>
+      checkAddressBeforeRequest(context.db, context.config.screening.policy, asset, address),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
     proofReceipt: async (_parent, { id }: { id: string }, context: AopdContext) => {
       const receipt = await issueProofReceipt(context.db, context.config.assets, context.receiptSigner, context.config.receipts, id);
