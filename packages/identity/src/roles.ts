@@ -15,6 +15,10 @@ export const roles = {
   auditRead: "audit:read",
   /** Read travel-rule data (VASPs, transfers). */
   travelRuleRead: "travel-rule:read",
+  /** Check, publish, roll back and remove subgraphs in the schema registry (docs/schema-registry.md). */
+  schemaPublish: "schema:publish",
+  /** Change which clients own a subgraph in the schema registry. */
+  schemaAdmin: "schema:admin",
 } as const;
 
 export type Role = (typeof roles)[keyof typeof roles];
