@@ -196,7 +196,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   const subgraphRoutes = forwardSubgraphRoutes({
     routes: subgraphRouteList,
-    subgraphUrl: (name) => subgraphs().find((subgraph) => subgraph.name === name)?.url,
+    // A deployable that is no subgraph of the supergraph (the schema registry) by its SUBGRAPH_<NAME>_URL alone.
+    subgraphUrl: (name) => subgraphs().find((subgraph) => subgraph.name === name)?.url ?? subgraphUrls[name],
     mint,
     logger,
   });

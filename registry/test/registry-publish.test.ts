@@ -117,12 +117,12 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
     expect(await test.call(otherTeam, "POST", "/registry/owners/set", { name: "kyb", owners: ["kyc-pipeline", "dev-api-client"] })).toMatchObject({ status: 403, body: { error: "forbidden", reason: "The role schema:admin is required." } });
     expect(await test.call(publisher, "POST", "/registry/owners/set", { name: "kyb", owners: ["kyc-pipeline", "dev-api-client"] })).toEqual({ status: 200, body: { name: "kyb", owners: ["dev-api-client", "kyc-pipeline"] } });
     expect((await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal:81/graphql", schema: kybV1 })).body).toMatchObject({ published: true, version: 5 });
-    const list = await test.call(publisher, "GET", "/registry/subgraphs");
+    const list = await test.call(publisher, "GET", "/registry/subgraphs/list");
     expect(list.body.subgraphs).toEqual([
       expect.objectContaining({ name: "kyb", url: "http://kyb.internal:81/graphql", owners: ["dev-api-client", "kyc-pipeline"] }),
       expect.objectContaining({ name: "kyc", url: kycUrl, owners: ["dev-api-client"] }),
     ]);
-    expect(await test.call({ ...publisher, roles: [] }, "GET", "/registry/subgraphs")).toMatchObject({ status: 403, body: { error: "forbidden" } });
+    expect(await test.call({ ...publisher, roles: [] }, "GET", "/registry/subgraphs/list")).toMatchObject({ status: 403, body: { error: "forbidden" } });
   });
 
   it("rolls back as a new version serving an earlier supergraph, and removes a subgraph; the history is append-only", async () => {
@@ -132,7 +132,7 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
     expect(rolled).toEqual({ status: 200, body: { version: 6, rolledBackTo: 1 } });
     const served = (await (await fetch(`${test.registry.url}/supergraph`)).json()) as { version: number; supergraph: string };
     expect(served).toMatchObject({ version: 6, supergraph: first.rows[0]?.supergraph });
-    expect((await test.call(publisher, "GET", "/registry/subgraphs")).body.subgraphs).toEqual([expect.objectContaining({ name: "kyc" })]);
+    expect((await test.call(publisher, "GET", "/registry/subgraphs/list")).body.subgraphs).toEqual([expect.objectContaining({ name: "kyc" })]);
     expect(await test.call(publisher, "POST", "/registry/subgraphs/rollback", { to: 99 })).toMatchObject({ status: 404, body: { error: "not_found" } });
 
     expect(await test.call(otherTeam, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal/graphql", schema: kybV1 })).toMatchObject({ body: { published: true, version: 7 } });

@@ -116,7 +116,7 @@ export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<
       requireRole(actorOf(identity), registryRoles.publish);
       return { status: 200, body: { versions: await subgraphHistory(context.db, query) } };
     }),
-    json("/registry/subgraphs", ["GET"], async ({ identity }) => {
+    json("/registry/subgraphs/list", ["GET"], async ({ identity }) => {
       requireRole(actorOf(identity), registryRoles.publish);
       const rows = await context.db.selectFrom("registry_subgraph").select(["name", "url", "owners", "updated_at"]).orderBy("name").execute();
       return { status: 200, body: { subgraphs: rows.map((row) => ({ name: row.name, url: row.url, owners: row.owners, updatedAt: new Date(row.updated_at).toISOString() })) } };
