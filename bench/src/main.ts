@@ -22,12 +22,13 @@ import { subscriptionCapsScenario } from "./scenarios/subscription-caps.js";
 import { proofReceiptsScenario } from "./scenarios/proof-receipts.js";
 import { auditTrailScenario } from "./scenarios/audit-trail.js";
 import { sanctionsScreeningScenario } from "./scenarios/sanctions-screening.js";
+import { registryCheckScenario } from "./scenarios/registry-check.js";
 
 /**
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, sanctionsScreeningScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, sanctionsScreeningScenario, registryCheckScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";
