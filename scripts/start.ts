@@ -52,7 +52,9 @@ try {
 }
 
 async function startTrial(): Promise<void> {
-  const idp = await createDevIdentityProvider({ baseUrl });
+  // Its API client gets every role the gateway serves, so a newly published domain can be called at once.
+  let gatewayRoles = (): readonly string[] => [];
+  const idp = await createDevIdentityProvider({ baseUrl, servedRoles: () => gatewayRoles() });
   // One generated key pair: the gateway signs with it, the subgraphs trust its public half.
   const internalKey = await generateInternalSigningKey();
   const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
@@ -95,6 +97,7 @@ async function startTrial(): Promise<void> {
     routes: [...idp.routes, forwardCallback, forwardPortal, ...serveConsole],
   });
   started.gateway = gateway;
+  gatewayRoles = () => gateway.servedRoles();
 
   const client = process.env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
   const secret = process.env.DEV_IDP_CLIENT_SECRET ?? "dev-secret";

@@ -15,7 +15,7 @@ const refusal = (yaml: string) => {
 };
 
 describe("readSubgraphRoutes", () => {
-  it("reads the committed routes: the proof download, the media files and the receipt keys of aopd, and the schema registry's", async () => {
+  it("reads the committed routes: the proof download, the media files and the receipt keys of aopd", async () => {
     expect(await readSubgraphRoutes(committed)).toEqual([
       {
         path: "/exports/proofs.xlsx",
@@ -29,9 +29,6 @@ describe("readSubgraphRoutes", () => {
       },
       { path: "/aopd/media/", subgraph: "aopd", errorBody: "reason" },
       { path: "/.well-known/aopd-receipt-keys.json", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
-      { path: "/registry/subgraphs/", subgraph: "registry", methods: ["GET", "POST"], role: "schema:publish", headersTimeoutSeconds: 120 },
-      { path: "/registry/owners/", subgraph: "registry", methods: ["POST"], role: "schema:admin" },
-      { path: "/.well-known/registry-keys.json", subgraph: "registry", methods: ["GET", "HEAD"], public: true },
     ]);
   });
 

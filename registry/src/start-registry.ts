@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { openRegistryDatabase } from "./database/open-registry-database.js";
 import { registryRoutes } from "./http/registry-routes.js";
 import type { RegistryContext } from "./registry-context.js";
+import { registryRoles } from "./registry-roles.js";
 import { registryConfigFromEnv, type RegistryConfig } from "./registry-config.js";
 import { registrySigningKeyFrom, type RegistrySigningKey } from "./signing/registry-signing-key.js";
 import { pruneUsage } from "./usage/usage-store.js";
@@ -34,6 +35,7 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
     subgraph: "registry",
     verifier: options.authenticate,
     insecureDevelopmentIdentity: options.insecureDevelopmentIdentity,
+    developmentRoles: Object.values(registryRoles),
     production: config.production,
     logger,
   });

@@ -27,7 +27,7 @@ function subgraph(args: string[], env: Record<string, string>): Promise<{ code: 
 }
 
 // The path a team's pipeline takes: the command line with its client's credentials, the token
-// endpoint of the identity provider, the gateway's door (its routes file, subgraph-routes.yaml),
+// endpoint of the identity provider, the gateway's door (its registry routes, beside a supergraph file),
 // the internal token, the registry.
 describe("the registry behind the gateway's door", () => {
   let stack: Stack;

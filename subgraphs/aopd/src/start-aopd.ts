@@ -1,4 +1,5 @@
 import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
+import { allAopdRoles } from "./aopd-roles.js";
 import { isConnectionFailure } from "@compliance-graph/errors";
 import { createLogger, OutageLog, startRepeatingJob, type Logger, type MetricsExposure } from "@compliance-graph/process-shell";
 import { startSubgraphServer } from "@compliance-graph/graphql-execution";
@@ -92,6 +93,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     subgraph: "aopd",
     verifier: options.authenticate,
     insecureDevelopmentIdentity: options.insecureDevelopmentIdentity,
+    developmentRoles: allAopdRoles,
     production: config.production,
     logger,
   });
