@@ -16,6 +16,7 @@ import { contractWalletSignaturesScenario } from "./scenarios/contract-wallet-si
 import { proofSubscriptionsScenario } from "./scenarios/proof-subscriptions.js";
 import { proofEventLogScenario } from "./scenarios/proof-event-log.js";
 import { tracingCostScenario } from "./scenarios/tracing-cost.js";
+import { quotaCheckScenario } from "./scenarios/quota-check.js";
 import { chainChecksScenario } from "./scenarios/chain-checks.js";
 import { mediaTransferScenario } from "./scenarios/media-transfer.js";
 import { subscriptionCapsScenario } from "./scenarios/subscription-caps.js";
@@ -23,12 +24,13 @@ import { proofReceiptsScenario } from "./scenarios/proof-receipts.js";
 import { auditTrailScenario } from "./scenarios/audit-trail.js";
 import { sanctionsScreeningScenario } from "./scenarios/sanctions-screening.js";
 import { registryCheckScenario } from "./scenarios/registry-check.js";
+import { siblingAddressScreeningScenario } from "./scenarios/sibling-address-screening.js";
 
 /**
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, sanctionsScreeningScenario, registryCheckScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, sanctionsScreeningScenario, siblingAddressScreeningScenario, quotaCheckScenario, registryCheckScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

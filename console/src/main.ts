@@ -25,7 +25,7 @@ async function start(): Promise<void> {
   const live = liveProofs(session, (connected) => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting")));
   const { aopd } = await api.graphql<{
     aopd: { configuration: { supportedAssets: Asset[]; proofKinds: ({ name: ProofKind } & ConsoleProofKind)[] }; theme: string; logo: string };
-  }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } proofKinds { name decidedByOfficer decisionReasons } } ${operatorThemeFields} } }`);
+  }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } proofKinds { name decidedByOfficer fourEyes decisionReasons } } ${operatorThemeFields} } }`);
   applyOperatorTheme(document.documentElement, aopd.theme);
   const logo = operatorLogoUrl(aopd.logo);
   const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));

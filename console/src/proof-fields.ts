@@ -1,7 +1,7 @@
 /** The fields every screen reads of a proof, per kind: one fragment so the table, the detail and live events agree. */
 export const proofFields = `
   __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
-  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } }
+  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } matchedForm matchedAddress }
   ... on AopdSignatureProof { format message signature xpub signatureScheme contractCheckBlockHeight }
   ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason blockHash amountReceived amountReceivedUnits transactionSenders }
   ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
@@ -9,7 +9,7 @@ export const proofFields = `
 
 /** One entry of a decided kind's decision history (`AopdDecision`), as the detail shows it. */
 export interface ProofDecision {
-  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
   decidedAt: string;
   outcome: string | null;
   reason: string | null;
@@ -35,6 +35,9 @@ export interface ProofScreening {
   listVersion: string | null;
   screenedAt: string | null;
   matchedEntry: { asset: string; address: string; sdnUid: string | null; sdnName: string | null } | null;
+  /** Which of the proof's addresses matched: the proven one or a sibling its key controls (`AopdScreenedAddressForm`). */
+  matchedForm: string | null;
+  matchedAddress: string | null;
 }
 
 export type ProofKind = "signature" | "satoshi" | "media";

@@ -1,6 +1,6 @@
 import { h } from "@compliance-graph/web-dom";
 import type { Proof, ProofScreening } from "./proof-fields.js";
-import { formatDate, t } from "./translations.js";
+import { formatDate, t, textOr } from "./translations.js";
 
 /**
  * How a proof's sanctions screening shows (docs/screening.md). A LISTED address is the one thing an
@@ -58,5 +58,27 @@ export function screeningRows(screening: ProofScreening): [string, Node | string
     [t("screening.sdnUid"), entry?.sdnUid],
     [t("screening.listedAsset"), entry?.asset],
     [t("screening.listedAddress"), entry?.address],
+    [t("screening.matchedForm"), screening.matchedForm ? `${textOr(`screening.form.${screening.matchedForm}`, screening.matchedForm)}: ${screening.matchedAddress ?? ""}` : null],
   ];
+}
+
+/** One change of a proof's screening onto or off the list, from its audit entry or its event. */
+export interface ScreeningChangeRecord {
+  at: string;
+  to: string;
+  listVersion: string | null;
+}
+
+/**
+ * The screening's history in the detail's screening card: each change onto or off the list (a new
+ * list version that names the address, or a delisting that clears it), oldest first, with the
+ * version that made it; "none yet" when the result never changed.
+ */
+export function screeningHistory(changes: readonly ScreeningChangeRecord[]): HTMLElement {
+  if (changes.length === 0) return h("span", {}, t("screening.historyNone"));
+  return h(
+    "ol",
+    { class: "plain", "aria-label": t("screening.history") },
+    ...[...changes].sort((a, b) => a.at.localeCompare(b.at)).map((change) => h("li", {}, t("screening.historyLine", { when: formatDate(change.at), status: t(`screening.${change.to}`), version: change.listVersion ?? "" }))),
+  );
 }

@@ -3,6 +3,7 @@ import { generateInternalSigningKey, parseRoleSources } from "@compliance-graph/
 import { parseAccessTokenMarkers } from "./authentication/access-token-marker.js";
 import { metricsExposureFromEnv, type Logger } from "@compliance-graph/process-shell";
 import type { GatewayOptions } from "./start-gateway.js";
+import { quotaSettingsFromEnv } from "./quotas/quota-settings.js";
 import { subscriptionLimitsFromEnv } from "./subscriptions/subscription-limits.js";
 
 function integer(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -120,5 +121,6 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     executePlans: env.GATEWAY_EXECUTE_PLANS !== "false",
     ...(subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs } : {}),
     metricsExposure: metricsExposureFromEnv(env),
+    quotas: quotaSettingsFromEnv(env, production),
   };
 }

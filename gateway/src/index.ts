@@ -13,3 +13,5 @@ export { defaultAccessTokenMarkers, parseAccessTokenMarkers, type AccessTokenMar
 export type { GatewayContext } from "./gateway-context.js";
 export { SubscriptionCloseCode } from "./subscriptions/subscription-close-code.js";
 export { defaultSubscriptionLimits, subscriptionLimitsFromEnv, type SubscriptionLimits } from "./subscriptions/subscription-limits.js";
+export { quotaSettingsFromEnv, type QuotaLimits, type QuotaSettings } from "./quotas/quota-settings.js";
+export { createQuotaDoor, type QuotaDoor } from "./quotas/quota-door.js";

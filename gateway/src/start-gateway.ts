@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,12 +27,15 @@ import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
 import { registryDoorRoutes, registryDoorSubgraph } from "./http/registry-door-routes.js";
-import { switchableSubgraphRoutes } from "./http/switchable-subgraph-routes.js";
+import type { SubgraphRoute } from "./http/subgraph-route.js";
+import { switchableSubgraphRoutes, withPublishedRoutes } from "./http/switchable-subgraph-routes.js";
 import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
 import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.js";
 import { stringifyResult } from "./execution/serialized-data.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
+import { createQuotaDoor } from "./quotas/quota-door.js";
+import type { QuotaSettings } from "./quotas/quota-settings.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
 import { createUsageRecorder } from "./usage/usage-recorder.js";
 import { usageRecordingPlugin } from "./usage/usage-recording-plugin.js";
@@ -111,6 +115,8 @@ export interface GatewayOptions {
    * name the client, for the subscription caps per address; 0: the socket's address. @default 0
    */
   trustedProxyHops?: number;
+  /** `GATEWAY_QUOTA_*`: requests and operation cost per client and per subject, per window (docs/quotas.md); none when undefined. */
+  quotas?: QuotaSettings | undefined;
   /** Routes served beside the gateway's own (the development identity provider, `npm start`'s ingress). */
   routes?: readonly RouteDefinition<Identity>[];
   /** Where `/metrics` is served (`METRICS_PORT`, `METRICS_HOST`). @default on the gateway's port */
@@ -144,8 +150,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const logger = options.logger ?? createLogger("gateway");
   const { production } = options;
   // Read before anything starts: a wrong routes file stops the start with an error naming the field.
-  // With the registry, its routes replace the file's.
-  const subgraphRouteList = options.registry ? [] : await readSubgraphRoutes(options.subgraphRoutesPath ?? "subgraph-routes.yaml");
+  // With the registry, the file is optional: it holds the platform's own routes (the registry's door), the
+  // subgraphs' routes come published with the supergraph.
+  const routesPath = options.subgraphRoutesPath ?? "subgraph-routes.yaml";
+  const subgraphRouteList = options.registry && options.subgraphRoutesPath === undefined && !existsSync(routesPath) ? [] : await readSubgraphRoutes(routesPath);
   const registryKeys = options.registry ? registryKeysFrom(options.registry.keys, options.registry.url, production) : undefined;
   if (registryKeys && !registryKeys.pinned) logger.warn("no GATEWAY_SUPERGRAPH_KEYS: trusting the keys the registry itself publishes (development only)");
   const { privateJwk } = options.internalToken;
@@ -192,12 +200,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const buildService = ({ name, url }: { name: string; url?: string }) =>
     new IdentityPropagatingDataSource({ subgraph: name, url: subgraphUrls[name] ?? url ?? "", mint, fetcher: fetcher.fetcher, outages, metrics });
   // The checks of an operation beyond the schema, built once: the HTTP lane runs them as plugins, the WebSocket lanes call them.
+  const costLimits = { ...defaultCostLimits, ...options.cost };
   const operationChecks: readonly OperationCheck[] = [
     inputValuesCheck({ scalars: { DateTime: (value) => dateTimeScalar.parseValue(value) } }),
-    costLimitCheck({ ...defaultCostLimits, ...options.cost }),
+    costLimitCheck(costLimits),
   ];
+  const quotas = options.quotas ? createQuotaDoor({ settings: options.quotas, costLimits, metrics, logger }) : undefined;
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
-  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics });
+  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics, quotas });
   const enforceFetchLimit = enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20);
   // Set below: Apollo plans, the plan-executing gateway keeps each plan it makes and runs it.
   let keepPlan: (resolved: Parameters<typeof enforceFetchLimit>[0] & Parameters<ReturnType<typeof createPlanExecutingGateway>["didResolveQueryPlan"]>[0]) => void = () => {};
@@ -247,6 +257,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       unknownOutcomePlugin,
       authorization.plugin,
       ...operationChecks.map((check) => operationCheckPlugin<GatewayContext>(check)),
+      ...(quotas ? [quotas.plugin] : []),
       ...(usage ? [usageRecordingPlugin(usage)] : []),
     ],
   });
@@ -254,7 +265,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
-  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing });
+  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
   const door: RouteDoor<Identity> = (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse });
@@ -269,14 +280,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
   let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
   if (registrySource) {
-    const fixed = forwardSubgraphRoutes({ ...routeOptions, routes: doorRoutes });
-    const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: registrySource.routes(), door });
-    servedRoles.setRouteRoles([...doorRoutes, ...registrySource.routes()].map((route) => route.role));
-    registrySource.onRoutes((routes) => {
-      servedRoles.setRouteRoles([...doorRoutes, ...routes].map((route) => route.role));
+    const served = (published: readonly SubgraphRoute[]) => withPublishedRoutes([...subgraphRouteList, ...doorRoutes], published, (route) => logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"));
+    const initialRoutes = served(registrySource.routes());
+    const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: initialRoutes, door });
+    servedRoles.setRouteRoles(initialRoutes.map((route) => route.role));
+    registrySource.onRoutes((published) => {
+      const routes = served(published);
+      servedRoles.setRouteRoles(routes.map((route) => route.role));
       switchable.replace(routes);
     });
-    subgraphRoutes = { routes: [...fixed.routes, switchable.route], close: async () => void (await Promise.all([fixed.close(), switchable.close()])) };
+    subgraphRoutes = { routes: [switchable.route], close: () => switchable.close() };
   } else {
     const routes = [...subgraphRouteList, ...doorRoutes];
     servedRoles.setRouteRoles(routes.map((route) => route.role));
@@ -333,6 +346,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await apollo.stop();
         await fetcher.close();
         await subgraphRoutes.close();
+        await quotas?.close();
         await usage?.close();
       })();
       return closing;

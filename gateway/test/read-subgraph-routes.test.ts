@@ -29,6 +29,7 @@ describe("readSubgraphRoutes", () => {
       },
       { path: "/aopd/media/", subgraph: "aopd", errorBody: "reason" },
       { path: "/.well-known/aopd-receipt-keys.json", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
+      { path: "/.well-known/aopd-receipt-status/", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
     ]);
   });
 

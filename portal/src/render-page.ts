@@ -37,8 +37,9 @@ function outcome(state: PageState, actions: PageActions): HTMLElement | null {
   if (!view) return null;
   const success = isCustomerDone(view);
   if (!success && !finalStatuses.has(view.status)) return null;
-  // A received file is not a received transaction: media proofs have their own words for SUBMITTED.
-  const outcomeKey = view.kind === "media" && view.status === "SUBMITTED" ? "media.SUBMITTED" : view.status;
+  // A received file or signature is not a received transaction: media and signature proofs have their own words for SUBMITTED
+  // (a signature left for review says no more than any review does: never why).
+  const outcomeKey = (view.kind === "media" || view.kind === "signature") && view.status === "SUBMITTED" ? `${view.kind}.SUBMITTED` : view.status;
   return h(
     "section",
     { "aria-labelledby": "outcome-heading", "data-reveal": "outcome" },

@@ -3,6 +3,7 @@ import { fieldId, h } from "@compliance-graph/web-dom";
 import type { PageActions, PageState } from "./page-state.js";
 import type { PublicProofView } from "@compliance-graph/portal-contract";
 import { qrCode } from "./qr-code.js";
+import { renderPsbtOffer } from "./render-psbt-offer.js";
 import type { DiscoveredWallet } from "./wallets/discovered-wallet.js";
 
 /** A labelled field whose value lives in `state.form`, so a re-render keeps what was typed. */
@@ -55,7 +56,10 @@ function walletPicker(state: PageState, view: PublicProofView, actions: PageActi
   );
 }
 
-/** "Open in wallet" (AOPP), the browser wallets of the proof's chain, and "Other wallets" (paste a signature). */
+/**
+ * "Open in wallet" (AOPP), the browser wallets of the proof's chain, a Bitcoin vault's PSBT, and
+ * "Other wallets" (paste a signature, or the signed PSBT).
+ */
 export async function renderSignatureProof(state: PageState, view: PublicProofView, actions: PageActions): Promise<HTMLElement[]> {
   const { t } = state;
   const signature = view.signature!;
@@ -93,6 +97,7 @@ export async function renderSignatureProof(state: PageState, view: PublicProofVi
   );
   const picker = walletPicker(state, view, actions);
   if (picker) sections.push(picker);
+  if (signature.psbt) sections.push(await renderPsbtOffer(state, signature.psbt));
   sections.push(
     h(
       "section",

@@ -148,6 +148,42 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     expect(proof.decisions.map((decision) => `${decision.action}:${decision.outcome ?? "-"}`)).toEqual(["DECIDED:FAILED", "REOPENED:-", "DECIDED:VERIFIED"]);
   });
 
+  it("makes reopening a media proof (under four eyes) a proposal, which the API's service account cannot confirm and a second officer does", async () => {
+    const id = await uploadedMediaProof(stack, `CUST-REOPEN-4EYES-${Date.now()}`);
+    const first = await stack.userToken("demo-officer", "demo-password");
+    const second = await stack.userToken("demo-officer-2", "demo-password");
+    const mutate = async (token: string, mutation: string, variables: Record<string, unknown>) => stack.query(`mutation${mutation}`, token, variables);
+    expect((await mutate(first, `($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED) { status } } }`, { id })).errors).toBeUndefined();
+    expect((await mutate(second, `($id: ID!) { aopd { confirmProofDecision(id: $id) { status } } }`, { id })).errors).toBeUndefined();
+
+    const page = await signedIn(browser, stack, `/console/proofs/${id}`);
+    const correct = page.getByRole("region", { name: "Correct the decision" });
+    await correct.getByText("Four eyes: reopening is a proposal.", { exact: false }).waitFor(slow);
+    await correct.getByLabel("Why the decision is reopened").fill("the screenshot belongs to another customer");
+    await correct.getByRole("button", { name: "Propose reopening" }).click();
+    await correct.getByText(`Propose reopening proof ${id}? Its decision stays in force until a second officer confirms.`).waitFor(slow);
+    await correct.getByRole("button", { name: "Propose reopening" }).click();
+    await page.getByRole("region", { name: "Confirm or reject the proposal" }).getByText("You proposed this decision.", { exact: false }).waitFor(slow);
+    expect(await page.getByRole("region", { name: "Overview" }).getByText("Verified", { exact: true }).count()).toBe(1);
+    expect(await proofById(id)).toMatchObject({ status: "VERIFIED", proposal: { action: "REOPEN_PROPOSED", reasonText: "the screenshot belongs to another customer", decider: { username: "demo-officer" } } });
+
+    // The attack: the development realm's API client (client credentials) as the "second officer".
+    const byService = await mutate(await stack.apiToken(), `($id: ID!) { aopd { confirmProofDecision(id: $id) { status } } }`, { id });
+    expect(byService.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN", client: "dev-api-client" } });
+    expect((await proofById(id)).status).toBe("VERIFIED");
+
+    const confirmed = await mutate(second, `($id: ID!) { aopd { confirmProofDecision(id: $id, comment: "agreed") { status } } }`, { id });
+    expect(confirmed.errors).toBeUndefined();
+    const proof = await proofById(id);
+    expect(proof).toMatchObject({ status: "SUBMITTED", decision: null, proposal: null });
+    expect(proof.decisions.map((decision) => `${decision.action}:${decision.decider.username}`)).toEqual([
+      "PROPOSED:demo-officer",
+      "CONFIRMED:demo-officer-2",
+      "REOPEN_PROPOSED:demo-officer",
+      "REOPENED:demo-officer-2",
+    ]);
+  });
+
   it("shows the auditor no correction or settlement controls", async () => {
     const id = await uploadedMediaProof(stack, `CUST-AUDIT-4EYES-${Date.now()}`);
     const token = await stack.userToken("demo-officer", "demo-password");

@@ -184,6 +184,14 @@ describe("the Kubernetes manifests", () => {
     ]);
     expect(policies.some((policy) => policy.metadata.name === "default-deny-ingress")).toBe(true);
   });
+
+  it("let the gateway reach any pod labelled as a subgraph, so that a team's new subgraph needs no edit here", () => {
+    const labelled = ofKind("NetworkPolicy").filter((policy) => (policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels?.["compliance-graph.dev/subgraph"] === "true");
+    expect(labelled).toHaveLength(1);
+    const rules = (labelled[0]!.spec as { ingress: { from: Record<string, unknown>[]; ports?: { port: number }[] }[] }).ingress;
+    expect(rules.filter((rule) => rule.ports === undefined).flatMap((rule) => rule.from)).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }]);
+    expect(rules.filter((rule) => rule.ports !== undefined).flatMap((rule) => rule.ports!.map((port) => port.port))).toEqual([9464]);
+  });
 });
 
 describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {

@@ -35,6 +35,7 @@ describe("the supergraph from the schema registry", () => {
       production: false,
       supergraph: { path: "unused-with-the-registry.graphql" },
       registry: { url: registry.url, keys: registry.publicJwks, cachePath: join(folder, cacheName), pollIntervalMs: 200, ...registryOptions },
+      subgraphRoutesPath: join(folder, "platform-routes.yaml"),
       oidc: { issuer: idp.issuer, audience: idp.audience },
       internalToken: { privateJwk: internalKey.privateJwk },
       logger: createLogger("gateway", "silent"),
@@ -60,6 +61,8 @@ describe("the supergraph from the schema registry", () => {
       v2: await composeSubgraphs([{ name: "kyc", routingUrl: kyc.url, schemaFile: kycSchemaFiles.v2 }]),
     };
     registry = await startRegistryTestPeer();
+    // The platform's own routes (the registry's door, say), which no published route may take over.
+    await writeFile(join(folder, "platform-routes.yaml"), "routes:\n  - path: /platform/\n    subgraph: platform\n");
     idp = await startDevIdentityProvider({
       clients: [...readDevRealm().clients, { clientId: "kyc-outsider", clientSecret: "outsider-secret", roles: [], serviceAccount: true }],
     });
@@ -73,13 +76,18 @@ describe("the supergraph from the schema registry", () => {
   });
 
   it("serves the registry's supergraph and routes, and keeps the verified copy on disk", async () => {
-    registry.publish(supergraphs.v1, kycFilesRoute);
+    registry.publish(supergraphs.v1, [...kycFilesRoute, { path: "/platform/takeover", subgraph: "kyc" }]);
     const gateway = await startRegistryGateway("a.json");
     expect(await kycCaseStatus(gateway)).toBe(403);
     // The route came with the supergraph: guarded by its role at the gateway.
     expect((await fetch(`${gateway.baseUrl}/kyc/files/report.pdf`, { headers: { authorization: `Bearer ${outsiderToken}` } })).status).toBe(403);
     // With the roles of the registry's own routes (registry-door-routes.ts).
     expect(gateway.servedRoles()).toEqual(["kyc:export", "kyc:review", "schema:admin", "schema:publish"]);
+    // A published route over a path of the platform's routes file is left out: the file's route answers (its
+    // deployable is not running here, so 503 naming it), never the KYC subgraph.
+    const takeover = await fetch(`${gateway.baseUrl}/platform/takeover`, { headers: { authorization: `Bearer ${outsiderToken}` } });
+    expect(takeover.status).toBe(503);
+    expect(await takeover.text()).toContain("platform");
     expect(await readiness(gateway)).toEqual({ status: "ready" });
     expect(JSON.parse(await readFile(join(folder, "a.json"), "utf8"))).toMatchObject({ version: 1, supergraph: supergraphs.v1 });
   });

@@ -7,7 +7,7 @@ import { HDKey } from "@scure/bip32";
 import pg from "pg";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, ethereumAddressOf, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
+import { createTestDatabase, ethereumAddressOf, multisigVault, p2wpkhAddress, signPsbtAsCoordinator, vaultKeys, publicKeyOf, signBip322PublicKeyHash, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { launchBrowser, openPage } from "./support/browser.js";
 import { headingShown, portalProofs, type RequestedProof } from "./support/portal-proofs.js";
@@ -75,6 +75,25 @@ describe("the customer portal in a browser", () => {
     expect(await page.getByRole("link", { name: "Open in wallet" }).getAttribute("href")).toMatch(/^aopp:\?/);
     await page.getByRole("img", { name: /QR code of the AOPP request/ }).waitFor();
     await page.getByLabel("Signature").fill(signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, requested.message));
+    await page.getByRole("button", { name: "Submit proof" }).click();
+    await heading(page, "Your proof is verified");
+    expect(await statusOf(requested.id)).toBe("VERIFIED");
+  });
+
+  it("offers a 2-of-3 vault its PSBT with a QR code and verifies the signed PSBT file loaded back", async () => {
+    const { secrets, publicKeys } = vaultKeys("portal page vault", 3);
+    const vault = multisigVault(2, publicKeys, { sorted: true });
+    const requested = await requestSignatureProof({ asset: "DTI4H95J0R2X", expectedAddress: vault.address });
+    const page = await openPage(browser, pageOf(requested));
+    await page.getByRole("heading", { name: "Multisig vault or PSBT wallet" }).waitFor();
+    await page.getByRole("img", { name: /QR code of the PSBT/ }).waitFor();
+    const offered = await page.getByLabel("PSBT to sign").inputValue();
+    expect(offered).toMatch(/^cHNidP8/);
+    // The coordinator's signed PSBT as the binary file it saves.
+    const file = join(folder, "signed.psbt");
+    await writeFile(file, Buffer.from(signPsbtAsCoordinator(vault, offered, [secrets[0]!, secrets[2]!]), "base64"));
+    await page.getByLabel("Load the signed PSBT file").setInputFiles(file);
+    await page.waitForFunction(() => (document.querySelector("textarea[name=signature]") as HTMLTextAreaElement | null)?.value.startsWith("cHNidP8"), undefined, { timeout: 30_000 });
     await page.getByRole("button", { name: "Submit proof" }).click();
     await heading(page, "Your proof is verified");
     expect(await statusOf(requested.id)).toBe("VERIFIED");

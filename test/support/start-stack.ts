@@ -61,6 +61,8 @@ export interface StackOptions {
   roleSources?: RoleSource[];
   /** How long the gateway waits for a subgraph's answer (`GATEWAY_SUBGRAPH_TIMEOUT_MS`). @default 30_000 // milliseconds */
   subgraphTimeoutMs?: number;
+  /** The gateway's quotas per client and subject (`GATEWAY_QUOTA_*`). */
+  quotas?: GatewayOptions["quotas"];
   /** The gateway's logger. @default silent */
   gatewayLogger?: GatewayOptions["logger"];
 }
@@ -135,6 +137,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
       ...(options.cost ? { cost: options.cost } : {}),
       ...(options.subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs: options.subgraphTimeoutMs } : {}),
+      ...(options.quotas ? { quotas: options.quotas } : {}),
       logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
     });
     let gateway = await startGatewayOn(0);

@@ -1,8 +1,8 @@
 import { base58, base64 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import { startAopd } from "@compliance-graph/aopd";
-import { findXpubDerivation, verifyOwnershipSignature } from "@compliance-graph/aopd/ownership";
-import { ethereumAddressOf, p2pkhAddress, p2trAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signBip322Taproot, signLegacy, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, taprootKeyPair, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
+import { findXpubDerivation, parseBitcoinAddress, proofPsbt, verifyOwnershipSignature } from "@compliance-graph/aopd/ownership";
+import { ethereumAddressOf, multisigVault, p2pkhAddress, signBip322Script, signPsbtAsCoordinator, taprootVault, vaultKeys, p2trAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signBip322Taproot, signLegacy, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, taprootKeyPair, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";
@@ -20,6 +20,22 @@ function perSecond(operation: () => unknown, seconds: number): number {
   return count / seconds;
 }
 
+/** Multisig vaults (BIP-322 over a script, and the proof's PSBT), signed by @scure/btc-signer. */
+function vaultCases(): [string, Parameters<typeof verifyOwnershipSignature>[0]][] {
+  const { secrets, publicKeys, xOnlyKeys } = vaultKeys("bench vault", 3);
+  const p2wsh = multisigVault(2, publicKeys, { sorted: true });
+  const multiA = taprootVault([{ multiA: { threshold: 2, xOnlyKeys } }]);
+  const signers = [secrets[0]!, secrets[2]!];
+  const address = parseBitcoinAddress(p2wsh.address!);
+  if (!address.ok) throw new Error(address.reason);
+  const psbt = signPsbtAsCoordinator(p2wsh, base64.encode(proofPsbt(address, message)), signers);
+  return [
+    ["BIP-322 2-of-3 P2WSH sortedmulti", { assetFamily: "bitcoin", address: p2wsh.address!, message, signature: signBip322Script(p2wsh, message, signers) }],
+    ["BIP-322 2-of-3 Taproot multi_a leaf", { assetFamily: "bitcoin", address: multiA.address!, message, signature: signBip322Script(multiA, message, signers) }],
+    ["PSBT 2-of-3 P2WSH (partial signatures)", { assetFamily: "bitcoin", address: p2wsh.address!, message, signature: psbt }],
+  ];
+}
+
 function verificationTable(seconds: number): BenchmarkTable {
   const p2pkh = p2pkhAddress(publicKeyOf(key));
   const p2wpkh = p2wpkhAddress(publicKeyOf(key));
@@ -30,6 +46,7 @@ function verificationTable(seconds: number): BenchmarkTable {
     ["BIP-137 P2WPKH", { assetFamily: "bitcoin", address: p2wpkh, message, signature: signLegacy(key, message, 39) }],
     ["BIP-322 simple P2WPKH", { assetFamily: "bitcoin", address: p2wpkh, message, signature: signBip322PublicKeyHash(key, p2wpkh, message) }],
     ["BIP-322 simple P2TR", { assetFamily: "bitcoin", address: p2tr, message, signature: signBip322Taproot(key, message) }],
+    ...vaultCases(),
     ["EIP-191 personal_sign", { assetFamily: "ethereum", address: ether, message, signature: base64.encode(signPersonalMessage(key, message)) }],
     ["ed25519 signMessage (Solana)", { assetFamily: "solana", address: solanaAddressOf(key), message, signature: base58.encode(signSolanaMessage(key, message)) }],
     ["TIP-191 signMessageV2 (TRON)", { assetFamily: "tron", address: tronAddressOf(key), message, signature: base64.encode(signTronMessage(key, message)) }],

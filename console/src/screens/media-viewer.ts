@@ -19,7 +19,8 @@ export function mediaViewer(context: ConsoleContext, proof: Proof): HTMLElement 
   const section = h("section", { "aria-label": t("media.title") }, h("h2", {}, t("media.title")), holder, check);
   void (async () => {
     try {
-      const response = await context.api.authorized(proof.mediaUrl!);
+      // A view, not a download: the trail records one per officer and file within its window (docs/audit-trail.md).
+      const response = await context.api.authorized(withViewPurpose(proof.mediaUrl!));
       if (!response.ok) {
         check.textContent = t("media.refused", { status: String(response.status) });
         return;
@@ -48,4 +49,9 @@ export function mediaViewer(context: ConsoleContext, proof: Proof): HTMLElement 
     }
   })();
   return section;
+}
+
+/** The media route's URL asking for a view (`?purpose=view`), whatever query the URL already has. */
+function withViewPurpose(mediaUrl: string): string {
+  return `${mediaUrl}${mediaUrl.includes("?") ? "&" : "?"}purpose=view`;
 }

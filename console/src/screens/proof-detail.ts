@@ -7,7 +7,7 @@ import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
 import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } from "../proof-fields.js";
 import { formatDate, formatNumber, t, textOr } from "../translations.js";
 import { legalHoldRole, type LegalHold } from "../legal-hold.js";
-import { listedNotice, screeningBadge, screeningRows } from "../proof-screening.js";
+import { listedNotice, screeningBadge, screeningHistory, screeningRows, type ScreeningChangeRecord } from "../proof-screening.js";
 import { auditHistory, auditRole, historyFields, type AuditEntry } from "./audit-history.js";
 import { decisionForm } from "./decision-form.js";
 import { legalHoldForm } from "./legal-hold-form.js";
@@ -75,10 +75,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
   // The audit trail is asked for only with audit:read: the gateway refuses a whole query naming `history` without it.
   const readsAudit = context.session.roles.has(auditRole);
   const read = async () => {
-    const data = await context.api.graphql<{ aopd: { proofs: DetailProof[]; proofEvents: { events: { change: string; recordedAt: string; proof: { status: string } }[] } } }>(
+    const data = await context.api.graphql<{ aopd: { proofs: DetailProof[]; proofEvents: { events: DetailEvent[] } } }>(
       `query Detail($filter: AopdProofFilterInput) { aopd {
         proofs(filter: $filter, limit: 1) { ${proofFields} ${decisionFields} ${holdAndProviderFields} ${readsAudit ? historyFields : ""} }
-        proofEvents(filter: $filter, limit: 100) { events { change recordedAt proof { status } } }
+        proofEvents(filter: $filter, limit: 100) { events { change recordedAt proof { status screening { status listVersion } } } }
       } }`,
       { filter: { is: { any: { id: { eq: id } } } } },
     );
@@ -153,7 +153,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
         sections.push(context.session.roles.has("proofs:export") ? mediaViewer(context, proof) : h("p", {}, t("media.needsExport")));
       }
     }
-    sections.push(facts(t("screening.title"), screeningRows(proof.screening)));
+    sections.push(facts(t("screening.title"), [...screeningRows(proof.screening), [t("screening.history"), screeningHistory(screeningChanges(proof.history, proofEvents.events))]]));
     if (proof.providerScreening) {
       const answer = proof.providerScreening;
       sections.push(
@@ -173,9 +173,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     // Some kinds are decided by their evidence (a verified signature); the others by an officer with proofs:assess.
     if (context.proofKinds.get(kind)?.decidedByOfficer && context.session.roles.has(decideRole)) {
       const again = () => void render();
-      if (proof.status === "SUBMITTED" && proof.proposal) sections.push(proposalSettlement(context, proof, proof.proposal, again));
+      // A proposal (four eyes) awaits its second officer: a decision on a SUBMITTED proof, a reopening on a decided one.
+      if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status)) sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
-      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, again));
+      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";
     root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);
@@ -198,7 +199,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
  * The history as users without audit:read see it: status changes from the event log and the
  * decision record's entries (both proofs:read), in time order.
  */
-function decisionHistory(events: { change: string; recordedAt: string; proof: { status: string } }[], decisions: ProofDecision[]): HTMLElement {
+function decisionHistory(events: DetailEvent[], decisions: ProofDecision[]): HTMLElement {
   const history = [
       ...events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
       ...decisions.map((entry) => ({
@@ -207,4 +208,27 @@ function decisionHistory(events: { change: string; recordedAt: string; proof: { 
       })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`))));
+}
+
+/** A proof event as the detail reads it: the history of users without audit:read, and the screening's changes. */
+interface DetailEvent {
+  change: string;
+  recordedAt: string;
+  proof: { status: string; screening: { status: string; listVersion: string | null } };
+}
+
+/**
+ * The screening's changes onto and off the list: from the audit trail where the user reads it (kept
+ * for the retention period), otherwise from the proof's events (kept for the event log's window).
+ */
+function screeningChanges(history: AuditEntry[] | undefined, events: DetailEvent[]): ScreeningChangeRecord[] {
+  if (history) {
+    return history
+      .filter((entry) => entry.action === "SCREENING_CHANGED")
+      .map((entry) => {
+        const details = JSON.parse(entry.details) as { to?: string; listVersion?: string };
+        return { at: entry.occurredAt, to: details.to ?? "", listVersion: details.listVersion ?? null };
+      });
+  }
+  return events.filter((event) => event.change === "SCREENING_CHANGED").map((event) => ({ at: event.recordedAt, to: event.proof.screening.status, listVersion: event.proof.screening.listVersion }));
 }

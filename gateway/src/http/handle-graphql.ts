@@ -3,6 +3,7 @@ import type { Identity } from "@compliance-graph/identity";
 import type { Logger, RouteCall } from "@compliance-graph/process-shell";
 import { answerApolloRequest, readGraphQLBody, writeGraphQLAnswer } from "@compliance-graph/graphql-execution";
 import type { GatewayContext } from "../gateway-context.js";
+import type { QuotaDoor } from "../quotas/quota-door.js";
 import type { InflightRequestSharing } from "./share-inflight-requests.js";
 
 export interface GraphQLHandlerOptions {
@@ -11,18 +12,21 @@ export interface GraphQLHandlerOptions {
   logger: Logger;
   /** Identical queries of one identity in flight share one execution (share-inflight-requests.ts); off when undefined. */
   sharing?: InflightRequestSharing | undefined;
+  /** Requests and cost per client and subject (quotas/); none when undefined. */
+  quotas?: QuotaDoor | undefined;
 }
 
 /**
  * `/graphql`, an identified route: the shell's door authenticated the caller first (nothing of the
- * request is parsed for an unknown caller); then the body is read within its limit, then Apollo
- * Server validates, authorizes, plans and executes, or the request joins an identical request of the
- * same caller already doing so.
+ * request is parsed for an unknown caller); then its request quota is counted (429 over it, see
+ * quotas/); then the body is read within its limit, then Apollo Server validates, authorizes, plans
+ * and executes, or the request joins an identical request of the same caller already doing so.
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions) {
-  const { apollo, maxBodyBytes, logger, sharing } = options;
+  const { apollo, maxBodyBytes, logger, sharing, quotas } = options;
   return async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
+    if (quotas?.refuseRequest(identity, response)) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
     const execute = () =>

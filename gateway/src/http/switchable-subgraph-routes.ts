@@ -1,6 +1,7 @@
 import type { Identity } from "@compliance-graph/identity";
 import { RouteTable, sendJson, type RouteDefinition, type RouteDoor } from "@compliance-graph/process-shell";
 import { forwardSubgraphRoutes, type SubgraphRoutes, type SubgraphRoutesOptions } from "./forward-subgraph-routes.js";
+import { routesOverlap } from "./read-subgraph-routes.js";
 import type { SubgraphRoute } from "./subgraph-route.js";
 
 export interface SwitchableSubgraphRoutes {
@@ -43,4 +44,19 @@ export function switchableSubgraphRoutes(options: Omit<SubgraphRoutesOptions, "r
     },
     close: () => current.forwarded.close(),
   };
+}
+
+/**
+ * The routes a gateway with the registry serves: the routes file's (the platform's own, such as
+ * the registry's door; none without a file) and the published ones. A published route that
+ * overlaps one of the file's is left out (`skipped` hears of it): a team cannot take over a path
+ * the platform serves.
+ */
+export function withPublishedRoutes(fileRoutes: readonly SubgraphRoute[], published: readonly SubgraphRoute[], skipped: (route: SubgraphRoute) => void): SubgraphRoute[] {
+  const kept = published.filter((route) => {
+    const taken = fileRoutes.some((fileRoute) => routesOverlap(fileRoute.path, route.path));
+    if (taken) skipped(route);
+    return !taken;
+  });
+  return [...fileRoutes, ...kept];
 }

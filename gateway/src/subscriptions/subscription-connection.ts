@@ -6,6 +6,7 @@ import type { Logger } from "@compliance-graph/process-shell";
 import type { OperationChecks, OperationPayload } from "@compliance-graph/graphql-execution";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import type { GatewayMetrics } from "../gateway-metrics.js";
+import type { QuotaDoor } from "../quotas/quota-door.js";
 import { authenticateConnection } from "./authenticate-connection.js";
 import type { FederatedSubscriptions } from "./federated-subscriptions.js";
 import { SubscriptionCloseCode } from "./subscription-close-code.js";
@@ -28,6 +29,8 @@ export interface SubscriptionService {
   connections: Set<SubscriptionConnection>;
   /** Sockets and subscriptions per subject, per address and in total. */
   quota: SubscriptionQuota;
+  /** Requests and cost per client and subject, as over HTTP (quotas/); none when undefined. */
+  quotas?: QuotaDoor | undefined;
 }
 
 export interface StartedSubscription {
@@ -130,6 +133,9 @@ export class SubscriptionConnection implements ConnectionBudget {
     }
     const planner = this.#service.planner();
     if (!planner) return [new ServiceUnavailableError("supergraph", "The gateway has not loaded its supergraph yet; try again shortly.")];
+    // Each subscription started is a request of the caller's quota, counted before planning like a POST.
+    const rateLimited = this.#service.quotas?.admitRequest(identity);
+    if (rateLimited) return [rateLimited];
     // Admitted before planning, so a caller at its cap costs no planning; given back if it fails.
     const admitted = this.#service.quota.admitOperation(identity.subject, this.#address);
     if (isRefusal(admitted)) {
@@ -138,7 +144,8 @@ export class SubscriptionConnection implements ConnectionBudget {
     }
     let planned;
     try {
-      planned = planner.prepare(payload, identity, this.#service.lane);
+      const { quotas, lane } = this.#service;
+      planned = planner.prepare(payload, identity, quotas ? quotas.laneFor(lane, identity) : lane);
     } catch (error) {
       admitted.release();
       this.#service.logger.error({ err: error }, "subscription planning failed");

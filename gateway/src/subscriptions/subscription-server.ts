@@ -9,6 +9,7 @@ import { clientAddress, type Logger } from "@compliance-graph/process-shell";
 import type { OperationChecks } from "@compliance-graph/graphql-execution";
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import type { GatewayMetrics } from "../gateway-metrics.js";
+import type { QuotaDoor } from "../quotas/quota-door.js";
 import { FederatedSubscriptions } from "./federated-subscriptions.js";
 import { createGraphQLTransportWsHandler } from "./graphql-transport-ws-handler.js";
 import { createLegacyGraphQLWsHandler, legacyGraphQLWsProtocol } from "./legacy-graphql-ws-handler.js";
@@ -33,6 +34,8 @@ export interface SubscriptionServerOptions {
   trustedProxyHops?: number;
   logger: Logger;
   metrics?: GatewayMetrics;
+  /** Requests and cost per client and subject, as over HTTP (quotas/). */
+  quotas?: QuotaDoor | undefined;
 }
 
 export interface SubscriptionServer {
@@ -68,7 +71,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   let planner: SubscriptionPlanner | undefined;
   const connections = new Set<SubscriptionConnection>();
   const quota = new SubscriptionQuota(limits);
-  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, lane: options.lane, logger, metrics, connections, quota };
+  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, lane: options.lane, logger, metrics, connections, quota, quotas: options.quotas };
   const handleModern = createGraphQLTransportWsHandler(service);
   const handleLegacy = createLegacyGraphQLWsHandler(service);
 

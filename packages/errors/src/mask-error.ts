@@ -22,6 +22,7 @@ const publicCodes = new Set<string>([
   "UNAUTHENTICATED",
   "FORBIDDEN",
   "LIMIT_EXCEEDED",
+  "RATE_LIMITED",
   "CONFLICT",
   "SERVICE_UNAVAILABLE",
 ]);

@@ -8,7 +8,7 @@
  * it (nested lists multiply); every other field (a count, a scalar) costs 1. An operation above `maxCost` is refused with LIMIT_EXCEEDED naming
  * the limit and the computed cost.
  */
-import { operationCheckPlugin, type OperationCheck } from "./operation-check.js";
+import { operationCheckPlugin, type OperationCheck, type ResolvedOperation } from "./operation-check.js";
 import {
   getNamedType,
   getNullableType,
@@ -83,13 +83,25 @@ export function operationCost(
   return root ? costOf(root, operation.selectionSet, 1, new Set()) : 0;
 }
 
+// One cost per resolved operation and limits: the cost check and the gateway's cost quotas measure it once.
+const costByOperation = new WeakMap<ResolvedOperation, { limits: CostLimits; cost: number }>();
+
+/** The cost of a resolved operation under `limits`, computed on the first call for the request. */
+export function operationCostOf(resolved: ResolvedOperation, limits: CostLimits): number {
+  const known = costByOperation.get(resolved);
+  if (known?.limits === limits) return known.cost;
+  const { schema, document, operation } = resolved;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const cost = operationCost(schema, fragments, operation, resolved.coercedVariables().coerced ?? {}, limits);
+  costByOperation.set(resolved, { limits, cost });
+  return cost;
+}
+
 /** The cost check as an operation check: the same function over HTTP (`costLimitPlugin`) and over WebSocket (`prepareOperation`). */
 export function costLimitCheck(limits: CostLimits): OperationCheck {
   return (resolved) => {
-    const { schema, document, operation } = resolved;
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-    const cost = operationCost(schema, fragments, operation, resolved.coercedVariables().coerced ?? {}, limits);
+    const cost = operationCostOf(resolved, limits);
     if (cost <= limits.maxCost) return;
     const refused = new LimitExceededError(
       "maxCost",

@@ -9,6 +9,7 @@ import type { PublicProofStatus } from "./public-proof-view.js";
  */
 export const portalErrorStatus = {
   invalid_body: 400,
+  invalid_query: 400,
   invalid_address: 400,
   format_mismatch: 400,
   address_mismatch: 400,

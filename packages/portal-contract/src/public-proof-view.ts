@@ -16,7 +16,11 @@ export interface PublicProofView {
   updatedAt: string;
   dueAt: string | null;
   address: string | null;
-  signature: { format: PublicAddressFormat | null; message: string; xpubRequired: boolean; aoppUri: string | null } | null;
+  /**
+   * `psbt`: while pending, for a Bitcoin address other than P2PKH, the PSBT (base64) a multisig
+   * vault's coordinator or any PSBT wallet signs instead of the message (BIP-322's `to_sign`).
+   */
+  signature: { format: PublicAddressFormat | null; message: string; xpubRequired: boolean; aoppUri: string | null; psbt: string | null } | null;
   satoshi: { amount: string; amountInUnits: string | null; depositAddress: string; paymentUri: string | null; txId: string | null } | null;
   /** What the portal needs to take the file (the accepted types and sizes), and the file once uploaded. */
   media: {

@@ -1,10 +1,12 @@
 /**
  * The address families a listed address can be screened on: those of `AopdAsset` whose addresses the
- * sanctions lists name. Lightning has no addresses on the list (invoices and node keys are not listed).
+ * sanctions lists name, and `bnb-beacon`, the retired BNB Beacon Chain (`bnb1...`), where no asset of
+ * ours lives but whose address a secp256k1 key behind an EVM or TRON proof also controls (see
+ * `familyOfOfacEntry`). Lightning has no addresses on the list (invoices and node keys are not listed).
  */
-export type ScreenedFamily = "bitcoin" | "ethereum" | "tron" | "solana";
+export type ScreenedFamily = "bitcoin" | "ethereum" | "tron" | "solana" | "bnb-beacon";
 
-export const screenedFamilies: readonly ScreenedFamily[] = ["bitcoin", "ethereum", "tron", "solana"];
+export const screenedFamilies: readonly ScreenedFamily[] = ["bitcoin", "ethereum", "tron", "solana", "bnb-beacon"];
 
 /** One "Digital Currency Address - <ASSET>" entry of a sanctions list. */
 export interface SanctionedAddress {

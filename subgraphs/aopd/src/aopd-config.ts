@@ -88,6 +88,13 @@ export interface AopdConfig {
    * period before its first judgement. At least 1. @default 20 // seconds
    */
   uploadRateWindowSeconds: number;
+  /**
+   * `AOPD_MEDIA_VIEW_WINDOW_SECONDS`: how long one officer's view of one media file stands for every
+   * later view of the same file by the same officer; within it, the screen showing the file again
+   * (a reload, a live update, going back to the proof) is not recorded again (docs/audit-trail.md,
+   * "Views and downloads"). 0 records every view. Downloads are always recorded. @default 1800 // 30 minutes
+   */
+  mediaViewWindowSeconds: number;
   /** Longest AOPP message, in characters (the AOPP limit). */
   maxMessageLength: number;
   /** `AOPD_BITCOIN_NETWORK`: the network Bitcoin addresses must belong to. @default "mainnet" */
@@ -135,6 +142,13 @@ export interface AopdConfig {
    * need two officers, one proposing and another confirming (docs/decisions.md). @default none
    */
   fourEyesKinds: readonly ProofKind[];
+  /**
+   * `AOPD_FOUR_EYES_SERVICE_CLIENTS` (comma-separated OAuth client ids): service clients whose
+   * tokens without a user may propose, confirm or reject under four eyes, as an officer would. Off
+   * by default: two officers are two people, and a client's secret is no person (docs/decisions.md).
+   * @default none
+   */
+  fourEyesServiceClients: readonly string[];
   /**
    * `AOPD_EVENT_PRUNE_INTERVAL_SECONDS`: how often each replica prunes the event log (one at a time
    * across replicas; `0` turns pruning off in this replica). @default 600 // 10 minutes

@@ -41,6 +41,7 @@ import { proofDownloadRoute } from "./http/proof-download-route.js";
 import { loadReceiptSigningKeys } from "./receipts/receipt-signing-keys.js";
 import { ReceiptSigner } from "./receipts/receipt-signer.js";
 import { receiptJwksRoute } from "./http/receipt-jwks-route.js";
+import { receiptStatusRoute } from "./http/receipt-status-route.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -190,6 +191,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       // aopd's routes beside /graphql: each says whether the identity door guards it (the shell applies it).
       routes: [
         receiptJwksRoute(services.receiptSigner),
+        receiptStatusRoute(services.db),
         proofDownloadRoute({ services, schema, logger }),
         aoppCallbackRoute(publicRoutes),
         portalApiRoute(publicRoutes),

@@ -23,12 +23,16 @@ export const auditActions = [
   "REJECTED",
   /** A decided proof was set aside to be decided again. */
   "REOPENED",
+  /** Four eyes: a first officer's proposal to set a decision aside. */
+  "REOPEN_PROPOSED",
   /** A pending proof passed its due time. */
   "EXPIRED",
   /** An officer attached a file received another way. */
   "MEDIA_ATTACHED",
-  /** Someone downloaded a media proof's file. */
+  /** Someone downloaded a media proof's file (to keep or pass on). */
   "MEDIA_DOWNLOADED",
+  /** An officer's screen showed a media proof's file: once per officer and file within the view window (`AOPD_MEDIA_VIEW_WINDOW_SECONDS`). */
+  "MEDIA_VIEWED",
   /** Proofs were exported as XLSX: the filter, the rows written. */
   "PROOFS_EXPORTED",
   /** The audit trail itself was exported as XLSX: the filter, the rows written. */

@@ -98,6 +98,8 @@ export interface ProofTable {
   legal_hold_reason: string | null;
   /** Signature proofs verified by a wallet contract (ERC-1271, migration 0015): the block it accepted the signature at (bigint: read as a string). */
   contract_check_block_height: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  /** Exactly for the schemes `bip322-script` and `psbt` (migration 0024): the script spent and its signers. */
+  signature_script: ColumnType<SignatureScript | null, string | null | undefined, string | null>;
   /** The screening against the sanctions list (migration 0016, docs/screening.md): set by the table's trigger and by re-screening. */
   screening_status: Generated<ScreeningStatus>;
   /** The list and version whose screening set this result (it stands until a later version changes it); null while NOT_SCREENED. */
@@ -110,6 +112,14 @@ export interface ProofTable {
   screening_entry_address: string | null;
   screening_entry_uid: string | null;
   screening_entry_name: string | null;
+  /**
+   * Which of the proof's addresses matched (migration 0023; LISTED only): `PROVEN_ADDRESS` or the form
+   * of a sibling of `key_addresses`, and that address as ours spells it.
+   */
+  screening_matched_form: ScreenedAddressForm | null;
+  screening_matched_address: string | null;
+  /** The addresses the key a signature revealed controls on its chain family (`KeyAddress[]`, migration 0023); null where no key is known. */
+  key_addresses: ColumnType<unknown, string | null | undefined, string | null>;
   /** The commercial screening provider's answer (migration 0017); null until it answered, and where none is configured. */
   provider_screening_status: "CLEAR" | "LISTED" | null;
   provider_screening_name: string | null;
@@ -121,6 +131,9 @@ export interface ProofTable {
 }
 
 export type ScreeningStatus = "CLEAR" | "LISTED" | "NOT_SCREENED";
+
+/** Which of a proof's addresses a screening matched: its own, or a sibling its key controls (docs/screening.md). */
+export type ScreenedAddressForm = "PROVEN_ADDRESS" | "P2PKH" | "P2WPKH" | "P2SH_P2WPKH" | "EVM" | "TRON" | "BNB_BEACON";
 
 /** One imported version of a sanctions list (migration 0016). */
 export interface SanctionsListTable {
@@ -153,9 +166,18 @@ export interface ScreenedAssetTable {
 }
 
 /** As `OwnershipSignatureScheme` of ownership/ names them, and `erc1271`: a wallet contract accepted it (ingestion/verify-contract-wallet-signature.ts). */
-export type SignatureScheme = "legacy" | "bip322-simple" | "eip191" | "ed25519" | "tip191" | "erc1271";
+export type SignatureScheme = "legacy" | "bip322-simple" | "bip322-script" | "psbt" | "eip191" | "ed25519" | "tip191" | "erc1271";
 
-export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+/** What a `bip322-script` or `psbt` signature spent (migration 0024): `ScriptSpend` of ownership/. */
+export interface SignatureScript {
+  template: "multi" | "sortedmulti" | "pk" | "multi_a";
+  threshold: number;
+  keyCount: number;
+  /** The keys whose signatures were verified, hex. */
+  signers: string[];
+}
+
+export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
 
 /** The reason codes of a decision (see decision-reason.ts for what each means). */
 export type DecisionReason =
@@ -248,6 +270,21 @@ export interface AopdDatabase {
   aopd_sanctions_list: SanctionsListTable;
   aopd_sanctions_entry: SanctionsEntryTable;
   aopd_screened_asset: ScreenedAssetTable;
+  aopd_receipt: ReceiptTable;
+}
+
+/** Why a receipt was revoked (migration 0022's trigger). */
+export type ReceiptRevocationReason = "reopened" | "decided_again" | "screening_listed";
+
+/** One receipt issued (migration 0022): its `jti`, what it stated of screening, and its revocation once the proof no longer says what it said. */
+export interface ReceiptTable {
+  id: string;
+  proof_id: string;
+  issued_at: Date;
+  expires_at: Date;
+  screening_status: ScreeningStatus;
+  revoked_at: ColumnType<Date | null, never, never>;
+  revoked_reason: ColumnType<ReceiptRevocationReason | null, never, never>;
 }
 
 /**

@@ -17,6 +17,10 @@ import * as addContractWalletScheme from "./migrations/0015-add-contract-wallet-
 import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screening.js";
 import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
 import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
+import * as addReopenProposals from "./migrations/0021-add-reopen-proposals.js";
+import * as addReceiptStatus from "./migrations/0022-add-receipt-status.js";
+import * as addKeySiblingScreening from "./migrations/0023-add-key-sibling-screening.js";
+import * as addScriptSignatures from "./migrations/0024-add-script-signatures.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -41,6 +45,10 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0016-add-sanctions-screening": addSanctionsScreening,
   "0017-add-provider-screening": addProviderScreening,
   "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
+  "0021-add-reopen-proposals": addReopenProposals,
+  "0022-add-receipt-status": addReceiptStatus,
+  "0023-add-key-sibling-screening": addKeySiblingScreening,
+  "0024-add-script-signatures": addScriptSignatures,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -109,7 +109,7 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
     proofReceipt: async (_parent, { id }: { id: string }, context: AopdContext) => {
-      const receipt = await issueProofReceipt(context.db, context.config.assets, context.receiptSigner, id);
+      const receipt = await issueProofReceipt(context.db, context.config.assets, context.receiptSigner, context.config.receipts, id);
       return { ...receipt, jwksPath: receiptJwksPath, issuer: context.receiptSigner.issuer, statement: Buffer.from(JSON.stringify(receipt.statement)) };
     },
     proofEvents: (_parent, args: ProofEventPageInput, context: AopdContext) => readProofEventPage(context.db, args, context.limits),

@@ -1,5 +1,5 @@
-import { appendAuditEntry } from "../audit/append-audit-entry.js";
 import { actorOf } from "../audit/audit-actor.js";
+import { mediaReadPurposes, recordMediaRead, type MediaReadPurpose } from "../audit/record-media-read.js";
 import { isUuid } from "@compliance-graph/filter";
 import type { Identity } from "@compliance-graph/identity";
 import { aopdRoles } from "../aopd-roles.js";
@@ -28,7 +28,9 @@ export interface OfficerMediaServices {
 }
 
 /**
- * The compliance team's route to a media proof's file: `GET` downloads it (role `proofs:export`),
+ * The compliance team's route to a media proof's file: `GET` reads it (role `proofs:export`): a
+ * download, or with `?purpose=view` a view on an officer's screen, each its own action on the trail
+ * (`recordMediaRead`);
  * `PUT` attaches a file received another way (role `proofs:write`), with the raw file as the body.
  * Plain HTTP rather than GraphQL because a video does not fit a JSON document; reached through
  * the gateway, which checks the caller's bearer token and sends the same internal token as for
@@ -42,15 +44,18 @@ export function officerMediaRoute(services: OfficerMediaServices): RouteDefiniti
       if (!isUuid(id)) throw new PublicRouteError("unknown_proof", "No proof has this id.");
       if (request.method === "GET" || request.method === "HEAD") {
         requireRole(identity, aopdRoles.proofsExport);
+        const purpose = readPurposeOf(request.url);
         const media = await readProofMedia(services.db, id.toLowerCase());
         if (!media) throw new PublicRouteError("unknown_proof", "No media proof with an uploaded file has this id.");
         // Recorded before the first byte leaves: a download broken off has still shown the file.
         if (request.method === "GET") {
-          await appendAuditEntry(services.db, {
-            origin: { actor: actorOf(identity), requestId },
-            action: "MEDIA_DOWNLOADED",
+          await recordMediaRead(services.db, {
+            purpose,
             proofId: id.toLowerCase(),
-            details: { evidenceHash: `sha256:${media.sha256}`, byteSize: media.byteSize },
+            origin: { actor: actorOf(identity), requestId },
+            sha256: media.sha256,
+            byteSize: media.byteSize,
+            viewWindowSeconds: services.config.mediaViewWindowSeconds,
           });
         }
         await serveProofMedia(response, id.toLowerCase(), media, { headOnly: request.method === "HEAD", logger: services.logger, requestId });
@@ -84,4 +89,12 @@ export function officerMediaRoute(services: OfficerMediaServices): RouteDefiniti
 
 function requireRole(identity: Identity, role: string): void {
   if (!identity.roles.includes(role)) throw new PublicRouteError("forbidden", `This needs the role ${role}.`);
+}
+
+/** `?purpose=view` or `?purpose=download` (the default, so a plain link downloads); any other value is refused, naming the allowed ones. */
+function readPurposeOf(url: string | undefined): MediaReadPurpose {
+  const purpose = new URL(url ?? "/", "http://aopd.invalid").searchParams.get("purpose");
+  if (purpose === null) return "download";
+  if ((mediaReadPurposes as readonly string[]).includes(purpose)) return purpose as MediaReadPurpose;
+  throw new PublicRouteError("invalid_query", `purpose: ${JSON.stringify(purpose.slice(0, 40))} is not allowed; use view or download.`);
 }

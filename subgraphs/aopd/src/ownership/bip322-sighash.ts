@@ -46,7 +46,30 @@ export function p2wpkhScriptCode(publicKeyHash: Uint8Array): Uint8Array {
  * (SIGHASH_ALL, a 65-byte signature); both commit to every input and output.
  */
 export function taprootKeyPathSighash(toSpendTxid: Uint8Array, scriptPubKey: Uint8Array, hashType: 0x00 | 0x01): Uint8Array {
+  return taggedHash("TapSighash", taprootCommonMessage(toSpendTxid, scriptPubKey, hashType, 0x00));
+}
+
+/**
+ * BIP-342 script-path sighash: the key-path message with spend_type 2 (extension, no annex) and
+ * the extension of BIP-342: the leaf's hash, key version 0 and no OP_CODESEPARATOR executed.
+ */
+export function tapscriptSighash(
+  toSpendTxid: Uint8Array,
+  scriptPubKey: Uint8Array,
+  hashType: 0x00 | 0x01,
+  tapLeafHash: Uint8Array,
+): Uint8Array {
   const message = concatBytes(
+    taprootCommonMessage(toSpendTxid, scriptPubKey, hashType, 0x02),
+    tapLeafHash,
+    Uint8Array.of(0x00), // key_version
+    Uint8Array.of(0xff, 0xff, 0xff, 0xff), // codesep_pos: none
+  );
+  return taggedHash("TapSighash", message);
+}
+
+function taprootCommonMessage(toSpendTxid: Uint8Array, scriptPubKey: Uint8Array, hashType: 0x00 | 0x01, spendType: 0x00 | 0x02): Uint8Array {
+  return concatBytes(
     Uint8Array.of(0x00), // sighash epoch
     Uint8Array.of(hashType),
     zero4, // nVersion
@@ -56,8 +79,7 @@ export function taprootKeyPathSighash(toSpendTxid: Uint8Array, scriptPubKey: Uin
     sha256(concatBytes(encodeCompactSize(scriptPubKey.length), scriptPubKey)), // sha_scriptpubkeys
     sha256(zero4), // sha_sequences
     sha256(toSignOutput), // sha_outputs
-    Uint8Array.of(0x00), // spend_type: key path, no annex
+    Uint8Array.of(spendType), // spend_type: key path (0) or script path (2), no annex
     zero4, // input_index
   );
-  return taggedHash("TapSighash", message);
 }

@@ -18,10 +18,13 @@ export {
 } from "./address-matches-format.js";
 export {
   maxBitcoinSignatureLength,
+  maxPsbtLength,
   verifyBitcoinMessage,
   type BitcoinMessageVerification,
   type BitcoinSignatureScheme,
 } from "./verify-bitcoin-message.js";
+export { maxScriptKeys, type ScriptSpend } from "./verify-bip322-script.js";
+export { proofPsbt, psbtBase64Prefix } from "./verify-psbt-proof.js";
 export { ethereumMessageHash, verifyEthereumMessage } from "./verify-ethereum-message.js";
 export { parseSolanaAddress, type ParsedSolanaAddress } from "./parse-solana-address.js";
 export { verifySolanaMessage } from "./verify-solana-message.js";
@@ -34,6 +37,7 @@ export {
   type XpubAddressForm,
 } from "./parse-extended-public-key.js";
 export { findXpubDerivation, type XpubDerivation } from "./find-xpub-derivation.js";
+export { bitcoinKeyAddresses, keyAddressesOf, secp256k1KeyAddresses, type KeyAddress, type KeyAddressForm } from "./key-addresses.js";
 export {
   verifyOwnershipSignature,
   type OwnershipSignatureInput,

@@ -34,6 +34,12 @@ export function decodeRecoverableSignature(text: string, network: string): Uint8
 
 /** The 20-byte Keccak address of the key that made `signature` over `hash`; undefined when no key did. */
 export function recoverKeccakAddress(signature: Uint8Array, hash: Uint8Array): Uint8Array | OwnershipFailure | undefined {
+  const publicKey = recoverKeccakSigner(signature, hash);
+  return publicKey instanceof Uint8Array ? keccakAddressOf(publicKey) : publicKey;
+}
+
+/** The uncompressed public key (65 bytes) that made `signature` over `hash`; undefined when no key did. */
+export function recoverKeccakSigner(signature: Uint8Array, hash: Uint8Array): Uint8Array | OwnershipFailure | undefined {
   const v = signature[64] ?? 0;
   // Wallets write the recovery id as 27/28 (the original convention) or 0/1 (Ledger, some SDKs).
   const recovery = v >= 27 ? v - 27 : v;
@@ -43,9 +49,13 @@ export function recoverKeccakAddress(signature: Uint8Array, hash: Uint8Array): U
   try {
     const r = bytesToNumberBE(signature.subarray(0, 32));
     const s = bytesToNumberBE(signature.subarray(32, 64));
-    const publicKey = new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash).toBytes(false);
-    return keccak_256(publicKey.subarray(1)).subarray(12);
+    return new secp256k1.Signature(r, s, recovery).recoverPublicKey(hash).toBytes(false);
   } catch {
     return undefined;
   }
+}
+
+/** The 20-byte address of an uncompressed secp256k1 key on Ethereum and TRON: the last 20 bytes of Keccak-256 of its coordinates. */
+export function keccakAddressOf(uncompressedPublicKey: Uint8Array): Uint8Array {
+  return keccak_256(uncompressedPublicKey.subarray(1)).subarray(12);
 }

@@ -1,46 +1,49 @@
-import { schnorr, secp256k1 } from "@noble/curves/secp256k1.js";
+import { schnorr } from "@noble/curves/secp256k1.js";
 import { equalBytes } from "@noble/curves/utils.js";
 import { hash160, nestedSegwitScriptHash } from "./bitcoin-hashes.js";
 import { p2wpkhScriptCode, segwitV0Sighash, taprootKeyPathSighash } from "./bip322-sighash.js";
 import { bip322ToSpend } from "./bip322-virtual-transactions.js";
 import { ownershipFailure, signatureMismatch, type OwnershipFailure } from "./ownership-failure.js";
 import type { BitcoinAddress } from "./parse-bitcoin-address.js";
-import { parseStrictDerSignature } from "./parse-strict-der-signature.js";
+import { verifyTapscriptSpend, verifyWitnessScriptSpend, type ScriptSpend } from "./verify-bip322-script.js";
+import { verifySegwitEcdsaSignature } from "./verify-segwit-ecdsa-signature.js";
 
 /**
  * BIP-322 "simple" signatures: the witness that spends the address's own script in the virtual
  * `to_sign` transaction. Unlike legacy signatures they commit to the address script itself, so a
- * signature for one address can never be presented for another. What is verified here is the
- * single-key subset that a verifier without a script interpreter can check completely:
+ * signature for one address can never be presented for another. Single keys are verified here:
  *
  *   P2WPKH        witness [ECDSA signature + SIGHASH_ALL, compressed public key]
  *   P2SH-P2WPKH   the same witness; the redeem script is rebuilt from the key
  *   P2TR          key-path witness [Schnorr signature (64 bytes, or 65 with SIGHASH_ALL)]
  *
- * BIP-322's required rules are enforced for these scripts: SIGHASH_ALL only (SIGHASH_DEFAULT for
- * Taproot), strict DER, low S, compressed keys. Anything else (script paths, annexes, P2WSH,
- * multisig) is refused as unsupported rather than guessed at.
+ * and scripts (P2WSH and P2SH-P2WSH multisig, Taproot script-path leaves) in
+ * `verify-bip322-script.ts`, which answers with the script's template and signers.
+ * BIP-322's required rules are enforced: SIGHASH_ALL only (SIGHASH_DEFAULT for Taproot), strict
+ * DER, low S, compressed keys. Anything else (annexes, other scripts) is refused as unsupported
+ * rather than guessed at.
  */
 export function verifyBip322Simple(
   address: BitcoinAddress,
   message: string,
   witness: readonly Uint8Array[],
-): { ok: true } | OwnershipFailure {
+): { ok: true; script?: ScriptSpend } | OwnershipFailure {
   switch (address.format) {
     case "P2WPKH":
-    case "P2SH":
       return verifyWitnessPublicKeyHash(address, message, witness);
+    case "P2SH":
+      // A nested key spend is [signature, 33-byte key]; a nested script spend ends with its script.
+      return witness.length === 2 && witness[1]?.length === 33
+        ? verifyWitnessPublicKeyHash(address, message, witness)
+        : verifyWitnessScriptSpend(address, message, witness);
+    case "P2WSH":
+      return verifyWitnessScriptSpend(address, message, witness);
     case "P2TR":
-      return verifyTaprootKeyPath(address, message, witness);
+      return witness.length === 1 ? verifyTaprootKeyPath(address, message, witness) : verifyTapscriptSpend(address, message, witness);
     case "P2PKH":
       return ownershipFailure(
         "UNSUPPORTED_SIGNATURE",
         "P2PKH addresses prove control with a legacy message signature, not a BIP-322 simple signature.",
-      );
-    case "P2WSH":
-      return ownershipFailure(
-        "UNSUPPORTED_SIGNATURE",
-        "BIP-322 signatures for P2WSH script addresses are not supported; use a single-key address.",
       );
   }
 }
@@ -62,25 +65,11 @@ function verifyWitnessPublicKeyHash(
   if (!equalBytes(committed, address.program)) {
     return ownershipFailure("SIGNATURE_MISMATCH", "The public key in the signature does not belong to this address.");
   }
-  if (signatureWithType.at(-1) !== 0x01) {
-    return malformed("BIP-322 signatures must use SIGHASH_ALL.");
-  }
-  const parsed = parseStrictDerSignature(signatureWithType.subarray(0, -1));
-  if (parsed === undefined) return malformed("The ECDSA signature is not strictly DER encoded.");
-
-  let compact: Uint8Array;
-  try {
-    const signature = new secp256k1.Signature(parsed.r, parsed.s);
-    if (signature.hasHighS()) return malformed("The ECDSA signature has a high S value, which BIP-322 forbids.");
-    compact = signature.toBytes("compact");
-  } catch {
-    return malformed("The ECDSA signature values are out of range.");
-  }
-
   const toSpend = bip322ToSpend(address.scriptPubKey, message);
   const sighash = segwitV0Sighash(toSpend.txid, p2wpkhScriptCode(keyHash));
-  const valid = secp256k1.verify(compact, sighash, publicKey, { prehash: false, lowS: true, format: "compact" });
-  return valid ? { ok: true } : signatureMismatch();
+  const result = verifySegwitEcdsaSignature(signatureWithType, publicKey, sighash);
+  if (!result.ok) return result;
+  return result.valid ? { ok: true } : signatureMismatch();
 }
 
 function verifyTaprootKeyPath(
@@ -89,14 +78,7 @@ function verifyTaprootKeyPath(
   witness: readonly Uint8Array[],
 ): { ok: true } | OwnershipFailure {
   const [signature] = witness;
-  if (witness.length !== 1 || signature === undefined) {
-    // Two or more items are a script-path spend or carry an annex (BIP-341); neither is a plain
-    // key-path proof, and verifying them needs a script interpreter.
-    return ownershipFailure(
-      "UNSUPPORTED_SIGNATURE",
-      "Only key-path BIP-322 signatures are supported for Taproot addresses, not script-path spends or annexes.",
-    );
-  }
+  if (signature === undefined) return malformed("A Taproot key-path signature holds one item.");
   let hashType: 0x00 | 0x01;
   if (signature.length === 64) {
     hashType = 0x00;

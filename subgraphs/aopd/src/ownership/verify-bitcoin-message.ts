@@ -1,21 +1,31 @@
+import { hexToBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { decodeWitnessStack } from "./decode-witness-stack.js";
 import { ownershipFailure, type OwnershipFailure } from "./ownership-failure.js";
 import { parseBitcoinAddress, type BitcoinAddress } from "./parse-bitcoin-address.js";
+import type { ScriptSpend } from "./verify-bip322-script.js";
 import { verifyBip322Simple } from "./verify-bip322-simple.js";
 import { verifyLegacyBitcoinMessage } from "./verify-legacy-bitcoin-message.js";
+import { psbtBase64Prefix, verifyPsbtProof, verifySignedProofTransaction } from "./verify-psbt-proof.js";
 
 /**
  * Checks that whoever holds the key behind a Bitcoin address signed the exact message the proof
  * request showed them. The signature format decides the scheme: 65 bytes is a legacy message
  * signature (Bitcoin Core, Electrum, BIP-137), anything else must be a BIP-322 simple signature,
- * with or without the "smp" type prefix of the revised BIP-322. No scheme is tried "just in case"
- * after a failure: each signature has exactly one meaning.
+ * with or without the "smp" type prefix of the revised BIP-322, and a base64 PSBT (which starts
+ * with its magic) is a proof by PSBT. No scheme is tried "just in case" after a failure: each
+ * signature has exactly one meaning.
  */
 
-export type BitcoinSignatureScheme = "legacy" | "bip322-simple";
+/**
+ * `bip322-script`: a BIP-322 simple signature that spends a multisig script or a Taproot leaf;
+ * `psbt`: the proof's PSBT signed by the wallet (`verify-psbt-proof.ts`).
+ */
+export type BitcoinSignatureScheme = "legacy" | "bip322-simple" | "bip322-script" | "psbt";
 
-export type BitcoinMessageVerification = { readonly ok: true; readonly scheme: BitcoinSignatureScheme } | OwnershipFailure;
+export type BitcoinMessageVerification =
+  | { readonly ok: true; readonly scheme: BitcoinSignatureScheme; readonly script?: ScriptSpend }
+  | OwnershipFailure;
 
 /**
  * Longest signature text accepted, in characters. A simple P2WPKH signature is about 144 and a
@@ -24,10 +34,21 @@ export type BitcoinMessageVerification = { readonly ok: true; readonly scheme: B
  */
 export const maxBitcoinSignatureLength = 4_096;
 
+/**
+ * Longest PSBT text accepted, in characters. A coordinator's PSBT for a 3-of-5 vault with key
+ * origins and global xpubs is under 4 KB; the bound leaves room, caps the parsing work and fits the
+ * portal's submission body (`maxSignatureBodyBytes`, 16 KiB).
+ * @default 12_288
+ */
+export const maxPsbtLength = 12_288;
+
 export function verifyBitcoinMessage(input: { address: string; message: string; signature: string }): BitcoinMessageVerification {
   const address = parseBitcoinAddress(input.address);
   if (!address.ok) return address;
-  const decoded = decodeSignature(input.signature);
+  const text = typeof input.signature === "string" ? input.signature.trim() : "";
+  if (text.startsWith(psbtBase64Prefix)) return verifyPsbt(address, input.message, text);
+  if (signedProofTransaction.test(text)) return verifySignedTransaction(address, input.message, text);
+  const decoded = decodeBitcoinSignature(input.signature);
   if (!("bytes" in decoded)) return decoded;
   const { bytes: signature, simplePrefix } = decoded;
 
@@ -48,7 +69,8 @@ export function verifyBitcoinMessage(input: { address: string; message: string; 
         );
   }
   const result = verifyBip322Simple(address, input.message, witness);
-  return result.ok ? { ok: true, scheme: "bip322-simple" } : result;
+  if (!result.ok) return result;
+  return result.script ? { ok: true, scheme: "bip322-script", script: result.script } : { ok: true, scheme: "bip322-simple" };
 }
 
 /**
@@ -57,7 +79,7 @@ export function verifyBitcoinMessage(input: { address: string; message: string; 
  * Signature data never starts with these letters (legacy text starts with G to K, the witness
  * count of a simple signature makes it start with A to F), so a prefix cannot be misread as data.
  */
-function decodeSignature(text: string): { bytes: Uint8Array; simplePrefix: boolean } | OwnershipFailure {
+export function decodeBitcoinSignature(text: string): { bytes: Uint8Array; simplePrefix: boolean } | OwnershipFailure {
   const trimmed = typeof text === "string" ? text.trim() : "";
   if (trimmed.length === 0) return ownershipFailure("MALFORMED_SIGNATURE", "The signature is empty.");
   if (trimmed.length > maxBitcoinSignatureLength) {
@@ -70,6 +92,32 @@ function decodeSignature(text: string): { bytes: Uint8Array; simplePrefix: boole
   } catch {
     return ownershipFailure("MALFORMED_SIGNATURE", "The signature is not valid base64.");
   }
+}
+
+function verifyPsbt(address: BitcoinAddress, message: string, text: string): BitcoinMessageVerification {
+  if (text.length > maxPsbtLength) return ownershipFailure("MALFORMED_SIGNATURE", "The PSBT is too long.");
+  let psbt: Uint8Array;
+  try {
+    psbt = base64.decode(text);
+  } catch {
+    return ownershipFailure("MALFORMED_SIGNATURE", "The PSBT is not valid base64.");
+  }
+  const result = verifyPsbtProof(address, message, psbt);
+  if (!result.ok) return result;
+  return result.script ? { ok: true, scheme: "psbt", script: result.script } : { ok: true, scheme: "psbt" };
+}
+
+/**
+ * The proof's PSBT finished by the wallet, as hex: a segwit transaction of version 0 (BIP-322's
+ * `to_sign`), so it starts with 00000000 0001. No other signature is hex.
+ */
+const signedProofTransaction = /^000000000001[0-9a-f]+$/i;
+
+function verifySignedTransaction(address: BitcoinAddress, message: string, hex: string): BitcoinMessageVerification {
+  if (hex.length > maxPsbtLength || hex.length % 2 !== 0) return ownershipFailure("MALFORMED_SIGNATURE", "The signed transaction is too long or not whole bytes of hex.");
+  const result = verifySignedProofTransaction(address, message, hexToBytes(hex));
+  if (!result.ok) return result;
+  return result.script ? { ok: true, scheme: "psbt", script: result.script } : { ok: true, scheme: "psbt" };
 }
 
 function verifyLegacy(address: BitcoinAddress, message: string, signature: Uint8Array): BitcoinMessageVerification {

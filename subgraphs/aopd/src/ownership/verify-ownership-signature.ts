@@ -1,6 +1,7 @@
 import { checkAddressFormat, type AssetFamily } from "./address-matches-format.js";
 import { ownershipFailure, type OwnershipFailure } from "./ownership-failure.js";
 import type { BitcoinAddressFormat, BitcoinNetwork } from "./parse-bitcoin-address.js";
+import type { ScriptSpend } from "./verify-bip322-script.js";
 import { verifyBitcoinMessage, type BitcoinSignatureScheme } from "./verify-bitcoin-message.js";
 import { verifyEthereumMessage } from "./verify-ethereum-message.js";
 import { verifySolanaMessage } from "./verify-solana-message.js";
@@ -44,6 +45,8 @@ export type OwnershipVerification =
       /** The address format; null for the families with one format (all but Bitcoin). */
       readonly format: BitcoinAddressFormat | null;
       readonly scheme: OwnershipSignatureScheme;
+      /** The script spent and who signed, for a signature over a multisig script or Taproot leaf. */
+      readonly script?: ScriptSpend;
     }
   | OwnershipFailure;
 
@@ -65,7 +68,10 @@ export function verifyOwnershipSignature(input: OwnershipSignatureInput): Owners
       return result.ok ? { ok: true, format: null, scheme } : result;
     }
     const result = verifyBitcoinMessage(input);
-    return result.ok ? { ok: true, format: address.format, scheme: result.scheme } : result;
+    if (!result.ok) return result;
+    return result.script
+      ? { ok: true, format: address.format, scheme: result.scheme, script: result.script }
+      : { ok: true, format: address.format, scheme: result.scheme };
   } catch {
     // Fail closed. Nothing above is expected to throw, and whatever did must not reach a client.
     return ownershipFailure("SIGNATURE_MISMATCH", "The signature could not be verified.");

@@ -63,6 +63,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   legalHold: ["legal_hold_since", "legal_hold_reason"],
   history: ["id"],
   contractCheckBlockHeight: ["contract_check_block_height"],
+  signatureScript: ["signature_script"],
   screening: screeningColumns,
   providerScreening: providerScreeningColumns,
 };

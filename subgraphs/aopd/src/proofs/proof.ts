@@ -1,4 +1,4 @@
-import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme } from "../database/database-schema.js";
+import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme, SignatureScript } from "../database/database-schema.js";
 import { currentDecisionOf, type Decision } from "./decision.js";
 import { providerScreeningOf, screeningOf, type ProviderScreening, type Screening } from "../screening/screening.js";
 
@@ -34,13 +34,17 @@ export interface SignatureProof extends ProofBase {
   signatureScheme?: SignatureSchemeName | null;
   /** The block at which a wallet contract accepted the signature (ERC1271 only). */
   contractCheckBlockHeight?: number | null;
+  /** The script spent and the keys that signed (BIP322_SCRIPT and PSBT only). */
+  signatureScript?: SignatureScript | null;
 }
 
 /** The API's names of the signature schemes (`AopdSignatureScheme`). */
-export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "EIP191" | "ED25519" | "TIP191" | "ERC1271";
+export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "BIP322_SCRIPT" | "PSBT" | "EIP191" | "ED25519" | "TIP191" | "ERC1271";
 const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
   legacy: "BITCOIN_SIGNED_MESSAGE",
   "bip322-simple": "BIP322_SIMPLE",
+  "bip322-script": "BIP322_SCRIPT",
+  psbt: "PSBT",
   eip191: "EIP191",
   ed25519: "ED25519",
   tip191: "TIP191",
@@ -161,6 +165,7 @@ export function toProof(row: ProofRow): Proof {
     xpub: row.xpub,
     signatureScheme: row.signature_scheme === null || row.signature_scheme === undefined ? null : schemeNames[row.signature_scheme],
     contractCheckBlockHeight: row.contract_check_block_height === null || row.contract_check_block_height === undefined ? null : Number(row.contract_check_block_height),
+    signatureScript: row.signature_script ?? null,
   };
 }
 

@@ -10,10 +10,15 @@ export const receiptType = "aopd-receipt+jwt";
 /** Where the gateway serves the receipt keys (subgraph-routes.yaml), and aopd too. */
 export const receiptJwksPath = "/.well-known/aopd-receipt-keys.json";
 
+/** Where a receipt's status is public (http/receipt-status-route.ts): this prefix and the receipt's `jti`. */
+export const receiptStatusPathPrefix = "/.well-known/aopd-receipt-status/";
+
 /** A signed receipt and what a client shows of it. */
 export interface ProofReceipt {
   /** The JWS in compact serialization (a JWT: `header.payload.signature`, base64url). */
   jws: string;
+  /** Its `jti`: the name of its status (`receiptStatusPathPrefix` + this). */
+  receiptId: string;
   keyId: string;
   issuedAt: Date;
   expiresAt: Date;
@@ -51,14 +56,15 @@ export class ReceiptSigner {
   async sign(statement: ProofReceiptStatement, now = new Date()): Promise<ProofReceipt> {
     const issuedAtSeconds = Math.floor(now.getTime() / 1_000);
     const expiresAtSeconds = issuedAtSeconds + this.config.validityDays * 86_400;
-    const jws = await new SignJWT({ proof: statement as unknown as Record<string, unknown> })
+    const receiptId = randomUUID();
+    const jws = await new SignJWT({ proof: statement as unknown as Record<string, unknown>, status: `${receiptStatusPathPrefix}${receiptId}` })
       .setProtectedHeader({ alg: receiptAlgorithm, kid: this.keys.current.kid, typ: receiptType })
       .setIssuer(this.config.issuer)
       .setSubject(statement.id)
-      .setJti(randomUUID())
+      .setJti(receiptId)
       .setIssuedAt(issuedAtSeconds)
       .setExpirationTime(expiresAtSeconds)
       .sign(this.keys.current.privateKey);
-    return { jws, keyId: this.keys.current.kid, issuedAt: new Date(issuedAtSeconds * 1_000), expiresAt: new Date(expiresAtSeconds * 1_000), statement };
+    return { jws, receiptId, keyId: this.keys.current.kid, issuedAt: new Date(issuedAtSeconds * 1_000), expiresAt: new Date(expiresAtSeconds * 1_000), statement };
   }
 }

@@ -1,4 +1,4 @@
-import type { ProofRow, ScreeningStatus } from "../database/database-schema.js";
+import type { ProofRow, ScreenedAddressForm, ScreeningStatus } from "../database/database-schema.js";
 import type { ProviderIdentification } from "./screening-provider-client.js";
 
 /** The list entry a LISTED proof's address matched. */
@@ -21,6 +21,10 @@ export interface Screening {
   listVersion: string | null;
   screenedAt: Date | null;
   matchedEntry: ScreeningEntry | null;
+  /** Which of the proof's addresses matched: its own (`PROVEN_ADDRESS`) or a sibling its key controls; null unless LISTED. */
+  matchedForm: ScreenedAddressForm | null;
+  /** That address, as ours spells it; null unless LISTED. */
+  matchedAddress: string | null;
 }
 
 type ScreeningColumns = Pick<
@@ -33,6 +37,8 @@ type ScreeningColumns = Pick<
   | "screening_entry_address"
   | "screening_entry_uid"
   | "screening_entry_name"
+  | "screening_matched_form"
+  | "screening_matched_address"
 >;
 
 /** The screening columns the API reads. */
@@ -45,6 +51,8 @@ export const screeningColumns = [
   "screening_entry_address",
   "screening_entry_uid",
   "screening_entry_name",
+  "screening_matched_form",
+  "screening_matched_address",
 ] as const satisfies readonly (keyof ScreeningColumns)[];
 
 export function screeningOf(row: Partial<ScreeningColumns>): Screening {
@@ -57,6 +65,8 @@ export function screeningOf(row: Partial<ScreeningColumns>): Screening {
       row.screening_entry_asset && row.screening_entry_address
         ? { asset: row.screening_entry_asset, address: row.screening_entry_address, sdnUid: row.screening_entry_uid ?? null, sdnName: row.screening_entry_name ?? null }
         : null,
+    matchedForm: row.screening_matched_form ?? null,
+    matchedAddress: row.screening_matched_address ?? null,
   };
 }
 

@@ -30,6 +30,10 @@ const pinned: Record<string, string> = {
   "0016-add-sanctions-screening.ts": "bec70138b09bd1fa50c33e5febb029aeabeb2236b7e76d5700805d19f3e049d8",
   "0017-add-provider-screening.ts": "f1de213535b776f260563e5378927747f96153bce5ba9481180ec5b3e09cf2c2",
   "0018-chain-audit-entries-after-commit.ts": "981a6a1673c0304f0f8e7038f738942eba68998b80248213abac55618f4417db",
+  "0021-add-reopen-proposals.ts": "9ea9497057a8f7788e353612c3f056e35e998e16b3d850bec02fd4aee40d0dc8",
+  "0022-add-receipt-status.ts": "18f452333583a9e7094f9f3cb6668dc3e0709c98dc4232299a8f173997f888f6",
+  "0023-add-key-sibling-screening.ts": "6aabef79a570dc2a328ec7e012213f4c55a0f7e58bb7390701a86026c3442b6c",
+  "0024-add-script-signatures.ts": "4d3e3a2b7f00ee233915b3cc88f99badd456f82bc33aeb1c0e4172140bd2e144",
 };
 
 const files = readdirSync(folder).filter((name) => name.endsWith(".ts")).sort();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HDKey } from "@scure/bip32";
-import { ethereumAddressOf, p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
+import { ethereumAddressOf, multisigVault, p2pkhAddress, signPsbtAsCoordinator, vaultKeys, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import { etherAsset, portalApi, postJson, requestSatoshiProofFor, requestSignatureProof } from "../support/portal-client.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
@@ -44,13 +44,30 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       dueAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       address,
-      signature: { format: "P2WPKH", message: proof.message, xpubRequired: true, aoppUri },
+      signature: { format: "P2WPKH", message: proof.message, xpubRequired: true, aoppUri, psbt: expect.stringMatching(/^cHNidP8/) },
       satoshi: null,
       media: null,
     });
     const text = JSON.stringify(answer.body);
     expect(text).not.toContain("CUST-PORTAL");
     expect(text).not.toContain("internal note");
+  });
+
+  it("offers a vault the proof's PSBT, verifies it signed by two of three keys, and offers it no more", async () => {
+    const { secrets, publicKeys } = vaultKeys("portal vault", 3);
+    const vault = multisigVault(2, publicKeys, { sorted: true });
+    const { token } = await requestSignatureProof(aopd, { expectedAddress: vault.address });
+    const offered = (await portalApi(aopd, token)).body as { signature: { psbt: string | null } };
+    expect(offered.signature.psbt).toMatch(/^cHNidP8/);
+    const once = signPsbtAsCoordinator(vault, offered.signature.psbt!, [secrets[1]!]);
+    const refused = await postJson<Refusal>(aopd, `${token}/signature`, { signature: once });
+    expect(refused).toMatchObject({ status: 400, body: { error: "signature_mismatch", reason: expect.stringContaining("needs exactly 2 signatures") } });
+    const signature = signPsbtAsCoordinator(vault, offered.signature.psbt!, [secrets[1]!, secrets[2]!]);
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${token}/signature`, { signature });
+    expect(answer).toMatchObject({ status: 200, body: { proof: { status: "VERIFIED" } } });
+    expect(((await portalApi(aopd, token)).body as { signature: { psbt: string | null } }).signature.psbt).toBeNull();
+    // The same PSBT again is the same success.
+    expect(await postJson<{ proof: { status: string } }>(aopd, `${token}/signature`, { signature })).toMatchObject({ status: 200, body: { proof: { status: "VERIFIED" } } });
   });
 
   it("shows a Satoshi proof's amount, deposit address and payment URI", async () => {

@@ -1,7 +1,7 @@
 import { HDKey } from "@scure/bip32";
 import { base64 } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ethereumAddressOf, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
+import { ethereumAddressOf, multisigVault, p2wpkhAddress, signBip322Script, vaultKeys, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 
@@ -80,6 +80,25 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     expect(other).toMatchObject({ status: 409, body: { error: "not_pending", status: "VERIFIED" } });
     // The record says how control was proven: the scheme that verified the signature.
     expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", signature, xpub: null, signatureScheme: "BIP322_SIMPLE" });
+  });
+
+  it("verifies a 2-of-3 vault's BIP-322 signature and records which keys signed", async () => {
+    const vaultKeySet = vaultKeys("ingestion vault", 3);
+    const vault = multisigVault(2, vaultKeySet.publicKeys, { sorted: true });
+    const { aoppUri, proof } = await created({ expectedAddress: vault.address });
+    const signature = signBip322Script(vault, proof.message, [vaultKeySet.secrets[0]!, vaultKeySet.secrets[2]!]);
+    expect(await post(callbackUrl(aoppUri), { version: 0, address: vault.address, signature })).toEqual({ status: 204, body: undefined });
+    const { body } = await aopd.query(
+      `query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signatureScheme signatureScript { template threshold keyCount signers } } } } }`,
+      { id: proof.id },
+    );
+    expect(body.data!.aopd).toEqual({
+      proof: {
+        status: "VERIFIED",
+        signatureScheme: "BIP322_SCRIPT",
+        signatureScript: { template: "sortedmulti", threshold: 2, keyCount: 3, signers: [vaultKeySet.publicKeys[0], vaultKeySet.publicKeys[2]].map((key) => Buffer.from(key!).toString("hex")).sort() },
+      },
+    });
   });
 
   it("of fifty concurrent callbacks with two different signatures, one signature wins: its copies get 204, the others 409", async () => {

@@ -116,7 +116,7 @@ describe("BIP-322 simple signatures", () => {
     }
   });
 
-  it("refuses P2WSH multisig and full-format signatures as unsupported, not as forged", () => {
+  it("verifies the BIP's 3-of-3 P2WSH multisig vector, and refuses full-format signatures as unsupported, not as forged", () => {
     // basic-test-vectors.json: a 3-of-3 P2WSH simple signature, and a P2PKH full signature from the generated vectors.
     const p2wsh = {
       address: "bc1qp0ahvfh83088w49k405szqgg4f3pptr7p2g06tdxfjcd40z4lh4q95lsz9",
@@ -124,7 +124,8 @@ describe("BIP-322 simple signatures", () => {
       signature:
         "smpBQBHMEQCIFX9aaqPJWq2Ff2kpen5bFDTid+ehgUOpHV0LfjncXy4AiA3GNicF7aKPzdpa9PCpmaYQs3pHd+qbvvhXdxOCKCAMAFIMEUCIQD/ELXg6CNYyUQijCg96JtgvgjZb9dsl1Ctof4QAeyTcQIgVM/1AAblFl/DCt6A1gJg+T/i2qU5SQD09+chFJzolRwBSDBFAiEAlqRfSFyWNVQhvaCnmeV5tyneiCWMTcFbuujoD/pFa3wCIGnZjfQb8NolSYq9asV+ZeBSkCGHJcqnaV4JYS5MYPEGAWlTIQJ1aLEfEi/4p7wcV+XHZCBVvGGJZ7L3v+jhH+mZA8lN0yECCovfec+kIdllXpKCgA8RX/HZ2x5yHOtCSKP8/sf6pnwhAwxSng6kCgCXXSAmJOOZFdr3vdK3HzGqCFloOHgc5fM6U64=",
     };
-    expect(verifyBitcoinMessage(p2wsh)).toMatchObject({ code: "UNSUPPORTED_SIGNATURE" });
+    expect(verifyBitcoinMessage(p2wsh)).toMatchObject({ ok: true, scheme: "bip322-script", script: { template: "multi", threshold: 3, keyCount: 3 } });
+    expect(verifyBitcoinMessage({ ...p2wsh, message: "" })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
     const full = {
       address: "164P4mbDkPcyvRnFGAZd1ThjxSj7Fbsywz",
       message: "GI2SVNWVCWTEEIMFZFFZYAQNSA",
@@ -179,13 +180,15 @@ describe("BIP-322 simple signatures", () => {
           code: "MALFORMED_SIGNATURE",
         });
       }
+      // A script path whose control block does not commit to the address is not this address's.
       const scriptPath = encodeWitness([raw, Uint8Array.of(0x51), Uint8Array.of(0xc0, ...new Uint8Array(32))]);
+      expect(verifyBitcoinMessage({ address: taproot, message, signature: base64.encode(scriptPath) })).toMatchObject({
+        code: "SIGNATURE_MISMATCH",
+      });
       const annex = encodeWitness([raw, Uint8Array.of(0x50, 0x01)]);
-      for (const witness of [scriptPath, annex]) {
-        expect(verifyBitcoinMessage({ address: taproot, message, signature: base64.encode(witness) })).toMatchObject({
-          code: "UNSUPPORTED_SIGNATURE",
-        });
-      }
+      expect(verifyBitcoinMessage({ address: taproot, message, signature: base64.encode(annex) })).toMatchObject({
+        code: "UNSUPPORTED_SIGNATURE",
+      });
     });
 
     it("refuses a P2WPKH witness with a wrong sighash byte, an uncompressed key, or a missing item", () => {

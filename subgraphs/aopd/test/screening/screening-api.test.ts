@@ -171,12 +171,12 @@ describe("a fresh aopd screens out of the box", () => {
   it("imports the newest bundled list at its first start, screens the demo proofs it seeds, and imports nothing at the next", async () => {
     aopd = await startTestAopd("pglite", { seedDemoProofs: 20 });
     const versions = await aopd.services.db.selectFrom("aopd_sanctions_list").select(["list_name", "source"]).execute();
-    expect(versions).toEqual([{ list_name: "OFAC SDN", source: "per-asset text lists ofac-2024-09-27" }]);
+    expect(versions).toEqual([{ list_name: "OFAC SDN", source: "per-asset text lists ofac-2025-11-19" }]);
     const { body } = await aopd.query(
       `mutation ($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { proof { screening { status listVersion matchedEntry { asset address } } } } } }`,
       { input: { customerId: "fresh", asset: bitcoin, expectedAddress: newlyListed } },
     );
-    expect(body.data).toEqual({ aopd: { requestAoppProof: { proof: { screening: { status: "LISTED", listVersion: "2024-09-27", matchedEntry: { asset: "XBT", address: newlyListed } } } } } });
+    expect(body.data).toEqual({ aopd: { requestAoppProof: { proof: { screening: { status: "LISTED", listVersion: "2025-11-19", matchedEntry: { asset: "XBT", address: newlyListed } } } } } });
     // Every seeded proof of a screened asset with an address was screened as it was written.
     const seeded = await aopd.services.db
       .selectFrom("aopd_proof")
@@ -189,5 +189,6 @@ describe("a fresh aopd screens out of the box", () => {
     expect(seeded.filter((row) => row.screening_status === "NOT_SCREENED")).toEqual([]);
     const { loadBundledSanctionsList } = await import("../../src/screening/load-bundled-sanctions-list.js");
     expect(await loadBundledSanctionsList(aopd.services.db, aopd.services.config.assets)).toBeUndefined();
-  });
+    // A fresh PGlite database is migrated and seeded first: minutes on a loaded machine.
+  }, 300_000);
 });

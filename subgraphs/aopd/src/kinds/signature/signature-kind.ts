@@ -1,6 +1,7 @@
 import type { Proof, SignatureProof } from "../../proofs/proof.js";
 import type { ProofKindModule } from "../proof-kind.js";
 import { aoppUriOf } from "./aopp-uri.js";
+import { proofPsbtOffer } from "./proof-psbt-offer.js";
 
 const signature = (proof: Proof): SignatureProof | undefined => (proof.__typename === "AopdSignatureProof" ? proof : undefined);
 
@@ -22,6 +23,6 @@ export const signatureKind: ProofKindModule<"signature"> = {
       { header: "Signature", width: 40, type: "text", value: (p) => signature(p)?.signature ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.signature END" },
     ],
   },
-  portalView: (config, row, credential) => ({ format: row.format, message: row.message ?? "", xpubRequired: row.xpub_required, aoppUri: aoppUriOf(config, row, credential) }),
+  portalView: (config, row, credential) => ({ format: row.format, message: row.message ?? "", xpubRequired: row.xpub_required, aoppUri: aoppUriOf(config, row, credential), psbt: proofPsbtOffer(config, row) }),
   schemaFile: new URL("./signature-proof.graphql", import.meta.url),
 };
