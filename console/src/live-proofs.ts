@@ -18,16 +18,20 @@ export function liveProofs(session: OfficerSession, onStateChange: (connected: b
   let attempt = 0;
   let stopped = false;
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/graphql`;
+  // Set when the gateway refused the token (4401): the next connection asks for a new one first,
+  // rather than offering the refused one again and again.
+  let renewFirst = false;
 
   const connect = () => {
     if (stopped) return;
     // One client per connection: its own end (error or complete, whichever comes first, once)
     // schedules the next, so two endings never start two competing connections.
-    const current = createClient({ url, retryAttempts: 0, lazy: false, connectionParams: async () => ({ bearer_token: await session.accessToken() }) });
+    const current = createClient({ url, retryAttempts: 0, lazy: false, connectionParams: async () => ({ bearer_token: renewFirst ? await session.renew() : await session.accessToken() }) });
     client = current;
     let ended = false;
     current.on("connected", () => {
       attempt = 0;
+      renewFirst = false;
       onStateChange(true);
     });
     const retry = () => {
@@ -47,7 +51,14 @@ export function liveProofs(session: OfficerSession, onStateChange: (connected: b
           if (data.aopdProofs.eventCursor) lastCursor = data.aopdProofs.eventCursor;
           for (const listener of listeners) listener(data.aopdProofs);
         },
-        error: retry,
+        error: (error: unknown) => {
+          // A refusal of the subscription itself (GraphQL errors, not a lost socket): after a restart
+          // the cursor may name an event this service no longer has. Asking again with it would be
+          // refused forever, so the next connection starts from now.
+          if (Array.isArray(error)) lastCursor = undefined;
+          if ((error as { code?: number } | undefined)?.code === 4401) renewFirst = true;
+          retry();
+        },
         complete: retry,
       },
     );

@@ -12,6 +12,7 @@ import { proofsOverview } from "./screens/proofs-overview.js";
 import { requestProof } from "./screens/request-proof.js";
 import { reviewQueue } from "./screens/review-queue.js";
 import { currentLanguage, formatNumber, languages, setLanguage, t } from "./translations.js";
+import { restoreDrafts } from "./form-drafts.js";
 
 const app = document.getElementById("app")!;
 
@@ -22,10 +23,16 @@ async function start(): Promise<void> {
   if (!session) return;
   const api = gatewayApi(session);
   const connection = h("span", { role: "status", class: "connection" });
-  const live = liveProofs(session, (connected) => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting")));
+  // Kept, so that a change of language says it again in the new one.
+  let connected = false;
+  const showConnection = () => (connection.textContent = connected ? t("live.connected") : t("live.reconnecting"));
+  const live = liveProofs(session, (now) => {
+    connected = now;
+    showConnection();
+  });
   const { aopd } = await api.graphql<{
     aopd: { configuration: { supportedAssets: Asset[]; proofKinds: ({ name: ProofKind } & ConsoleProofKind)[] }; theme: string; logo: string };
-  }>(`{ aopd { configuration { supportedAssets { asset name symbol network decimals } proofKinds { name decidedByOfficer decisionReasons } } ${operatorThemeFields} } }`);
+  }>(`{ aopd { configuration { supportedAssets { asset name symbol network standard addressFamily decimals } proofKinds { name decidedByOfficer decisionReasons fourEyes } } ${operatorThemeFields} } }`);
   applyOperatorTheme(document.documentElement, aopd.theme);
   const logo = operatorLogoUrl(aopd.logo);
   const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
@@ -63,6 +70,7 @@ async function start(): Promise<void> {
     else if (path.startsWith("proofs/")) await proofDetail(context, main, decodeURIComponent(path.slice("proofs/".length)));
     else if (path === "request" && session.roles.has("proofs:write")) requestProof(context, main);
     else await proofsOverview(context, main);
+    restoreDrafts(main);
     main.focus();
   };
 
@@ -84,6 +92,7 @@ async function start(): Promise<void> {
       ),
     );
     nav.setAttribute("aria-label", t("nav.label"));
+    if (connection.textContent) showConnection();
     document.title = t("app.title");
     app.replaceChildren(
       h(

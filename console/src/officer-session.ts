@@ -1,5 +1,6 @@
 import { UserManager, WebStorageStateStore, type User } from "oidc-client-ts";
 import type { ConsoleConfig } from "./console-config.js";
+import { saveDrafts } from "./form-drafts.js";
 
 /** The console's roles: each screen and control shows only when the token carries its role. */
 export type Role = "proofs:read" | "proofs:export" | "proofs:write" | "proofs:assess" | "audit:read";
@@ -74,12 +75,16 @@ export async function startOfficerSession(config: ConsoleConfig): Promise<Office
     async renew() {
       const renewed = await manager.signinSilent().catch(() => null);
       if (!renewed) {
+        // The provider has forgotten the session (a restart): what was typed waits for the return.
+        saveDrafts(document);
         await manager.signinRedirect({ state: `${location.pathname}${location.search}` });
         throw new Error("signing in again");
       }
       return renewed.access_token;
     },
-    signOut: () => manager.signoutRedirect(),
+    // With the ID token as hint the provider signs out without a second page (Keycloak does, and the
+    // development provider too); `ui_locales` gives any page it shows the console's language.
+    signOut: () => manager.signoutRedirect({ id_token_hint: session.user.id_token, extraQueryParams: { ui_locales: document.documentElement.lang || "en" } }),
   };
   manager.events.addUserLoaded((renewed) => {
     session.user = renewed;

@@ -9,7 +9,7 @@ export const proofFields = `
 
 /** One entry of a decided kind's decision history (`AopdDecision`), as the detail shows it. */
 export interface ProofDecision {
-  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
   decidedAt: string;
   outcome: string | null;
   reason: string | null;
@@ -92,5 +92,9 @@ export interface Asset {
   name: string;
   symbol: string | null;
   network: string | null;
+  /** The token standard (ERC-20, TRC-20, ...); null for a network's native asset. */
+  standard: string | null;
+  /** How its addresses are written (bitcoin, ethereum, solana, tron, lightning), when known. */
+  addressFamily: string | null;
   decimals: number | null;
 }

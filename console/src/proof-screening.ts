@@ -14,11 +14,21 @@ export function screeningBadge(screening: ProofScreening): HTMLElement {
   return h("span", { class: `screening screening-${screening.status}`, "data-screening": screening.status }, t(`screening.${screening.status}`));
 }
 
-/** The matched entry in one line: the SDN name and uid where the list carried them, the asset code and the address as listed. */
+/**
+ * The matched entry in one line: the SDN name and uid where the list carried them, the asset code
+ * and the address as listed. A list version read from OFAC's per-asset text lists names no party:
+ * then the entry is named by its SDN uid, or said to come from the list's addresses of that asset.
+ */
 export function matchedEntryText(screening: ProofScreening): string {
   const entry = screening.matchedEntry;
   if (!entry) return "";
-  const who = entry.sdnName ? (entry.sdnUid ? `${entry.sdnName} (SDN ${entry.sdnUid})` : entry.sdnName) : t("screening.unnamedEntry");
+  const who = entry.sdnName
+    ? entry.sdnUid
+      ? `${entry.sdnName} (SDN ${entry.sdnUid})`
+      : entry.sdnName
+    : entry.sdnUid
+      ? t("screening.entryByUid", { uid: entry.sdnUid })
+      : t("screening.entryOfAssetList", { asset: entry.asset });
   return t("screening.entryLine", { who, asset: entry.asset, address: entry.address });
 }
 

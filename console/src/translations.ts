@@ -25,10 +25,23 @@ export function setLanguage(next: string): void {
   document.documentElement.lang = next;
 }
 
-/** The text of `key` in the current language (English when that language lacks it), with `{name}` filled in. */
+const lookup = (key: string): string | undefined => catalogues[language]?.[key] ?? (en as Messages)[key];
+
+/**
+ * The text of `key` in the current language (English when that language lacks it), with `{name}`
+ * filled in; numbers are written the language's way. With a numeric `count`, the plural form the
+ * language's rules (`Intl.PluralRules`) choose: `key.one`, `key.other` (and `key.zero`, `key.few`,
+ * ... where a language has them), so that no text says "1 proofs".
+ */
 export function t(key: string, params: Record<string, string | number> = {}): string {
-  const text = catalogues[language]?.[key] ?? en[key as keyof typeof en] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+  const count = params.count;
+  const plural = typeof count === "number" ? (lookup(`${key}.${new Intl.PluralRules(language).select(count)}`) ?? lookup(`${key}.other`)) : undefined;
+  const text = plural ?? lookup(key) ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) return `{${name}}`;
+    return typeof value === "number" ? formatNumber(value) : value;
+  });
 }
 
 /** The text of `key`, or `fallback` where no translation has it (a code the API added after this release). */

@@ -1,12 +1,13 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { parseAllDocuments, stringify } from "yaml";
+import { generateCheckpointKey } from "@compliance-graph/aopd/internals";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import { pollUntil } from "@compliance-graph/test-kit";
 import { createKubePlaySecret } from "./create-kube-play-secret.js";
@@ -145,6 +146,8 @@ try {
     INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(key.privateJwk),
     DATABASE_URL: databaseUrl.toString(),
     AOPD_RECEIPT_SIGNING_KEY: generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    AOPD_AUDIT_KEY: `kube-play:${randomBytes(32).toString("base64")}`,
+    AOPD_CHECKPOINT_KEY: generateCheckpointKey("kube-play.compliance-graph.invalid/aopd-audit"),
     AOPD_CHAIN_BITCOIN_URL: "http://127.0.0.1:9/kube-play-check",
     AOPD_CHAIN_ETHEREUM_URL: "http://127.0.0.1:9/kube-play-check",
   };
@@ -183,7 +186,7 @@ try {
   });
   const issuer = `http://127.0.0.1:${idpPort}/auth/realms/dev`;
   await pollUntil("the identity provider answering", () => fetch(`${issuer}/.well-known/openid-configuration`).then((r) => r.ok, () => false), (ok) => ok, { timeoutMs: 120_000 });
-  await playDeployment("aopd", aopdPort, hostConfigMapFiles, onHostNetwork(aopdPort, { ...common, AOPD_HOST: "127.0.0.1", AOPD_PORT: String(aopdPort), METRICS_PORT: String(basePort + 11) }), pick(testValues, "DATABASE_URL", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_CHAIN_BITCOIN_URL"));
+  await playDeployment("aopd", aopdPort, hostConfigMapFiles, onHostNetwork(aopdPort, { ...common, AOPD_HOST: "127.0.0.1", AOPD_PORT: String(aopdPort), METRICS_PORT: String(basePort + 11) }), pick(testValues, "DATABASE_URL", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_AUDIT_KEY", "AOPD_CHECKPOINT_KEY", "AOPD_CHAIN_BITCOIN_URL"));
   await playDeployment("trpd", trpdPort, hostConfigMapFiles, onHostNetwork(trpdPort, { ...common, TRPD_HOST: "127.0.0.1", TRPD_PORT: String(trpdPort), METRICS_PORT: String(basePort + 12) }));
   await playDeployment(
     "gateway",

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { parseAllDocuments, stringify } from "yaml";
 import { generateDevSigningKey } from "@compliance-graph/dev-identity-provider";
+import { generateCheckpointKey } from "@compliance-graph/aopd/internals";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
 import { pollUntil } from "@compliance-graph/test-kit";
 import { createKubePlaySecret } from "../podman/create-kube-play-secret.js";
@@ -68,6 +69,8 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
     INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internal.privateJwk),
     INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [internal.publicJwk] }),
     AOPD_RECEIPT_SIGNING_KEY: JSON.stringify({ ...receiptKey, kid: `stack-${randomBytes(6).toString("hex")}` }),
+    AOPD_AUDIT_KEY: `stack-${randomBytes(6).toString("hex")}:${randomBytes(32).toString("base64")}`,
+    AOPD_CHECKPOINT_KEY: generateCheckpointKey("stack.compliance-graph.invalid/aopd-audit"),
     DEV_IDP_SIGNING_KEY: JSON.stringify(await generateDevSigningKey()),
     POSTGRES_PASSWORD: password,
     DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:5432/aopd`,

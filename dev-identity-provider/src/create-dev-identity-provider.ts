@@ -5,6 +5,7 @@ import type { KoaContextWithOIDC } from "oidc-provider";
 import { devIdentityProviderConfigFromEnv, type DevClient, type DevIdentityProviderConfig, type DevUser } from "./dev-identity-provider-config.js";
 import type { RouteDefinition } from "@compliance-graph/process-shell";
 import { devLoginPage } from "./dev-login-page.js";
+import { devLogoutSource } from "./dev-logout-page.js";
 import { redirectUriMatcher } from "./redirect-uri-matcher.js";
 
 export interface DevIdentityProviderOptions extends Partial<DevIdentityProviderConfig> {
@@ -12,6 +13,17 @@ export interface DevIdentityProviderOptions extends Partial<DevIdentityProviderC
   baseUrl: string;
   /** RS256 private JWKs (with `kid`); the first signs. @default one generated key */
   signingKeys?: JWK[];
+  /**
+   * The roles the gateway serves now (`RunningGateway.servedRoles`: every role its supergraph
+   * declares), asked at each token: a domain published a moment ago can be called at once.
+   * @default none: the realm's roles only
+   */
+  servedRoles?: () => readonly string[];
+  /**
+   * The service accounts that get every served role beside their own; the realm's users never do
+   * (the demo users keep their fixed roles). @default ["dev-api-client"]
+   */
+  servedRolesTo?: readonly string[];
 }
 
 export interface DevIdentityProvider {
@@ -81,6 +93,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
   const usersById = new Map<string, DevUser>((config.users ?? []).map((user) => [userId(`user:${user.username}`), user]));
   // A password grant's user, from the grant to the token customizer (which gets the same token).
   const userOfToken = new WeakMap<object, DevUser>();
+  const servedRolesTo = new Set(options.servedRolesTo ?? ["dev-api-client"]);
   const redirectAllowed = new Map(config.clients.map((client) => [client.clientId, redirectUriMatcher(client.redirectUris ?? [], options.baseUrl)]));
 
   const customizeToken = (_ctx: KoaContextWithOIDC, token: { clientId?: string; accountId?: string }, jwt: { payload: Record<string, unknown> }) => {
@@ -89,7 +102,8 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     const user = userOfToken.get(token) ?? (token.accountId === undefined ? undefined : usersById.get(token.accountId));
     // What a Keycloak token carries, beside iss, aud, exp, iat, jti: a service account's own roles
     // (realm roles, and client roles of the API client), or a user's realm roles.
-    const roles = user ? user.roles : (clientsById.get(clientId)?.roles ?? []);
+    const ownRoles = user ? user.roles : (clientsById.get(clientId)?.roles ?? []);
+    const roles = !user && servedRolesTo.has(clientId) ? [...new Set([...ownRoles, ...(options.servedRoles?.() ?? [])])] : ownRoles;
     Object.assign(jwt.payload, {
       sub: userId(user ? `user:${user.username}` : `service-account:${clientId}`),
       typ: "Bearer",
@@ -176,6 +190,7 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       },
       features: {
         devInteractions: { enabled: false },
+        rpInitiatedLogout: { enabled: true, logoutSource: devLogoutSource },
         clientCredentials: { enabled: true },
         resourceIndicators: {
           enabled: true,

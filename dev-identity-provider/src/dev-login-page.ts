@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
 import type { DevUser } from "./dev-identity-provider-config.js";
+import { originOf } from "./origin-of.js";
 
 /** Largest login form accepted (username and password, URL-encoded). @default 8192 bytes */
 const maxFormBytes = 8192;
@@ -89,16 +90,6 @@ ${error ? `<p role="alert">${html(error)}</p>` : ""}
     await provider.interactionFinished(request, response, { login: { accountId: options.accountIdOf(user) } }, { mergeWithLastSubmission: false });
     return true;
   };
-}
-
-/** `scheme://host:port` of an http(s) URL, or "" (nothing else may stand in the policy). */
-function originOf(value: unknown): string {
-  try {
-    const url = new URL(String(value));
-    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : "";
-  } catch {
-    return "";
-  }
 }
 
 async function readForm(request: IncomingMessage): Promise<URLSearchParams | undefined> {

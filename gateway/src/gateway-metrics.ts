@@ -18,6 +18,10 @@ export class GatewayMetrics extends ServiceMetrics {
   readonly jwksFetches: Counter<"outcome">;
   readonly sharedRequests: Counter;
   readonly planExecutions: Counter<"executor">;
+  readonly registrySupergraphFetches: Counter<"outcome">;
+  readonly registrySupergraphVersion: Gauge;
+  readonly usageOverflow: Counter;
+  readonly usageFlushes: Counter<"outcome">;
   /** Open sockets and running subscriptions per subprotocol, read when scraped (set by the subscription server). */
   countSockets: () => Map<string, number> = () => new Map();
   countSubscriptions: () => Map<string, number> = () => new Map();
@@ -67,6 +71,19 @@ export class GatewayMetrics extends ServiceMetrics {
     });
     this.planExecutions = new Counter({ name: "gateway_query_plan_executions_total", help: "Query plans executed, by executor: gateway (the gateway's own, for a query whose plan it keeps) or apollo (@apollo/gateway's: first requests, mutations, introspection, recorded traces).", labelNames: ["executor"], registers });
     this.sharedRequests = new Counter({ name: "gateway_shared_requests_total", help: "GraphQL requests answered with the execution of an identical request of the same identity already in flight (GATEWAY_SHARE_REQUESTS).", registers });
+    this.registrySupergraphFetches = new Counter({
+      name: "gateway_registry_supergraph_fetches_total",
+      help: "Polls of the schema registry's supergraph, by outcome: updated, unchanged, unreachable, refused (signature or hash did not verify), invalid (verified, yet not a supergraph the gateway can serve).",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.registrySupergraphVersion = new Gauge({ name: "gateway_registry_supergraph_version", help: "The registry's version of the supergraph served (0 before one is loaded).", registers });
+    this.usageOverflow = new Counter({
+      name: "gateway_usage_overflow_total",
+      help: "Operations not recorded as usage because the distinct operations held until the next flush reached GATEWAY_USAGE_MAX_OPERATIONS (or a failed flush's counts found no room again).",
+      registers,
+    });
+    this.usageFlushes = new Counter({ name: "gateway_usage_flushes_total", help: "Sends of recorded usage to the schema registry, by outcome (ok, error).", labelNames: ["outcome"], registers });
     this.jwksFetches = new Counter({ name: "gateway_jwks_fetches_total", help: "Fetches of the identity provider's signing keys, by outcome (ok, error).", labelNames: ["outcome"], registers });
   }
 

@@ -18,6 +18,31 @@ function list(raw: string | undefined): string[] | undefined {
   return raw === undefined || raw === "" ? undefined : raw.split(",").map((item) => item.trim()).filter(Boolean);
 }
 
+function registryFromEnv(env: NodeJS.ProcessEnv, url: string): NonNullable<GatewayOptions["registry"]> {
+  if (!/^https?:\/\//.test(url)) throw new Error(`GATEWAY_REGISTRY_URL must be an http(s) URL of the schema registry; got ${JSON.stringify(url)}.`);
+  const pollIntervalMs = integer(env, "GATEWAY_REGISTRY_POLL_INTERVAL_MS");
+  if (pollIntervalMs !== undefined && (pollIntervalMs < 100 || pollIntervalMs > 10_000)) {
+    throw new Error("GATEWAY_REGISTRY_POLL_INTERVAL_MS must be between 100 and 10000 (milliseconds): every replica serves a new version within 10 seconds.");
+  }
+  return {
+    url,
+    ...(env.GATEWAY_SUPERGRAPH_KEYS ? { keys: env.GATEWAY_SUPERGRAPH_KEYS } : {}),
+    ...(env.GATEWAY_SUPERGRAPH_CACHE_PATH ? { cachePath: env.GATEWAY_SUPERGRAPH_CACHE_PATH } : {}),
+    ...(pollIntervalMs !== undefined ? { pollIntervalMs } : {}),
+  };
+}
+
+function usageFromEnv(env: NodeJS.ProcessEnv): Pick<GatewayOptions, "usage"> {
+  const recording = env.GATEWAY_USAGE_RECORDING ?? "true";
+  if (recording !== "true" && recording !== "false") throw new Error(`GATEWAY_USAGE_RECORDING must be true or false; got ${JSON.stringify(recording)}.`);
+  const url = env.GATEWAY_USAGE_URL || (env.GATEWAY_REGISTRY_URL ? `${env.GATEWAY_REGISTRY_URL.replace(/\/+$/, "")}/usage` : undefined);
+  if (recording === "false" || url === undefined) return {};
+  const flushIntervalMs = integer(env, "GATEWAY_USAGE_FLUSH_INTERVAL_MS");
+  const maxOperations = integer(env, "GATEWAY_USAGE_MAX_OPERATIONS");
+  if (flushIntervalMs === 0) throw new Error("GATEWAY_USAGE_FLUSH_INTERVAL_MS must be at least 1 (milliseconds).");
+  return { usage: { url, ...(flushIntervalMs !== undefined ? { flushIntervalMs } : {}), ...(maxOperations !== undefined ? { maxOperations } : {}) } };
+}
+
 /**
  * The gateway's configuration from its environment; `docs/authentication.md` lists every variable.
  * Without `INTERNAL_JWT_PRIVATE_JWK` a development key is generated (its public half is served at
@@ -65,6 +90,8 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     production,
     supergraph: { path: env.SUPERGRAPH_PATH ?? "supergraph.graphql", pollIntervalMs: integer(env, "SUPERGRAPH_POLL_INTERVAL_MS") ?? 1_000 },
     ...(env.SUBGRAPH_ROUTES_PATH ? { subgraphRoutesPath: env.SUBGRAPH_ROUTES_PATH } : {}),
+    ...(env.GATEWAY_REGISTRY_URL ? { registry: registryFromEnv(env, env.GATEWAY_REGISTRY_URL) } : {}),
+    ...usageFromEnv(env),
     subgraphUrls,
     oidc: {
       issuer,

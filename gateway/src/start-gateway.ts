@@ -1,17 +1,24 @@
+import { existsSync } from "node:fs";
 import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ApolloGateway } from "@apollo/gateway";
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginUsageReportingDisabled } from "@apollo/server/plugin/disabled";
 import type { JWK } from "jose";
 import { dateTimeScalar } from "@compliance-graph/filter";
-import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, type Identity } from "@compliance-graph/identity";
-import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
+import { parse } from "graphql";
+import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, RequiredRoles, type Identity } from "@compliance-graph/identity";
+import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition, type RouteDoor } from "@compliance-graph/process-shell";
 import { costLimitCheck, defaultCostLimits, defaultQueryLimits, graphqlMetricsPlugin, hardenedApolloOptions, inputValuesCheck, operationCheckPlugin, unknownOutcomePlugin, type CostLimits, type OperationCheck, type QueryLimits } from "@compliance-graph/graphql-execution";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 import { authenticateRequest } from "./authentication/authenticate-request.js";
 import { GatewayMetrics } from "./gateway-metrics.js";
 import { createSupergraphAuthorization } from "./authorization/authorization-plugin.js";
+import { ServedRoles } from "./authorization/served-roles.js";
 import { enforceSubgraphFetchLimit } from "./authorization/subgraph-fetch-limit.js";
+import { createRegistrySupergraphSource } from "./composition/registry-supergraph-source.js";
+import { registryKeysFrom } from "./composition/registry-keys.js";
 import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
@@ -19,6 +26,9 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
+import { registryDoorRoutes, registryDoorSubgraph } from "./http/registry-door-routes.js";
+import type { SubgraphRoute } from "./http/subgraph-route.js";
+import { switchableSubgraphRoutes, withPublishedRoutes } from "./http/switchable-subgraph-routes.js";
 import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
 import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.js";
 import { stringifyResult } from "./execution/serialized-data.js";
@@ -27,6 +37,8 @@ import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.j
 import { createQuotaDoor } from "./quotas/quota-door.js";
 import type { QuotaSettings } from "./quotas/quota-settings.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
+import { createUsageRecorder } from "./usage/usage-recorder.js";
+import { usageRecordingPlugin } from "./usage/usage-recording-plugin.js";
 import type { SubscriptionLimits } from "./subscriptions/subscription-limits.js";
 
 export interface GatewayOptions {
@@ -38,6 +50,21 @@ export interface GatewayOptions {
   production: boolean;
   /** The supergraph file and how often it is checked for changes (see `createSupergraphSource`). */
   supergraph: { path: string; pollIntervalMs?: number };
+  /**
+   * `GATEWAY_REGISTRY_URL` and the rest: take the supergraph, and the subgraph routes, from the
+   * schema registry instead of `supergraph.path` and `subgraphRoutesPath` (see
+   * `createRegistrySupergraphSource`). `keys` is `GATEWAY_SUPERGRAPH_KEYS` (required in production);
+   * `cachePath` is `GATEWAY_SUPERGRAPH_CACHE_PATH` (default: `compliance-graph-gateway/supergraph.json`
+   * under the system's temporary folder); `pollIntervalMs` is `GATEWAY_REGISTRY_POLL_INTERVAL_MS` (default 2_000).
+   */
+  registry?: { url: string; keys?: string; cachePath?: string; pollIntervalMs?: number };
+  /**
+   * Usage recording for the registry's checks (see usage/usage-recorder.ts): `url` is
+   * `GATEWAY_USAGE_URL` (default `<GATEWAY_REGISTRY_URL>/usage`; off with `GATEWAY_USAGE_RECORDING=false`),
+   * `flushIntervalMs` `GATEWAY_USAGE_FLUSH_INTERVAL_MS`, `maxOperations` `GATEWAY_USAGE_MAX_OPERATIONS`.
+   * @default off
+   */
+  usage?: { url: string; flushIntervalMs?: number; maxOperations?: number };
   /**
    * `SUBGRAPH_ROUTES_PATH`: the subgraphs' plain HTTP routes served behind the gateway's
    * authentication (see `SubgraphRoute`), read once at start. @default "subgraph-routes.yaml"
@@ -107,6 +134,8 @@ export interface RunningGateway {
   metricsUrl: string;
   /** Checks the supergraph files now instead of at the next poll. */
   reloadSupergraph(): Promise<void>;
+  /** Every role the served supergraph and routes declare, sorted (the development identity provider grants them to its API client). */
+  servedRoles(): string[];
   close(): Promise<void>;
 }
 
@@ -121,14 +150,25 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const logger = options.logger ?? createLogger("gateway");
   const { production } = options;
   // Read before anything starts: a wrong routes file stops the start with an error naming the field.
-  const subgraphRouteList = await readSubgraphRoutes(options.subgraphRoutesPath ?? "subgraph-routes.yaml");
+  // With the registry, the file is optional: it holds the platform's own routes (the registry's door), the
+  // subgraphs' routes come published with the supergraph.
+  const routesPath = options.subgraphRoutesPath ?? "subgraph-routes.yaml";
+  const subgraphRouteList = options.registry && options.subgraphRoutesPath === undefined && !existsSync(routesPath) ? [] : await readSubgraphRoutes(routesPath);
+  const registryKeys = options.registry ? registryKeysFrom(options.registry.keys, options.registry.url, production) : undefined;
+  if (registryKeys && !registryKeys.pinned) logger.warn("no GATEWAY_SUPERGRAPH_KEYS: trusting the keys the registry itself publishes (development only)");
   const { privateJwk } = options.internalToken;
   if (production && (typeof privateJwk.kid !== "string" || privateJwk.kid.startsWith(developmentKeyIdPrefix))) {
     throw new Error("The gateway refuses a development internal signing key in production; set INTERNAL_JWT_PRIVATE_JWK.");
   }
   const limits = { ...defaultQueryLimits, ...options.limits };
   const metrics = new GatewayMetrics();
-  const verifier = createAccessTokenVerifier({ requireHttpsIssuer: production, ...options.oidc }, (reason) => logger.info({ reason }, "access token refused"), metrics);
+  // The roles a token's grants may name: the served supergraph's and routes' (served-roles.ts).
+  const servedRoles = new ServedRoles(() => verifier.forgetVerifiedTokens());
+  const verifier = createAccessTokenVerifier(
+    { requireHttpsIssuer: production, ...options.oidc, isDeclaredRole: (role) => servedRoles.has(role) },
+    (reason) => logger.info({ reason }, "access token refused"),
+    metrics,
+  );
   if (options.oidc.accessTokenMarkers?.length === 0) logger.warn("OIDC_ACCESS_TOKEN_MARKERS=none: any token of the issuer with the audience is taken as an access token, ID tokens too");
   const mint = await createInternalTokenMinter({
     privateJwk,
@@ -141,7 +181,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     deduplicateQueries: options.deduplicateQueries ?? true,
     ...(options.subgraphTimeoutMs !== undefined ? { headersTimeoutMs: options.subgraphTimeoutMs } : {}),
   });
-  const source = createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
+  const registrySource =
+    options.registry && registryKeys
+      ? createRegistrySupergraphSource({
+          registryUrl: options.registry.url,
+          keys: registryKeys.keys,
+          cachePath: options.registry.cachePath ?? join(tmpdir(), "compliance-graph-gateway", "supergraph.json"),
+          ...(options.registry.pollIntervalMs !== undefined ? { pollIntervalMs: options.registry.pollIntervalMs } : {}),
+          logger,
+          metrics,
+        })
+      : undefined;
+  const source = registrySource ?? createSupergraphSource({ path: options.supergraph.path, pollIntervalMs: options.supergraph.pollIntervalMs, logger });
   const authorization = createSupergraphAuthorization();
   const gatewayLogger = logger.child({ component: "apollo-gateway" });
   const outages = new OutageLog(logger);
@@ -176,9 +227,23 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const planExecuting = options.executePlans === false ? undefined : createPlanExecutingGateway(gateway, metrics.planExecutions);
   if (planExecuting) keepPlan = planExecuting.didResolveQueryPlan;
-  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => authorization.update(coreSupergraphSdl));
+  gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => {
+    const required = RequiredRoles.fromDocument(parse(coreSupergraphSdl));
+    authorization.update(required);
+    servedRoles.setSupergraphRoles(required.declaredRoles());
+  });
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => subscriptionServer.updateSupergraph(coreSupergraphSdl));
 
+  const usage = options.usage
+    ? createUsageRecorder({
+        usageUrl: options.usage.url,
+        mint,
+        ...(options.usage.flushIntervalMs !== undefined ? { flushIntervalMs: options.usage.flushIntervalMs } : {}),
+        ...(options.usage.maxOperations !== undefined ? { maxOperations: options.usage.maxOperations } : {}),
+        logger,
+        metrics,
+      })
+    : undefined;
   const apollo = new ApolloServer<GatewayContext>({
     gateway: planExecuting?.gateway ?? gateway,
     ...(planExecuting ? { stringifyResult } : {}),
@@ -193,6 +258,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       authorization.plugin,
       ...operationChecks.map((check) => operationCheckPlugin<GatewayContext>(check)),
       ...(quotas ? [quotas.plugin] : []),
+      ...(usage ? [usageRecordingPlugin(usage)] : []),
     ],
   });
   await apollo.start();
@@ -201,12 +267,34 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
   const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
-  const subgraphRoutes = forwardSubgraphRoutes({
-    routes: subgraphRouteList,
-    subgraphUrl: (name) => subgraphs().find((subgraph) => subgraph.name === name)?.url,
+  // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
+  const door: RouteDoor<Identity> = (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse });
+  // The schema registry is no subgraph of the supergraph: its command-line routes go to the
+  // registry the gateway takes its supergraph from, or to SUBGRAPH_REGISTRY_URL beside a file.
+  const registryUrl = options.registry?.url ?? subgraphUrls.registry;
+  const doorRoutes = registryUrl ? registryDoorRoutes : [];
+  const routeOptions = {
+    subgraphUrl: (name: string) => subgraphs().find((subgraph) => subgraph.name === name)?.url ?? (name === registryDoorSubgraph ? registryUrl : undefined),
     mint,
     logger,
-  });
+  };
+  let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
+  if (registrySource) {
+    const served = (published: readonly SubgraphRoute[]) => withPublishedRoutes([...subgraphRouteList, ...doorRoutes], published, (route) => logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"));
+    const initialRoutes = served(registrySource.routes());
+    const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: initialRoutes, door });
+    servedRoles.setRouteRoles(initialRoutes.map((route) => route.role));
+    registrySource.onRoutes((published) => {
+      const routes = served(published);
+      servedRoles.setRouteRoles(routes.map((route) => route.role));
+      switchable.replace(routes);
+    });
+    subgraphRoutes = { routes: [switchable.route], close: () => switchable.close() };
+  } else {
+    const routes = [...subgraphRouteList, ...doorRoutes];
+    servedRoles.setRouteRoles(routes.map((route) => route.role));
+    subgraphRoutes = forwardSubgraphRoutes({ ...routeOptions, routes });
+  }
 
   const shell = createHttpServerShell({
     port: options.port,
@@ -214,12 +302,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger,
     checkReady: async () => {
       await Promise.all([checkSubgraphsReady(subgraphs()), verifier.ensureSigningKeys()]);
+      // Served from what it has (the registry's last verified supergraph), yet the operator should know.
+      const degraded = source.degraded();
+      return degraded.length > 0 ? { degraded } : undefined;
     },
     drainMs: options.drainMs,
     metrics,
     ...(options.metricsExposure ? { metricsExposure: options.metricsExposure } : {}),
-    // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
-    door: (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse }),
+    door,
     routes: [
       { path: "/graphql", access: "identified", handle: handleGraphQL },
       {
@@ -248,6 +338,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics,
     metricsUrl,
     reloadSupergraph: () => source.reload(),
+    servedRoles: () => servedRoles.list(),
     close: () => {
       closing ??= (async () => {
         await subscriptionServer.close();
@@ -256,6 +347,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         await fetcher.close();
         await subgraphRoutes.close();
         await quotas?.close();
+        await usage?.close();
       })();
       return closing;
     },

@@ -15,7 +15,7 @@ const refusal = (yaml: string) => {
 };
 
 describe("readSubgraphRoutes", () => {
-  it("reads the committed routes: the proof download, the media files and the receipt keys of aopd", async () => {
+  it("reads the committed routes: the proof download, the media files, the receipt keys and the audit log's public routes of aopd", async () => {
     expect(await readSubgraphRoutes(committed)).toEqual([
       {
         path: "/exports/proofs.xlsx",
@@ -29,6 +29,10 @@ describe("readSubgraphRoutes", () => {
       },
       { path: "/aopd/media/", subgraph: "aopd", errorBody: "reason" },
       { path: "/.well-known/aopd-receipt-keys.json", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
+      { path: "/.well-known/aopd-receipt-status/", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
+      { path: "/.well-known/aopd-audit-checkpoint", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
+      { path: "/.well-known/aopd-audit-checkpoint-key", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
+      { path: "/.well-known/aopd-audit-consistency", subgraph: "aopd", methods: ["GET"], public: true },
     ]);
   });
 

@@ -1,7 +1,7 @@
 import "./style.css";
 import type { PublicProofView } from "@compliance-graph/portal-contract";
 import { keepLanguageInAddress } from "./language-in-address.js";
-import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
+import { isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { fetchProofView, PortalApiError, submitSignature, submitTransaction, uploadMedia, watchProof } from "./portal-api.js";
 import { loadPortalConfig } from "./portal-config.js";
 import { redirectTarget } from "./redirect-target.js";
@@ -53,12 +53,14 @@ async function render(options: { reveal?: boolean } = {}) {
 
 /**
  * Takes a new view of the proof; returns whether its status changed. Once the proof is settled the
- * live updates stop, and after success the customer is sent back to the allowed redirect target.
+ * live updates stop (a decision an officer can reopen is not settled: the page keeps listening, so
+ * it never shows a verified proof that was set aside), and after success the customer is sent back
+ * to the allowed redirect target.
  */
 function show(view: PublicProofView): boolean {
   const changed = state.view?.status !== view.status;
   state.view = view;
-  if (finalStatuses.has(view.status)) stopWatching?.();
+  if (view.settled) stopWatching?.();
   if (isCustomerDone(view) && state.redirect && redirectTimer === undefined) {
     const target = state.redirect.toString();
     redirectTimer = window.setTimeout(() => location.assign(target), 3_000);
@@ -86,7 +88,7 @@ async function takeLoaded(loaded: { view: PublicProofView } | { error: unknown }
   if (token && loaded && "view" in loaded) {
     state.failure = undefined;
     show(loaded.view);
-    if (!finalStatuses.has(loaded.view.status)) {
+    if (!loaded.view.settled) {
       stopWatching?.();
       stopWatching = watchProof(token, (view) => {
         if (show(view)) void render({ reveal: true });

@@ -37,9 +37,10 @@ export interface PageActions {
   reload(): void;
 }
 
-export const finalStatuses = new Set(["VERIFIED", "FAILED", "EXPIRED"]);
+/** The statuses the page answers with an outcome rather than a form (an officer may still reopen a decision: `view.settled` says whether one can follow). */
+export const outcomeStatuses = new Set(["VERIFIED", "FAILED", "EXPIRED"]);
 
-/** Whether the customer's part is done: the signature verified, the test transaction reported, or the file uploaded. */
+/** Whether the customer's part is done: the signature verified (or received and left for review), the test transaction reported, or the file uploaded. */
 export function isCustomerDone(view: PublicProofView): boolean {
-  return view.status === "VERIFIED" || (view.kind !== "signature" && view.status === "SUBMITTED");
+  return view.status === "VERIFIED" || view.status === "SUBMITTED";
 }

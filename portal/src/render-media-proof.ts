@@ -10,7 +10,15 @@ export function renderMediaProof(state: PageState, view: PublicProofView, action
   const accepts = view.media!.accepts;
   const fileId = fieldId("media");
   const hintId = fieldId("media-hint");
+  const missingId = fieldId("media-missing");
   const input = h("input", { id: fileId, name: "media", type: "file", accept: accepts.contentTypes.join(","), required: true, "aria-describedby": hintId }) as HTMLInputElement;
+  // Said beside the field, not only by focus: a tap on Upload with no file must not look like nothing happened.
+  const missing = h("p", { id: missingId, class: "notice error", role: "alert", hidden: true }, t("media.noFile"));
+  input.addEventListener("change", () => {
+    missing.hidden = true;
+    input.removeAttribute("aria-invalid");
+    input.setAttribute("aria-describedby", hintId);
+  });
   const progress =
     state.uploadProgress === undefined
       ? null
@@ -28,12 +36,16 @@ export function renderMediaProof(state: PageState, view: PublicProofView, action
           onsubmit: (event) => {
             event.preventDefault();
             const file = input.files?.[0];
-            if (file) actions.uploadMedia(file);
-            else input.focus();
+            if (file) return actions.uploadMedia(file);
+            missing.hidden = false;
+            input.setAttribute("aria-invalid", "true");
+            input.setAttribute("aria-describedby", `${missingId} ${hintId}`);
+            input.focus();
           },
         },
         h("label", { for: fileId }, t("media.file")),
         input,
+        missing,
         h("p", { id: hintId, class: "hint" }, t("media.accepts", { imageMb: megabytes(accepts.maxImageBytes), videoMb: megabytes(accepts.maxVideoBytes) })),
         h("button", { type: "submit", disabled: state.busy }, t("media.upload")),
         progress,

@@ -1,5 +1,5 @@
 import { h } from "@compliance-graph/web-dom";
-import { finalStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
+import { outcomeStatuses, isCustomerDone, type PageActions, type PageState } from "./page-state.js";
 import { renderRequestDetails } from "./render-request-details.js";
 import { renderMediaProof } from "./render-media-proof.js";
 import { renderSatoshiProof } from "./render-satoshi-proof.js";
@@ -12,7 +12,8 @@ function notice(state: PageState): HTMLElement | null {
   if (!state.notice) return null;
   const { kind, text, retryAt } = state.notice;
   const element = h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", "data-reveal": "notice" }, text);
-  if (retryAt !== undefined) tickingText(element, retryAt, (seconds) => (seconds > 0 ? text.replace("{seconds}", String(seconds)) : state.t("error.rate_limited.over")));
+  // Only a rate limit has a `retryAt`: its text is said again each second, in the plural form the number needs.
+  if (retryAt !== undefined) tickingText(element, retryAt, (seconds) => (seconds > 0 ? state.t("error.rate_limited", { seconds: String(seconds), count: String(seconds) }) : state.t("error.rate_limited.over")));
   return element;
 }
 
@@ -30,15 +31,16 @@ function outcome(state: PageState, actions: PageActions): HTMLElement | null {
   if (state.failure === "rate_limited") {
     // A rate limit is not an outage: it says how long to wait, counts down, then loads again by itself.
     const wait = h("p", {});
-    tickingText(wait, state.retryAt ?? Date.now(), (seconds) => t("link.rateLimitedHelp", { seconds: String(seconds) }), () => actions.reload());
+    tickingText(wait, state.retryAt ?? Date.now(), (seconds) => t("link.rateLimitedHelp", { seconds: String(seconds), count: String(seconds) }), () => actions.reload());
     return section(h("h2", { id: "outcome-heading" }, t("link.rateLimited")), wait);
   }
   if (state.failure === "unavailable") return section(h("h2", { id: "outcome-heading" }, t("link.unavailable")), h("p", {}, t("link.unavailableHelp")));
   if (!view) return null;
   const success = isCustomerDone(view);
-  if (!success && !finalStatuses.has(view.status)) return null;
-  // A received file is not a received transaction: media proofs have their own words for SUBMITTED.
-  const outcomeKey = view.kind === "media" && view.status === "SUBMITTED" ? "media.SUBMITTED" : view.status;
+  if (!success && !outcomeStatuses.has(view.status)) return null;
+  // A received file or signature is not a received transaction: media and signature proofs have their own words for SUBMITTED
+  // (a signature left for review says no more than any review does: never why).
+  const outcomeKey = (view.kind === "media" || view.kind === "signature") && view.status === "SUBMITTED" ? `${view.kind}.SUBMITTED` : view.status;
   return h(
     "section",
     { "aria-labelledby": "outcome-heading", "data-reveal": "outcome" },

@@ -29,6 +29,12 @@ export function preferredLanguage(translations: Translations, requested: string 
 export function translator(translations: Translations, language: string): Translator {
   const texts = translations[language] ?? {};
   const fallback = translations.en ?? {};
-  const t = (key: string, values: Record<string, string> = {}) => (texts[key] ?? fallback[key] ?? key).replace(/\{(\w+)\}/g, (match, name: string) => values[name] ?? match);
+  const plurals = new Intl.PluralRules(language);
+  // With a `count`, the language's plural form of the text (`key.one`, `key.other`, ...) where the texts have one: never "1 seconds".
+  const find = (key: string, count: string | undefined) => {
+    const form = count === undefined ? undefined : `${key}.${plurals.select(Number(count))}`;
+    return (form ? (texts[form] ?? fallback[form]) : undefined) ?? texts[key] ?? fallback[key] ?? key;
+  };
+  const t = (key: string, values: Record<string, string> = {}) => find(key, values.count).replace(/\{(\w+)\}/g, (match, name: string) => values[name] ?? match);
   return Object.assign(t, { language, languages: Object.keys(translations), has: (key: string) => key in texts || key in fallback });
 }

@@ -59,7 +59,9 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await proposer.getByRole("radio", { name: "Verified" }).check(slow);
     await proposer.getByLabel("Your comment (kept apart from the requester's)").fill("address readable in the screenshot");
     await proposer.getByRole("button", { name: "Review decision" }).click();
-    await proposer.getByRole("button", { name: "Confirm decision" }).click();
+    // The step says what the click does under four eyes: it records a proposal, not a decision.
+    await proposer.getByText(`Propose Verified for proof ${id}? This records a proposal only`).waitFor(slow);
+    await proposer.getByRole("button", { name: "Record proposal" }).click();
 
     // A proposal, not a decision: the proof stays in review and the proposer is told it is theirs.
     const settle = proposer.getByRole("region", { name: "Confirm or reject the proposal" });
@@ -97,7 +99,7 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await proposer.getByRole("radio", { name: "Failed" }).check(slow);
     await proposer.getByLabel("Reason", { exact: true }).selectOption({ label: "The file does not show the expected address" });
     await proposer.getByRole("button", { name: "Review decision" }).click();
-    await proposer.getByRole("button", { name: "Confirm decision" }).click();
+    await proposer.getByRole("button", { name: "Record proposal" }).click();
     await proposer.getByRole("region", { name: "Confirm or reject the proposal" }).waitFor(slow);
 
     const second = await signedIn(browser, stack, `/console/proofs/${id}`, "demo-officer-2");
@@ -146,6 +148,42 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     const proof = await proofById(id);
     expect(proof.status).toBe("VERIFIED");
     expect(proof.decisions.map((decision) => `${decision.action}:${decision.outcome ?? "-"}`)).toEqual(["DECIDED:FAILED", "REOPENED:-", "DECIDED:VERIFIED"]);
+  });
+
+  it("makes reopening a media proof (under four eyes) a proposal, which the API's service account cannot confirm and a second officer does", async () => {
+    const id = await uploadedMediaProof(stack, `CUST-REOPEN-4EYES-${Date.now()}`);
+    const first = await stack.userToken("demo-officer", "demo-password");
+    const second = await stack.userToken("demo-officer-2", "demo-password");
+    const mutate = async (token: string, mutation: string, variables: Record<string, unknown>) => stack.query(`mutation${mutation}`, token, variables);
+    expect((await mutate(first, `($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED) { status } } }`, { id })).errors).toBeUndefined();
+    expect((await mutate(second, `($id: ID!) { aopd { confirmProofDecision(id: $id) { status } } }`, { id })).errors).toBeUndefined();
+
+    const page = await signedIn(browser, stack, `/console/proofs/${id}`);
+    const correct = page.getByRole("region", { name: "Correct the decision" });
+    await correct.getByText("Four eyes: reopening is a proposal.", { exact: false }).waitFor(slow);
+    await correct.getByLabel("Why the decision is reopened").fill("the screenshot belongs to another customer");
+    await correct.getByRole("button", { name: "Propose reopening" }).click();
+    await correct.getByText(`Propose reopening proof ${id}? Its decision stays in force until a second officer confirms.`).waitFor(slow);
+    await correct.getByRole("button", { name: "Propose reopening" }).click();
+    await page.getByRole("region", { name: "Confirm or reject the proposal" }).getByText("You proposed this decision.", { exact: false }).waitFor(slow);
+    expect(await page.getByRole("region", { name: "Overview" }).getByText("Verified", { exact: true }).count()).toBe(1);
+    expect(await proofById(id)).toMatchObject({ status: "VERIFIED", proposal: { action: "REOPEN_PROPOSED", reasonText: "the screenshot belongs to another customer", decider: { username: "demo-officer" } } });
+
+    // The attack: the development realm's API client (client credentials) as the "second officer".
+    const byService = await mutate(await stack.apiToken(), `($id: ID!) { aopd { confirmProofDecision(id: $id) { status } } }`, { id });
+    expect(byService.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN", client: "dev-api-client" } });
+    expect((await proofById(id)).status).toBe("VERIFIED");
+
+    const confirmed = await mutate(second, `($id: ID!) { aopd { confirmProofDecision(id: $id, comment: "agreed") { status } } }`, { id });
+    expect(confirmed.errors).toBeUndefined();
+    const proof = await proofById(id);
+    expect(proof).toMatchObject({ status: "SUBMITTED", decision: null, proposal: null });
+    expect(proof.decisions.map((decision) => `${decision.action}:${decision.decider.username}`)).toEqual([
+      "PROPOSED:demo-officer",
+      "CONFIRMED:demo-officer-2",
+      "REOPEN_PROPOSED:demo-officer",
+      "REOPENED:demo-officer-2",
+    ]);
   });
 
   it("shows the auditor no correction or settlement controls", async () => {

@@ -127,12 +127,14 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     const customerId = `CUST-SIG-${Date.now()}`;
     const page = await signedIn("/console/request");
     await page.getByLabel("Customer id").fill(customerId);
-    await page.getByLabel("Asset (name, symbol or DTI code)").fill("ETH");
+    await page.getByLabel(/^Find an asset/).fill("ethereum eth native");
+    await page.getByLabel("Asset", { exact: true }).selectOption("DTIX9J9K872S");
     await page.getByLabel("Expected address").fill("0x1234");
     await page.getByRole("button", { name: "Request proof" }).click();
-    // The API's refusal appears next to the field it names.
-    await page.getByRole("alert").filter({ hasText: "input.expectedAddress" }).waitFor(slow);
-    expect(await page.getByLabel("Expected address").getAttribute("aria-describedby")).toBe(await page.getByRole("alert").filter({ hasText: "input.expectedAddress" }).getAttribute("id"));
+    // An address that is no Ethereum address is pointed out next to its field before anything is sent.
+    const refusal = page.getByRole("alert").filter({ hasText: "not written the way Ethereum writes addresses" });
+    await refusal.waitFor(slow);
+    expect(await page.getByLabel("Expected address").getAttribute("aria-describedby")).toBe(await refusal.getAttribute("id"));
     await page.getByLabel("Expected address").fill(etherAddress);
     await page.getByRole("button", { name: "Request proof" }).click();
     const result = page.getByRole("region", { name: "Requested proof" });
@@ -179,7 +181,8 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     const customerId = `CUST-MEDIA-REQ-${Date.now()}`;
     const page = await signedIn("/console/request?kind=media");
     await page.getByLabel("Customer id").fill(customerId);
-    await page.getByLabel("Asset (name, symbol or DTI code)").fill("Bitcoin");
+    await page.getByLabel(/^Find an asset/).fill("bitcoin btc native");
+    await page.getByLabel("Asset", { exact: true }).selectOption("DTI4H95J0R2X");
     await page.getByLabel("Expected address").fill(bitcoinAddress);
     await page.getByLabel("Comment").fill("screenshot of the hardware wallet");
     await page.getByRole("button", { name: "Request proof" }).click();
@@ -216,7 +219,7 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     // the earlier one's subscription after its replay).
     const tabs = [await signedIn(`/console/?customer=${customerId}`), await signedIn(`/console/?customer=${customerId}`)];
     const showing = (text: string | RegExp, options = slow) => Promise.all(tabs.map((tab) => tab.getByRole("status").filter({ hasText: text }).waitFor(options)));
-    await showing("1 proofs, page 1 of 1");
+    await showing("1 proof, page 1 of 1");
     await showing(/^Live$/);
     // An event seen while connected, so each tab holds an eventCursor. "Live" is the socket's
     // acknowledgement; the subscription itself starts a moment later, so probes are added until
@@ -279,7 +282,7 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     await uploadedMediaProof(customerId);
     const path = `/console/?status=SUBMITTED&customer=${customerId}&sort=CUSTOMER_ID:ASC`;
     const page = await signedIn(path);
-    await page.getByRole("status").filter({ hasText: "1 proofs, page 1 of 1" }).waitFor(slow);
+    await page.getByRole("status").filter({ hasText: "1 proof, page 1 of 1" }).waitFor(slow);
     const firstToken = await page.evaluate(() => JSON.parse(sessionStorage.getItem(Object.keys(sessionStorage).find((key) => key.startsWith("oidc.user:"))!)!).access_token as string);
     // The renewal: a refresh-token grant at the token endpoint, made by the page on its own.
     const renewal = await page.waitForResponse((response) => response.url().endsWith("/protocol/openid-connect/token") && (response.request().postData() ?? "").includes("grant_type=refresh_token"), slow);
@@ -293,7 +296,7 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
       page.getByRole("button", { name: "Customer" }).click(),
     ]);
     expect(read.headers().authorization).not.toBe(`Bearer ${firstToken}`);
-    await page.getByRole("status").filter({ hasText: "1 proofs, page 1 of 1" }).waitFor(slow);
+    await page.getByRole("status").filter({ hasText: "1 proof, page 1 of 1" }).waitFor(slow);
     expect(new URL(page.url()).searchParams.get("customer")).toBe(customerId);
   });
 

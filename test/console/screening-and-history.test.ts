@@ -78,11 +78,11 @@ describe("screening, history and legal hold in the officer console", { timeout: 
     await page.getByRole("group", { name: "Screening" }).getByLabel("LISTED").check();
     await page.getByRole("button", { name: "Apply filter" }).click();
     await page.waitForURL(/screening=LISTED/, slow);
-    await page.getByRole("status").filter({ hasText: "1 proofs, page 1 of 1" }).waitFor(slow);
+    await page.getByRole("status").filter({ hasText: "1 proof, page 1 of 1" }).waitFor(slow);
     await page.getByRole("row").filter({ hasText: listedId }).waitFor(slow);
     expect(await page.getByRole("row").filter({ hasText: clearId }).count()).toBe(0);
     const shared = await signedIn(browser, stack, `/console/${new URL(page.url()).search}`);
-    await shared.getByRole("status").filter({ hasText: "1 proofs, page 1 of 1" }).waitFor(slow);
+    await shared.getByRole("status").filter({ hasText: "1 proof, page 1 of 1" }).waitFor(slow);
     expect(await shared.getByRole("group", { name: "Screening" }).getByLabel("LISTED").isChecked()).toBe(true);
 
     // The review queue: the matched entry and the version beside the LISTED badge.

@@ -184,6 +184,14 @@ describe("the Kubernetes manifests", () => {
     ]);
     expect(policies.some((policy) => policy.metadata.name === "default-deny-ingress")).toBe(true);
   });
+
+  it("let the gateway reach any pod labelled as a subgraph, so that a team's new subgraph needs no edit here", () => {
+    const labelled = ofKind("NetworkPolicy").filter((policy) => (policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels?.["compliance-graph.dev/subgraph"] === "true");
+    expect(labelled).toHaveLength(1);
+    const rules = (labelled[0]!.spec as { ingress: { from: Record<string, unknown>[]; ports?: { port: number }[] }[] }).ingress;
+    expect(rules.filter((rule) => rule.ports === undefined).flatMap((rule) => rule.from)).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }]);
+    expect(rules.filter((rule) => rule.ports !== undefined).flatMap((rule) => rule.ports!.map((port) => port.port))).toEqual([9464]);
+  });
 });
 
 describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
@@ -204,7 +212,7 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
   });
 
   it("takes every secret from its Secret, never as a value", () => {
-    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "INTERNAL_JWT_PUBLIC_JWKS", "AOPD_RECEIPT_SIGNING_KEY", "POSTGRES_PASSWORD", "DATABASE_URL"];
+    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "INTERNAL_JWT_PUBLIC_JWKS", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_AUDIT_KEY", "AOPD_CHECKPOINT_KEY", "POSTGRES_PASSWORD", "DATABASE_URL"];
     const literal = containers.flatMap((container) => (container.env ?? []).filter((entry) => secretNames.includes(entry.name) && entry.valueFrom === undefined).map((entry) => `${container.name} ${entry.name}`));
     expect(literal).toEqual([]);
   });

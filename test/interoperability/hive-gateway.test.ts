@@ -2,9 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway";
+import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeSupergraph } from "@compliance-graph/gateway";
-import { allRoles, createInternalTokenMinter } from "@compliance-graph/identity";
+import { createInternalTokenMinter, RequiredRoles } from "@compliance-graph/identity";
 import { createTestDatabase } from "@compliance-graph/test-kit";
 import { postGraphQL, startStack, type Stack } from "../support/start-stack.js";
 
@@ -48,14 +49,15 @@ describe("Hive Gateway serving the composed supergraph.yaml", () => {
     process.env.LOG_LEVEL = "error";
     stack = await startStack({ realAopd: { databaseUrl: await createTestDatabase("hive-interop"), seedDemoProofs: 60 } });
     token = await stack.fetchToken();
+    const supergraph = await composeSupergraph(supergraphYaml);
     const mint = await createInternalTokenMinter({ privateJwk: stack.internalKey.privateJwk, ttlSeconds: 3_600 });
-    const identity = { subject: "hive-gateway", client: "hive-gateway", roles: [...allRoles] };
+    const identity = { subject: "hive-gateway", client: "hive-gateway", roles: RequiredRoles.fromDocument(parse(supergraph)).declaredRoles() };
     const entry = async (name: "aopd" | "trpd") => ({
       location: stack.subgraphUrls[name],
       headers: [["authorization", `Bearer ${await mint(identity, name)}`]] as [string, string][],
     });
     hive = createGatewayRuntime({
-      supergraph: await composeSupergraph(supergraphYaml),
+      supergraph,
       transportEntries: { aopd: await entry("aopd"), trpd: await entry("trpd") },
       logging: false,
     });

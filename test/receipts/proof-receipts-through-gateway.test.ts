@@ -98,6 +98,39 @@ describe("proof receipts through the gateway", () => {
     expect([otherIssuer.code, otherIssuer.stderr.trim()]).toEqual([1, "The receipt does not verify (wrong_issuer): Its issuer (iss) is not the one expected."]);
   });
 
+  it("publishes each receipt's status through the gateway without a token, revokes it when the proof is reopened, and verify-receipt says so", async () => {
+    const id = await satoshiProof(true);
+    const receipt = await receiptOf(id);
+    const { payload } = await jwtVerify(receipt.jws, createRemoteJWKSet(keysUrl), { algorithms: ["ES256"], typ: "aopd-receipt+jwt", issuer });
+    // The receipt states the screening at issue (the bundled list, imported at start) and where its status is.
+    expect(payload).toMatchObject({ proof: { screening: { status: "CLEAR", list: "OFAC SDN", listVersion: expect.any(String), provider: null } }, status: `/.well-known/aopd-receipt-status/${String(payload.jti)}` });
+    const statusUrl = new URL(String(payload.status), stack.gateway.baseUrl);
+    const before = await fetch(statusUrl);
+    expect([before.status, before.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    expect(await before.json()).toMatchObject({ receiptId: payload.jti, proofId: id, status: "valid" });
+    const valid = await verifyReceiptCli([receipt.jws, "--jwks", keysUrl.href, "--issuer", issuer]);
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, status: { checked: true, status: "valid" } });
+
+    await run(`mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "the deposit address was mistyped") { id } } }`, { id });
+    const after = (await (await fetch(statusUrl)).json()) as Record<string, unknown>;
+    expect(after).toMatchObject({ status: "revoked", reason: "reopened", reasonText: expect.stringContaining("reopened") });
+    expect(Date.parse(String(after.revokedAt))).toBeGreaterThanOrEqual(Date.parse(String(after.issuedAt)));
+    const revoked = await verifyReceiptCli([receipt.jws, "--jwks", keysUrl.href, "--issuer", issuer]);
+    expect([revoked.code, revoked.stderr.trim()]).toEqual([1, `The receipt is revoked (reopened) since ${String(after.revokedAt)}: ${String(after.reasonText)}`]);
+    // Deciding it again does not bring the old receipt back.
+    await run(`mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: VERIFIED) { id } } }`, { id });
+    expect(((await (await fetch(statusUrl)).json()) as Record<string, unknown>).status).toBe("revoked");
+
+    // Where the status cannot be reached, the CLI says so (and still reports the signature valid).
+    const unreachable = await verifyReceiptCli([receipt.jws, "--jwks", keysUrl.href, "--status-base", "http://127.0.0.1:9"]);
+    expect(unreachable.code, unreachable.stderr).toBe(0);
+    expect(unreachable.stderr).toMatch(/^The receipt's status could not be checked: http:\/\/127\.0\.0\.1:9\/\.well-known\/aopd-receipt-status\/.* could not be reached/);
+    expect(JSON.parse(unreachable.stdout)).toMatchObject({ valid: true, status: { checked: false } });
+    // An id no receipt has: 404, nothing else told.
+    expect((await fetch(new URL("/.well-known/aopd-receipt-status/6f1b7a52-3c1e-4d0e-9a7b-2f4c8d9e0a1b", stack.gateway.baseUrl))).status).toBe(404);
+  });
+
   it("refuses, through the gateway, a receipt for a proof still in review", async () => {
     const id = await satoshiProof(false);
     const { body } = await stack.query(`query($id: ID!) { aopd { proofReceipt(id: $id) { jws } } }`, token, { id });

@@ -13,7 +13,7 @@ const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** `count` SUBMITTED media proofs (their file's metadata set, no bytes: deciding reads none), in multi-row inserts. */
-async function submittedMediaProofs(db: Kysely<AopdDatabase>, count: number, round: number): Promise<string[]> {
+export async function submittedMediaProofs(db: Kysely<AopdDatabase>, count: number, round: number): Promise<string[]> {
   const ids: string[] = [];
   for (let written = 0; written < count; written += 1_000) {
     const rows = Array.from({ length: Math.min(1_000, count - written) }, (_unused, index) => ({
@@ -37,7 +37,7 @@ async function submittedMediaProofs(db: Kysely<AopdDatabase>, count: number, rou
  * drops every insert of an entry (no entry, no trigger, nothing for the sequencer). For the "off"
  * figure only; aopd has no switch of its own.
  */
-async function setTrailRecording(db: Kysely<AopdDatabase>, recording: boolean): Promise<void> {
+export async function setTrailRecording(db: Kysely<AopdDatabase>, recording: boolean): Promise<void> {
   if (recording) await sql`DROP RULE aopd_bench_trail_off ON aopd_audit_entry`.execute(db);
   else await sql`CREATE RULE aopd_bench_trail_off AS ON INSERT TO aopd_audit_entry DO INSTEAD NOTHING`.execute(db);
 }

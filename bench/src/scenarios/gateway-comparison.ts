@@ -1,10 +1,13 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os, { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { devIdentityProviderConfigFromEnv, startDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
-import { allRoles, createInternalTokenMinter, generateInternalSigningKey } from "@compliance-graph/identity";
+import { parse } from "graphql";
+import { createInternalTokenMinter, generateInternalSigningKey, RequiredRoles } from "@compliance-graph/identity";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { renderBarChartSvg } from "../support/bar-chart-svg.js";
 import { ensureSeededDatabase } from "../support/bench-database.js";
@@ -75,6 +78,14 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
     const apiClient = defaultClients.find((client) => client.clientId === "dev-api-client");
     const officers = Array.from({ length: identities }, (_, index) => ({ clientId: `bench-officer-${index}`, clientSecret: "bench-secret", roles: apiClient?.roles ?? [], serviceAccount: true }));
     const idp = await startDevIdentityProvider({ accessTokenTtlSeconds: 3_600, clients: [...defaultClients, ...officers] });
+    // The registry's `POST /usage` for the usage-recording row: it takes every report and keeps
+    // nothing, so the row measures what recording costs the gateway.
+    const usageSink = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => response.writeHead(202, { "content-type": "application/json" }).end("{}"));
+    });
+    await new Promise<void>((resolve) => usageSink.listen(0, "127.0.0.1", resolve));
+    const usageUrl = `http://127.0.0.1:${(usageSink.address() as AddressInfo).port}/usage`;
     const measurements: Measurement[] = [];
     const workloadNames: string[] = [];
     const loadAverages: number[] = [];
@@ -95,7 +106,8 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
       // An hour: the longest lifetime the subgraphs accept (INTERNAL_JWT_MAX_LIFETIME_SECONDS), and
       // longer than a full run.
       const mint = await createInternalTokenMinter({ privateJwk: key.privateJwk, ttlSeconds: 3_600 });
-      const benchIdentity = { subject: "bench", client: "bench", roles: [...allRoles] };
+      // Every role the served supergraph declares, as the gateway would grant a caller with all of them.
+      const benchIdentity = { subject: "bench", client: "bench", roles: RequiredRoles.fromDocument(parse(committed)).declaredRoles() };
       const staticAuthorization = JSON.stringify({ aopd: `Bearer ${await mint(benchIdentity, "aopd")}`, trpd: `Bearer ${await mint(benchIdentity, "trpd")}` });
       const accessToken = await fetchToken(idp.tokenEndpoint, "dev-api-client", "dev-secret");
       const officerTokens = await Promise.all(officers.map((officer) => fetchToken(idp.tokenEndpoint, officer.clientId, officer.clientSecret)));
@@ -119,6 +131,8 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
       });
       const allTargets: Target[] = [
         ours("ours", {}),
+        // Issue 34: usage recording on (GATEWAY_USAGE_URL, the registry's flush interval), against "ours", off.
+        ours("ours, usage recording", { GATEWAY_USAGE_URL: usageUrl }),
         ours(`ours, ${workers} workers`, { GATEWAY_WORKERS: String(workers) }),
         ours("ours, no query sharing", { GATEWAY_DEDUPLICATE_QUERIES: "false" }),
         // The gateway before its own plan executor and request sharing (issue 36): the before of "not slower than today".
@@ -256,6 +270,8 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
     } finally {
       await idp.close();
       for (const process of stack.reverse()) await process.stop();
+      // After the gateways: their last flush on the way out is taken too.
+      await new Promise<void>((resolve) => usageSink.close(() => resolve()));
       await rm(folder, { recursive: true, force: true });
     }
     return [comparisonTable({ proofCount, durationSeconds, warmupSeconds, rounds, connections, measurements, workloadNames, identities, loadAverages })];

@@ -38,6 +38,7 @@ export const proofReceiptsScenario: BenchmarkScenario = {
         previousKeys: JSON.stringify([{ ...(await exportJWK(previous.publicKey)), kid: "bench-previous" }]),
         issuer: "https://bench.example",
         validityDays: 365,
+        forListed: "refuse" as const,
       };
       const keys = await loadReceiptSigningKeys(receiptConfig, true);
       const signer = new ReceiptSigner(keys, receiptConfig);
@@ -52,8 +53,8 @@ export const proofReceiptsScenario: BenchmarkScenario = {
       const ids = (await database.db.selectFrom("aopd_proof").select("id").execute()).map((row) => row.id);
 
       const receipts: string[] = [];
-      const sequentialSeconds = await timed(ids, 1, async (id) => receipts.push((await issueProofReceipt(database.db, config.assets, signer, id)).jws));
-      const parallelSeconds = await timed(ids, 8, (id) => issueProofReceipt(database.db, config.assets, signer, id));
+      const sequentialSeconds = await timed(ids, 1, async (id) => receipts.push((await issueProofReceipt(database.db, config.assets, signer, receiptConfig, id)).jws));
+      const parallelSeconds = await timed(ids, 8, (id) => issueProofReceipt(database.db, config.assets, signer, receiptConfig, id));
       const keySet = createLocalJWKSet(keys.jwks);
       const verifySeconds = await timed(receipts, 1, (jws) => verifyProofReceipt(jws, keySet, { issuer: receiptConfig.issuer }));
       const statement = (await verifyProofReceipt(receipts[0]!, keySet)).statement;
@@ -62,7 +63,7 @@ export const proofReceiptsScenario: BenchmarkScenario = {
       return [
         {
           title: "Proof receipts signed and verified",
-          method: `${count.toLocaleString("en")} VERIFIED Satoshi proofs on PostgreSQL on this machine. Signing: issueProofReceipt (the proofReceipt resolver's work without GraphQL: one row read, the statement built, an ES256 JWS signed by jose), one at a time, then 8 in flight on a pool of 8 connections; and the signature alone (one statement signed ${count.toLocaleString("en")} times). Verifying: verifyProofReceipt (jose jwtVerify, ES256, typ, iss, exp) of each receipt against a local key set of two keys, one at a time. One process; load average (1 min) at the end: ${load1?.toFixed(2)}.`,
+          method: `${count.toLocaleString("en")} VERIFIED Satoshi proofs on PostgreSQL on this machine. Signing: issueProofReceipt (the proofReceipt resolver's work without GraphQL: in one transaction the row read under a share lock, the statement built, an ES256 JWS signed by jose, the receipt recorded for its status), one at a time, then 8 in flight on a pool of 8 connections; and the signature alone (one statement signed ${count.toLocaleString("en")} times). Verifying: verifyProofReceipt (jose jwtVerify, ES256, typ, iss, exp) of each receipt against a local key set of two keys, one at a time. One process; load average (1 min) at the end: ${load1?.toFixed(2)}.`,
           columns: ["measure", "per second"],
           rows: [
             ["receipts issued (row read + sign), 1 in flight", (count / sequentialSeconds).toFixed(0)],

@@ -27,6 +27,14 @@ function actorLabel(actor: AuditEntry["actor"]): string {
   return actor.username ? `${actor.username} (${actor.subject}, ${actor.client})` : `${actor.subject} (${actor.client})`;
 }
 
+/** Codes the console has words for (a status, a screening result) in words; anything else as it was recorded. */
+const codeWords: Record<string, string> = { outcome: "status", from: "screening", to: "screening" };
+function valueText(name: string, value: unknown): string {
+  if (typeof value !== "string") return JSON.stringify(value);
+  const family = codeWords[name];
+  return family ? textOr(`${family}.${value}`, value) : value;
+}
+
 /**
  * What changed, from the entry's `details` (canonical JSON whose members depend on the action,
  * docs/audit-trail.md): each member as a name and its value, so a new member shows without a release.
@@ -43,7 +51,7 @@ function detailList(details: string): HTMLElement {
   return h(
     "ul",
     { class: "plain" },
-    ...shown.map(([name, value]) => h("li", {}, name ? `${textOr(`history.detail.${name}`, name)}: ` : "", typeof value === "string" ? value : JSON.stringify(value))),
+    ...shown.map(([name, value]) => h("li", {}, name ? `${textOr(`history.detail.${name}`, name)}: ` : "", valueText(name, value))),
   );
 }
 

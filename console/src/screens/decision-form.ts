@@ -51,10 +51,12 @@ export function decisionForm(context: ConsoleContext, proof: Proof, kind: ProofK
     if (decision === "FAILED" && !reason) return refuse(t("decide.reasonRequired"), reasonId);
     if (reason === reasonInWords && !reasonText) return refuse(t("decide.reasonTextRequired"), reasonTextId);
     message.textContent = "";
-    const confirm = h("button", { type: "button" }, t("decide.confirm")) as HTMLButtonElement;
+    // Under four eyes the decision is only proposed: the step says so rather than promising a status.
+    const proposing = context.proofKinds.get(kind)?.fourEyes === true;
+    const confirm = h("button", { type: "button" }, t(proposing ? "decide.confirmProposal" : "decide.confirm")) as HTMLButtonElement;
     const back = h("button", { type: "button" }, t("decide.back"));
     const outcome = h("p", { role: "alert", class: "error" });
-    const step = h("div", { role: "group", "aria-label": t("decide.confirmTitle") }, h("p", {}, t("decide.confirmText", { id: proof.id, decision: t(`status.${decision}`) })), reason ? h("p", {}, reasonLabel(reason)) : null, reasonText ? h("p", {}, reasonText) : null, comment ? h("blockquote", {}, comment) : null, confirm, back, outcome);
+    const step = h("div", { role: "group", "aria-label": t(proposing ? "decide.confirmProposalTitle" : "decide.confirmTitle") }, h("p", {}, t(proposing ? "decide.confirmProposalText" : "decide.confirmText", { id: proof.id, decision: t(`status.${decision}`) })), reason ? h("p", {}, reasonLabel(reason)) : null, reasonText ? h("p", {}, reasonText) : null, comment ? h("blockquote", {}, comment) : null, confirm, back, outcome);
     back.addEventListener("click", () => section.replaceChildren(h("h2", {}, t("decide.title")), form));
     confirm.addEventListener("click", async () => {
       confirm.disabled = true;

@@ -27,8 +27,15 @@ interface DetailProof extends Proof {
   history?: AuditEntry[];
 }
 
-function facts(label: string, rows: Row[]): HTMLElement {
-  return h("section", { "aria-label": label }, h("h2", {}, label), h("dl", {}, ...rows.filter(([, value]) => value !== null && value !== undefined && value !== "").flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value as Node | string)])));
+/** A card of facts; those without a value are left out, and a card left with none says `empty` ("none yet") rather than nothing. */
+function facts(label: string, rows: Row[], empty = t("history.none")): HTMLElement {
+  const shown = rows.filter(([, value]) => value !== null && value !== undefined && value !== "");
+  return h(
+    "section",
+    { "aria-label": label },
+    h("h2", {}, label),
+    shown.length ? h("dl", {}, ...shown.flatMap(([key, value]) => [h("dt", {}, key), h("dd", {}, value as Node | string)])) : h("p", { class: "empty" }, empty),
+  );
 }
 
 /** Who decided, as a person reads it: the username where the token named one, the subject beside it. */
@@ -147,10 +154,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
           [t("detail.byteSize"), proof.byteSize === null || proof.byteSize === undefined ? null : formatNumber(proof.byteSize)],
           [t("detail.uploadedAt"), formatDate(proof.uploadedAt)],
           [t("detail.sha256"), proof.sha256],
-        ]),
+        ], t("detail.evidenceNone")),
       );
       if (proof.sha256 && proof.mediaUrl) {
-        sections.push(context.session.roles.has("proofs:export") ? mediaViewer(context, proof) : h("p", {}, t("media.needsExport")));
+        sections.push(context.session.roles.has("proofs:export") ? mediaViewer(context, proof) : h("section", { "aria-label": t("media.title") }, h("h2", {}, t("media.title")), h("p", {}, t("media.needsExport"))));
       }
     }
     sections.push(facts(t("screening.title"), [...screeningRows(proof.screening), [t("screening.history"), screeningHistory(screeningChanges(proof.history, proofEvents.events))]]));
@@ -173,9 +180,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     // Some kinds are decided by their evidence (a verified signature); the others by an officer with proofs:assess.
     if (context.proofKinds.get(kind)?.decidedByOfficer && context.session.roles.has(decideRole)) {
       const again = () => void render();
-      if (proof.status === "SUBMITTED" && proof.proposal) sections.push(proposalSettlement(context, proof, proof.proposal, again));
+      // A proposal (four eyes) awaits its second officer: a decision on a SUBMITTED proof, a reopening on a decided one.
+      if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status)) sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
-      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, again));
+      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";
     root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);
@@ -206,7 +214,12 @@ function decisionHistory(events: DetailEvent[], decisions: ProofDecision[]): HTM
         text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? reasonLabel(entry.reason) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
       })),
   ].sort((a, b) => a.at.localeCompare(b.at));
-  return h("section", { "aria-label": t("detail.history") }, h("h2", {}, t("detail.history")), h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`))));
+  return h(
+    "section",
+    { "aria-label": t("detail.history") },
+    h("h2", {}, t("detail.history")),
+    history.length ? h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`))) : h("p", { class: "empty" }, t("history.none")),
+  );
 }
 
 /** A proof event as the detail reads it: the history of users without audit:read, and the screening's changes. */

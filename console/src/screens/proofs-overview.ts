@@ -5,7 +5,8 @@ import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";
 import { filterOf, pageSizes, readListState, screeningStatuses, sortFields, statuses, writeListState, type ProofListState } from "../proof-list-state.js";
 import { screeningBadge } from "../proof-screening.js";
-import { formatDate, formatNumber, t } from "../translations.js";
+import { formatDate, t, textOr } from "../translations.js";
+import { assetDescription } from "./asset-picker.js";
 import { exportControls } from "./export-controls.js";
 
 const columns: { key: string; sort?: string }[] = [
@@ -36,7 +37,11 @@ function select(name: string, value: string, options: [string, string][]): HTMLS
   return element;
 }
 
-/** The filter form: one field per condition of the API, read back into the address bar on submit. */
+/**
+ * The filter form: one field per condition of the API, read back into the address bar on submit.
+ * The conditions used most stand in one or two rows; the rest (id, comment, times, sort, page
+ * size) fold under "More filters", so that at 1280x800 the table starts high on the screen.
+ */
 function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement {
   const assets = [...context.assets.values()].sort((a, b) => a.name.localeCompare(b.name));
   const form = h(
@@ -54,18 +59,28 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
       h("legend", {}, t("column.screening")),
       ...screeningStatuses.map((screening) => h("label", {}, h("input", { type: "checkbox", name: "screening", value: screening, checked: state.screenings.includes(screening) }), t(`screening.${screening}`))),
     ),
-    labelled(t("column.kind"), select("kind", state.kind, [["", t("filter.anyKind")], ["signature", t("kind.signature")], ["satoshi", t("kind.satoshi")], ["media", t("kind.media")]])),
-    labelled(t("column.asset"), select("asset", state.asset, [["", t("filter.anyAsset")], ...assets.map((asset): [string, string] => [asset.asset, assetLabel(context, asset.asset)])])),
-    labelled(t("column.id"), textInput("id", state.id)),
+    labelled(t("column.kind"), select("kind", state.kind, [["", t("filter.anyKind")], ...[...context.proofKinds.keys()].map((kind): [string, string] => [kind, textOr(`kind.${kind}`, kind)])])),
+    labelled(t("column.asset"), select("asset", state.asset, [["", t("filter.anyAsset")], ...assets.map((asset): [string, string] => [asset.asset, assetDescription(asset)])])),
     labelled(t("column.customer"), textInput("customer", state.customer)),
-    labelled(t("filter.customerMatch"), select("customerMatch", state.customerMatch, [["exact", t("filter.exact")], ["pattern", t("filter.pattern")]])),
     labelled(t("column.address"), textInput("address", state.address)),
-    labelled(t("filter.comment"), textInput("comment", state.comment)),
-    labelled(t("filter.createdFrom"), textInput("from", state.createdFrom, "datetime-local")),
-    labelled(t("filter.createdTo"), textInput("to", state.createdTo, "datetime-local")),
-    labelled(t("filter.sortBy"), select("sortField", state.sortField, sortFields.map((field): [string, string] => [field, t(`sort.${field}`)]))),
-    labelled(t("filter.direction"), select("sortDirection", state.sortDirection, [["ASC", t("sort.ASC")], ["DESC", t("sort.DESC")]])),
-    labelled(t("filter.pageSize"), select("size", String(state.size), pageSizes.map((size): [string, string] => [String(size), String(size)]))),
+    h(
+      "details",
+      // Open where the link sets one of them, so no condition in force is hidden.
+      { class: "more", open: Boolean(state.id || state.comment || state.createdFrom || state.createdTo || state.customerMatch !== "exact") },
+      h("summary", {}, t("filter.more")),
+      h(
+        "div",
+        { class: "filters" },
+        labelled(t("column.id"), textInput("id", state.id)),
+        labelled(t("filter.customerMatch"), select("customerMatch", state.customerMatch, [["exact", t("filter.exact")], ["pattern", t("filter.pattern")]])),
+        labelled(t("filter.comment"), textInput("comment", state.comment)),
+        labelled(t("filter.createdFrom"), textInput("from", state.createdFrom, "datetime-local")),
+        labelled(t("filter.createdTo"), textInput("to", state.createdTo, "datetime-local")),
+        labelled(t("filter.sortBy"), select("sortField", state.sortField, sortFields.map((field): [string, string] => [field, t(`sort.${field}`)]))),
+        labelled(t("filter.direction"), select("sortDirection", state.sortDirection, [["ASC", t("sort.ASC")], ["DESC", t("sort.DESC")]])),
+        labelled(t("filter.pageSize"), select("size", String(state.size), pageSizes.map((size): [string, string] => [String(size), String(size)]))),
+      ),
+    ),
     h("div", { class: "actions" }, h("button", { type: "submit" }, t("filter.apply")), h("button", { type: "reset" }, t("filter.clear"))),
   ) as HTMLFormElement;
   const read = (): ProofListState => {
@@ -125,7 +140,9 @@ export async function proofsOverview(context: ConsoleContext, root: HTMLElement)
     );
     const { proofsCount: total, proofs } = data.aopd;
     const pages = Math.max(1, Math.ceil(total / state.size));
-    status.textContent = t("overview.summary", { total: formatNumber(total), page: formatNumber(state.page), pages: formatNumber(pages) });
+    // A page past the last (an old link, proofs gone from the filter) shows the last one, not "page 999 of 1".
+    if (state.page > pages) return context.navigate(`/console/${writeListState({ ...state, page: pages })}`, true);
+    status.textContent = t("overview.summary", { count: total, page: state.page, pages });
     tableHolder.replaceChildren(proofTable(context, state, proofs), pager(context, state, pages));
   };
   try {
@@ -186,7 +203,7 @@ function pager(context: ConsoleContext, state: ProofListState, pages: number): H
     "nav",
     { class: "pager", "aria-label": t("pager.label") },
     h("button", { type: "button", disabled: state.page <= 1, onclick: () => go(state.page - 1) }, t("pager.previous")),
-    h("span", {}, t("pager.position", { page: formatNumber(state.page), pages: formatNumber(pages) })),
+    h("span", {}, t("pager.position", { page: state.page, pages })),
     h("button", { type: "button", disabled: state.page >= pages, onclick: () => go(state.page + 1) }, t("pager.next")),
   );
 }

@@ -8,15 +8,17 @@ import { refusalText } from "./proposal-settlement.js";
 /**
  * Corrections: a decided Satoshi or media proof is reopened with the reason in words (required),
  * after a confirmation step; it goes back to review and the decision set aside stays in its history.
- * `done` re-reads the proof.
+ * Under four eyes the same button proposes the reopening, and the words say so: the decision stays
+ * in force until a second officer confirms. `done` re-reads the proof.
  */
-export function reopenForm(context: ConsoleContext, proof: Proof, done: () => void): HTMLElement {
+export function reopenForm(context: ConsoleContext, proof: Proof, fourEyes: boolean, done: () => void): HTMLElement {
+  const words = fourEyes ? "reopen.fourEyes" : "reopen";
   const reasonId = fieldId("reopen-reason");
   const reason = h("input", { id: reasonId, name: "reason", maxlength: "2000" }) as HTMLInputElement;
   const message = h("p", { role: "alert", class: "error" });
-  const start = h("button", { type: "button" }, t("reopen.review")) as HTMLButtonElement;
+  const start = h("button", { type: "button" }, t(`${words}.review`)) as HTMLButtonElement;
   const section = h("section", { class: "decide", "aria-label": t("reopen.title") });
-  const showForm = () => section.replaceChildren(h("h2", {}, t("reopen.title")), h("p", {}, t("reopen.explain")), h("div", { class: "field" }, h("label", { for: reasonId }, t("reopen.reason")), reason), start, message);
+  const showForm = () => section.replaceChildren(h("h2", {}, t("reopen.title")), h("p", {}, t(`${words}.explain`)), h("div", { class: "field" }, h("label", { for: reasonId }, t("reopen.reason")), reason), start, message);
   start.addEventListener("click", () => {
     const text = reason.value.trim();
     if (!text) {
@@ -25,7 +27,7 @@ export function reopenForm(context: ConsoleContext, proof: Proof, done: () => vo
       return;
     }
     message.textContent = "";
-    const confirm = h("button", { type: "button" }, t("reopen.confirm")) as HTMLButtonElement;
+    const confirm = h("button", { type: "button" }, t(`${words}.confirm`)) as HTMLButtonElement;
     const back = h("button", { type: "button", onclick: showForm }, t("decide.back"));
     const outcome = h("p", { role: "alert", class: "error" });
     confirm.addEventListener("click", async () => {
@@ -38,7 +40,7 @@ export function reopenForm(context: ConsoleContext, proof: Proof, done: () => vo
         confirm.disabled = false;
       }
     });
-    section.replaceChildren(h("h2", {}, t("reopen.title")), h("div", { role: "group", "aria-label": t("reopen.confirmTitle") }, h("p", {}, t("reopen.confirmText", { id: proof.id })), h("blockquote", {}, text), confirm, back, outcome));
+    section.replaceChildren(h("h2", {}, t("reopen.title")), h("div", { role: "group", "aria-label": t(`${words}.confirmTitle`) }, h("p", {}, t(`${words}.confirmText`, { id: proof.id })), h("blockquote", {}, text), confirm, back, outcome));
     confirm.focus();
   });
   showForm();

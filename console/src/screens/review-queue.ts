@@ -10,7 +10,7 @@ const proposalFields = `
   ... on AopdSatoshiProof { proposal { outcome } }
   ... on AopdMediaProof { proposal { outcome } }
 `;
-import { formatDate, formatNumber, t } from "../translations.js";
+import { formatDate, t } from "../translations.js";
 
 /** Most proofs the queue lists at once, oldest first. @default 200 */
 const queueLimit = 200;
@@ -26,7 +26,7 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
       `query Queue($filter: AopdProofFilterInput, $limit: Int!) { aopd { proofsCount(filter: $filter) proofs(filter: $filter, sortOrder: [{ field: CREATED_AT, direction: ASC }], limit: $limit) { ${proofFields} ${proposalFields} } } }`,
       { filter, limit: queueLimit },
     );
-    status.textContent = t("queue.count", { count: formatNumber(data.aopd.proofsCount) });
+    status.textContent = t("queue.count", { count: data.aopd.proofsCount });
     holder.replaceChildren(
       data.aopd.proofs.length
         ? h(

@@ -58,6 +58,11 @@ export interface AccessTokenVerifierOptions {
    * suffices; empty checks nothing (`none`). @default header `typ` "at+jwt" or claim `typ` "Bearer"
    */
   accessTokenMarkers?: readonly AccessTokenMarker[];
+  /**
+   * Which granted roles an identity keeps: the gateway passes the roles its supergraph and routes
+   * declare (`ServedRoles`). @default every role granted: for the verifier tested on its own
+   */
+  isDeclaredRole?: (role: string) => boolean;
   /** The clock, for tests: token times and the cache of verified tokens. @default Date.now // epoch milliseconds */
   now?: () => number;
 }
@@ -80,6 +85,8 @@ export interface AccessTokenVerifier {
    * `IdentityProviderUnavailableError` when they were never fetched and cannot be now.
    */
   ensureSigningKeys(): Promise<void>;
+  /** Forgets the identities of tokens verified so far: the roles served changed, so they are read again. */
+  forgetVerifiedTokens(): void;
 }
 
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, log?: (reason: string) => void, metrics?: GatewayMetrics): AccessTokenVerifier {
@@ -122,7 +129,12 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
     return keys;
   };
 
+  const isDeclaredRole = options.isDeclaredRole ?? (() => true);
+
   return {
+    forgetVerifiedTokens() {
+      cache.clear();
+    },
     async ensureSigningKeys() {
       const jwks = await getKeys();
       if (jwks.jwks()) return;
@@ -166,7 +178,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions, l
         throw new UnauthenticatedError();
       }
       metrics?.tokenVerifications.inc({ outcome: "ok" });
-      const identity = identityFromClaims(payload, roleSources);
+      const identity = identityFromClaims(payload, roleSources, isDeclaredRole);
       cache.set(token, identity, (payload.exp ?? 0) * 1000);
       return identity;
     },

@@ -5,15 +5,15 @@
  * subgraph. The subgraphs check again (`enforceRequiredRoles`), so neither layer alone is trusted.
  */
 import type { ApolloServerPlugin } from "@apollo/server";
-import { GraphQLError, parse, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import { GraphQLError, type DocumentNode, type OperationDefinitionNode } from "graphql";
 import { ForbiddenError } from "@compliance-graph/errors";
 import { findMissingRole, RequiredRoles, type MissingRole } from "@compliance-graph/identity";
 import type { GatewayContext } from "../gateway-context.js";
 
 export interface SupergraphAuthorization {
   plugin: ApolloServerPlugin<GatewayContext>;
-  /** Re-reads the role requirements; call with each new supergraph SDL. */
-  update(supergraphSdl: string): void;
+  /** Takes the role requirements of each new supergraph. */
+  update(required: RequiredRoles): void;
 }
 
 export function createSupergraphAuthorization(): SupergraphAuthorization {
@@ -34,8 +34,8 @@ export function createSupergraphAuthorization(): SupergraphAuthorization {
     return verdict;
   };
   return {
-    update(supergraphSdl) {
-      required = RequiredRoles.fromDocument(parse(supergraphSdl));
+    update(next) {
+      required = next;
       verdicts = new WeakMap();
     },
     plugin: {

@@ -29,8 +29,10 @@ export interface SupergraphSource {
   hook: SupergraphSdlHook;
   /** The subgraphs of the supergraph being served. */
   subgraphs(): SubgraphEndpoint[];
-  /** Checks the files now instead of at the next poll; resolves when done. */
+  /** Checks the source now instead of at the next poll; resolves when done. */
   reload(): Promise<void>;
+  /** The parts it depends on that fail while the gateway serves what it has (readiness `degraded`). */
+  degraded(): string[];
 }
 
 /**
@@ -88,5 +90,5 @@ export function createSupergraphSource(options: SupergraphSourceOptions): Superg
     };
   };
 
-  return { hook, subgraphs: () => endpoints, reload: () => reload() };
+  return { hook, subgraphs: () => endpoints, reload: () => reload(), degraded: () => [] };
 }

@@ -83,7 +83,7 @@ export function parseSubgraphRoutes(raw: unknown, source: string): SubgraphRoute
     return route;
   });
   routes.forEach((route, index) => {
-    const other = routes.findIndex((earlier, earlierIndex) => earlierIndex < index && overlaps(earlier.path, route.path));
+    const other = routes.findIndex((earlier, earlierIndex) => earlierIndex < index && routesOverlap(earlier.path, route.path));
     if (other !== -1) fail(`routes[${index}].path`, `overlaps routes[${other}].path (${routes[other]?.path}); each request must have one route.`);
   });
   return routes;
@@ -94,6 +94,7 @@ function whole(value: unknown, where: string, minimum: number, fail: (where: str
   return value as number;
 }
 
-function overlaps(a: string, b: string): boolean {
+/** Whether two route paths could both serve one request. */
+export function routesOverlap(a: string, b: string): boolean {
   return a === b || (a.endsWith("/") && b.startsWith(a)) || (b.endsWith("/") && a.startsWith(b));
 }

@@ -17,7 +17,6 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { UnauthenticatedError } from "@compliance-graph/errors";
 import type { InternalTokenVerifier } from "./create-internal-token-verifier.js";
 import type { Identity } from "./identity.js";
-import { allRoles } from "./roles.js";
 
 export interface IdentityDoorOptions {
   /** The subgraph's name, as in `supergraph.yaml`; named in the start-up errors. */
@@ -30,6 +29,8 @@ export interface IdentityDoorOptions {
    * verifier. @default false
    */
   insecureDevelopmentIdentity?: boolean | undefined;
+  /** The roles the insecure development identity holds: every role this subgraph declares. @default [] */
+  developmentRoles?: readonly string[] | undefined;
   /** `NODE_ENV=production`. */
   production: boolean;
   /** Where a verifier's unexpected failure and the insecure mode are reported (never to the caller). */
@@ -51,9 +52,6 @@ export interface IdentityDoor {
    */
   admit(request: IncomingMessage, response: ServerResponse, requestId: string, refuse: RefuseUnauthenticated): Promise<Identity | undefined>;
 }
-
-/** Whom the insecure development door serves every caller as. */
-const developmentIdentity: Readonly<Identity> = Object.freeze({ subject: "development", client: "development", roles: [...allRoles] });
 
 export function createIdentityDoor(options: IdentityDoorOptions): IdentityDoor {
   const { subgraph, verifier, logger } = options;
@@ -89,7 +87,9 @@ export function createIdentityDoor(options: IdentityDoorOptions): IdentityDoor {
     };
   } else {
     logger.warn(`INSECURE_DEVELOPMENT_IDENTITY: the ${subgraph} subgraph serves every caller as a developer with every role`);
-    identify = async () => ({ ...developmentIdentity, roles: [...developmentIdentity.roles] });
+    // Whom the insecure development door serves every caller as: a fresh copy each time.
+    const roles = [...(options.developmentRoles ?? [])].sort();
+    identify = async () => ({ subject: "development", client: "development", roles: [...roles] });
   }
 
   return {

@@ -16,7 +16,6 @@ import { checkTokenTimes } from "./check-token-times.js";
 import { ExpiringCache } from "./expiring-cache.js";
 import type { Identity } from "./identity.js";
 import { defaultInternalTokenIssuer, internalTokenAlgorithm, internalTokenType, type InternalTokenClaims } from "./internal-token.js";
-import { isRole } from "./roles.js";
 
 export interface InternalTokenVerifierOptions {
   /** This subgraph's name, as in `supergraph.yaml`; tokens minted for another name are refused. */
@@ -77,11 +76,12 @@ export function createInternalTokenVerifier(options: InternalTokenVerifierOption
       // The reason stays in this process: a prober learns nothing from the answer.
       throw new UnauthenticatedError("A valid internal identity token is required.");
     }
-    // Signed by the gateway, yet read as untrusted input: only roles of the role model count.
+    // Signed by the gateway, which kept only the roles its supergraph declares; still read as
+    // untrusted input: only role names (strings) count, and this subgraph's `@requiresRole` decides.
     const identity: Identity = {
       subject: claims.sub ?? "",
       client: typeof claims.azp === "string" ? claims.azp : "",
-      roles: Array.isArray(claims.roles) ? claims.roles.filter(isRole) : [],
+      roles: Array.isArray(claims.roles) ? claims.roles.filter((role): role is string => typeof role === "string") : [],
     };
     if (typeof claims.preferred_username === "string") identity.username = claims.preferred_username;
     cache.set(token, identity, (claims.exp ?? 0) * 1000);

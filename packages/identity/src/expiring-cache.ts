@@ -38,6 +38,11 @@ export class ExpiringCache<V> {
     this.#entries.delete(key);
   }
 
+  /** Forgets every entry: what they were computed from has changed. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   get size(): number {
     return this.#entries.size;
   }

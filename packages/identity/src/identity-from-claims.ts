@@ -1,7 +1,6 @@
 import type { JWTPayload } from "jose";
 import type { Identity } from "./identity.js";
 import type { RoleSource } from "./role-source.js";
-import { isRole } from "./roles.js";
 
 function stringsIn(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
@@ -25,14 +24,15 @@ function rolesAt(payload: JWTPayload, source: RoleSource): string[] {
 
 /**
  * Reads the identity out of a verified access token: `sub`, `azp` (or the RFC 9068 `client_id`),
- * `preferred_username`, and the roles found at the configured sources. Only roles of the role model
- * are kept, so an unrelated grant or scope (`openid`, `offline_access`) never widens access.
+ * `preferred_username`, and the roles found at the configured sources. Only roles somebody declares
+ * (`isDeclaredRole`: at the gateway, the roles of the supergraph it serves) are kept, so an
+ * unrelated grant or scope (`openid`, `offline_access`) never widens access.
  */
-export function identityFromClaims(payload: JWTPayload, roleSources: readonly RoleSource[]): Identity {
+export function identityFromClaims(payload: JWTPayload, roleSources: readonly RoleSource[], isDeclaredRole: (role: string) => boolean): Identity {
   const granted = new Set<string>();
   for (const source of roleSources) for (const role of rolesAt(payload, source)) granted.add(role);
   const client = typeof payload.azp === "string" ? payload.azp : typeof payload.client_id === "string" ? payload.client_id : "";
-  const identity: Identity = { subject: payload.sub ?? "", client, roles: [...granted].filter(isRole).sort() };
+  const identity: Identity = { subject: payload.sub ?? "", client, roles: [...granted].filter(isDeclaredRole).sort() };
   if (typeof payload.preferred_username === "string") identity.username = payload.preferred_username;
   return identity;
 }

@@ -1,7 +1,8 @@
 /**
  * Who is calling, as the gateway established it from the caller's access token and as a subgraph
- * reads it back from the internal token. `roles` holds only the roles of the role model (see
- * `roles.ts`); whatever else an identity provider grants is dropped at the gateway.
+ * reads it back from the internal token. `roles` holds only roles somebody declares (at the gateway:
+ * `@requiresRole` in the supergraph served, and the subgraph routes' roles); whatever else an
+ * identity provider grants is dropped at the gateway.
  */
 export interface Identity {
   /** The token's `sub`: for a client-credentials token, the client's service account. */

@@ -1,5 +1,4 @@
 export type { Identity } from "./identity.js";
-export { roles, allRoles, isRole, type Role } from "./roles.js";
 export { identityFromClaims } from "./identity-from-claims.js";
 export { keycloakRoleSources, parseRoleSources, type RoleSource } from "./role-source.js";
 export { bearerTokenFrom } from "./bearer-token-from.js";

@@ -24,6 +24,6 @@ export interface InternalTokenClaims extends JWTPayload {
   /** The client the caller's access token was issued to. */
   azp: string;
   preferred_username?: string;
-  /** Roles of the role model only; the verifier drops any other. */
+  /** The roles the gateway kept: those its served supergraph and routes declare (served-roles.ts). */
   roles: string[];
 }

@@ -59,6 +59,11 @@ export class RequiredRoles {
     return roles;
   }
 
+  /** Every role some type or field requires, sorted: the roles this schema declares. */
+  declaredRoles(): string[] {
+    return [...new Set(this.#byCoordinate.values())].sort();
+  }
+
   get size(): number {
     return this.#byCoordinate.size;
   }

@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { UnauthenticatedError } from "@compliance-graph/errors";
 import {
-  allRoles,
   createIdentityDoor,
   createInternalTokenMinter,
   createInternalTokenVerifier,
@@ -64,14 +63,14 @@ describe("a subgraph's identity door, decided once at start", () => {
 
   it("with the flag, serves every caller as the development identity with every role, and says so once at start", async () => {
     const { logger, lines } = recordingLogger();
-    const door = createIdentityDoor({ subgraph: "aopd", insecureDevelopmentIdentity: true, production: false, logger });
+    const door = createIdentityDoor({ subgraph: "aopd", insecureDevelopmentIdentity: true, developmentRoles: ["proofs:write", "proofs:read"], production: false, logger });
     expect(door.mode).toBe("insecure-development");
     expect(lines).toEqual([{ level: "warn", message: "INSECURE_DEVELOPMENT_IDENTITY: the aopd subgraph serves every caller as a developer with every role" }]);
     const identity = await door.identify({});
-    expect(identity).toEqual({ subject: "development", client: "development", roles: [...allRoles] });
+    expect(identity).toEqual({ subject: "development", client: "development", roles: ["proofs:read", "proofs:write"] });
     // A caller's copy cannot change what the next caller gets.
     identity.roles.length = 0;
-    expect((await door.identify({ authorization: "Bearer anything" })).roles).toEqual([...allRoles]);
+    expect((await door.identify({ authorization: "Bearer anything" })).roles).toEqual(["proofs:read", "proofs:write"]);
   });
 
   it("with a verifier, admits a caller with the gateway's token and refuses any other with 401 and the Bearer challenge", async () => {

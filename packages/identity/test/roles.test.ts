@@ -10,6 +10,10 @@ type Plain implements Item { id: ID! }
 type Secret implements Item @requiresRole(role: "travel-rule:read") { id: ID! }
 `;
 
+/** The roles a served supergraph would declare in these tests. */
+const declared = new Set(["proofs:read", "proofs:export", "proofs:write", "travel-rule:read"]);
+const isDeclared = (role: string) => declared.has(role);
+
 describe("the role model", () => {
   it("takes roles from realm_access and from the configured clients' resource_access only", () => {
     const identity = identityFromClaims(
@@ -21,6 +25,7 @@ describe("the role model", () => {
         resource_access: { "compliance-graph": { roles: ["proofs:export"] }, other: { roles: ["travel-rule:read"] } },
       },
       keycloakRoleSources(["compliance-graph"]),
+      isDeclared,
     );
     expect(identity).toEqual({ subject: "sa-1", client: "dev-api-client", username: "service-account-dev-api-client", roles: ["proofs:export", "proofs:read"] });
   });
@@ -35,15 +40,28 @@ describe("the role model", () => {
       groups: ["proofs:write"],
       realm_access: { roles: ["proofs:write"] },
     };
-    const rolesFrom = (sources: string) => identityFromClaims(claims, parseRoleSources(sources)).roles;
+    const rolesFrom = (sources: string) => identityFromClaims(claims, parseRoleSources(sources), isDeclared).roles;
     expect(rolesFrom("permissions")).toEqual(["proofs:read"]);
     expect(rolesFrom("scope")).toEqual(["proofs:export"]);
     expect(rolesFrom("roles")).toEqual(["travel-rule:read"]);
     expect(rolesFrom("claim:groups")).toEqual(["proofs:write"]);
     expect(rolesFrom("permissions, scope")).toEqual(["proofs:export", "proofs:read"]);
-    expect(identityFromClaims(claims, parseRoleSources("permissions")).client).toBe("spa");
+    expect(identityFromClaims(claims, parseRoleSources("permissions"), isDeclared).client).toBe("spa");
     expect(() => parseRoleSources("groups")).toThrow(/"groups" is not a role source; use realm_access, resource_access:<client>, roles, scope, permissions or claim:<name>/);
     expect(() => parseRoleSources(" , ")).toThrow(/names no role source/);
+  });
+
+  it("keeps a grant of any role somebody declares, and no other: no list in this package limits which roles exist", () => {
+    const claims = { sub: "sa-2", azp: "kyc-pipeline", realm_access: { roles: ["kyc:review", "proofs:read", "offline_access", "admin"] } };
+    const servedBy = (roles: string[]) => identityFromClaims(claims, keycloakRoleSources([]), (role) => roles.includes(role)).roles;
+    expect(servedBy(["kyc:review", "proofs:read"])).toEqual(["kyc:review", "proofs:read"]);
+    // The same token after the KYC domain is removed from the supergraph: its role is ignored again.
+    expect(servedBy(["proofs:read"])).toEqual(["proofs:read"]);
+  });
+
+  it("lists the roles a schema declares, each once", () => {
+    expect(RequiredRoles.fromDocument(parse(sdl)).declaredRoles()).toEqual(["proofs:export", "proofs:read", "travel-rule:read"]);
+    expect(RequiredRoles.fromSchema(buildSchema(sdl)).declaredRoles()).toEqual(["proofs:export", "proofs:read", "travel-rule:read"]);
   });
 
   it("reads bearer tokens only from well-formed Bearer headers", () => {

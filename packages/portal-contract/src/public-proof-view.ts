@@ -11,6 +11,11 @@ export interface PublicProofView {
   id: string;
   kind: PublicProofKind;
   status: PublicProofStatus;
+  /**
+   * Whether no further change can follow: an expired proof, or a decided one of a kind no person
+   * decides. A decision an officer made can be reopened, so a page showing it keeps listening.
+   */
+  settled: boolean;
   asset: { code: string; name: string; symbol: string | null; network: string | null; addressFamily: string | null; decimals: number | null };
   createdAt: string;
   updatedAt: string;

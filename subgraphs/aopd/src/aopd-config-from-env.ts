@@ -8,6 +8,7 @@ import { officerDecidedKinds } from "./kinds/proof-kinds.js";
 import { defaultSatoshiBaseAmounts } from "./kinds/satoshi/default-satoshi-base-amounts.js";
 import { portalContactFrom } from "./portal/portal-contact-from.js";
 import { receiptConfigFromEnv } from "./receipts/receipt-config.js";
+import { auditLogConfigFromEnv } from "./audit/audit-log-config.js";
 import { screeningConfigFromEnv } from "./screening/screening-config.js";
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -119,7 +120,9 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
     idempotencyKeyLifetimeSeconds,
     fourEyesKinds: fourEyesKindsFrom(env.AOPD_FOUR_EYES_KINDS),
+    fourEyesServiceClients: [...new Set((env.AOPD_FOUR_EYES_SERVICE_CLIENTS ?? "").split(",").map((client) => client.trim()).filter((client) => client !== ""))],
     receipts: receiptConfigFromEnv(env),
+    auditLog: auditLogConfigFromEnv(env),
     maxFailedAttempts,
     trustedProxyHops: integer(env, "AOPD_TRUSTED_PROXY_HOPS", 0),
     rateLimitPerCredential: integer(env, "AOPD_RATE_LIMIT_PER_CREDENTIAL", 30),

@@ -4,6 +4,7 @@ import type { ChainChecksConfig } from "./chain/chain-checks-config.js";
 import type { ProofKind } from "./database/database-schema.js";
 import type { DatabaseTimeouts } from "./database/database-timeouts.js";
 import type { ReceiptConfig } from "./receipts/receipt-config.js";
+import type { AuditLogConfig } from "./audit/audit-log-config.js";
 import type { ScreeningConfig } from "./screening/screening-config.js";
 
 /**
@@ -14,6 +15,8 @@ import type { ScreeningConfig } from "./screening/screening-config.js";
 export interface AopdConfig {
   /** Proof receipts: keys, issuer, validity (receipts/receipt-config.ts). */
   receipts: ReceiptConfig;
+  /** The audit trail's authentication key, checkpoint key and witnesses (audit/audit-log-config.ts). */
+  auditLog: AuditLogConfig;
   /** `AOPD_PORT`. @default 4001 */
   port: number;
   /** `AOPD_HOST`. @default "127.0.0.1" */
@@ -142,6 +145,13 @@ export interface AopdConfig {
    * need two officers, one proposing and another confirming (docs/decisions.md). @default none
    */
   fourEyesKinds: readonly ProofKind[];
+  /**
+   * `AOPD_FOUR_EYES_SERVICE_CLIENTS` (comma-separated OAuth client ids): service clients whose
+   * tokens without a user may propose, confirm or reject under four eyes, as an officer would. Off
+   * by default: two officers are two people, and a client's secret is no person (docs/decisions.md).
+   * @default none
+   */
+  fourEyesServiceClients: readonly string[];
   /**
    * `AOPD_EVENT_PRUNE_INTERVAL_SECONDS`: how often each replica prunes the event log (one at a time
    * across replicas; `0` turns pruning off in this replica). @default 600 // 10 minutes

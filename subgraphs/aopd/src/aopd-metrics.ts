@@ -21,6 +21,8 @@ export class AopdMetrics extends ServiceMetrics {
   readonly expiryLagSeconds: Gauge;
   readonly exportRows: Counter;
   readonly exportBytes: Counter;
+  readonly auditEntriesSetAside: Counter;
+  readonly auditCheckpointsRefused: Counter;
   readonly #database: { db: Kysely<AopdDatabase> };
   #notificationQueueUsage = 0;
 
@@ -45,6 +47,16 @@ export class AopdMetrics extends ServiceMetrics {
     this.expiryLagSeconds = new Gauge({ name: "aopd_expiry_lag_seconds", help: "In the last expiry pass that expired proofs: how long past its due time the latest one was.", registers });
     this.exportRows = new Counter({ name: "aopd_export_rows_total", help: "Proof rows written into XLSX exports.", registers });
     this.exportBytes = new Counter({ name: "aopd_export_bytes_total", help: "Bytes of XLSX exports produced (before base64).", registers });
+    this.auditEntriesSetAside = new Counter({
+      name: "aopd_audit_entries_set_aside_total",
+      help: "Audit entries this replica's sequencer refused to chain because their authentication failed (written by someone other than aopd); any is an alarm.",
+      registers,
+    });
+    this.auditCheckpointsRefused = new Counter({
+      name: "aopd_audit_checkpoints_refused_total",
+      help: "Audit checkpoints this replica refused to sign because the stored tree does not extend the last signed checkpoint (the trail was rewritten); any is an alarm.",
+      registers,
+    });
     const notificationQueueUsage = () => this.#notificationQueueUsage;
     new Gauge({
       name: "aopd_notification_queue_usage_ratio",

@@ -28,6 +28,12 @@ export { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.j
 export { selectAuditTrailPage } from "./audit/audit-trail-query.js";
 export { Sequencer } from "./database/sequencer.js";
 export { verifyAuditTrail } from "./audit/verify-audit-trail.js";
+export { generateCheckpointKey } from "./audit/signed-note.js";
+export { sequenceAuditLog } from "./audit/sequence-audit-log.js";
+export { loadCheckpointSigner } from "./audit/checkpoint-signer.js";
+export { auditInclusionProof, auditTreeSize } from "./audit/audit-tree-store.js";
+export { latestAuditCheckpoint } from "./audit/audit-checkpoints.js";
+export { runAuditWitness } from "./audit/audit-witness.js";
 export { importSanctionsList, type SanctionsImportReport } from "./screening/import-sanctions-list.js";
 export { rescreenProofs } from "./screening/rescreen-proofs.js";
 export { screenAddress } from "./screening/screen-address.js";

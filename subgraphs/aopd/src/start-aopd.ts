@@ -1,4 +1,5 @@
 import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
+import { allAopdRoles } from "./aopd-roles.js";
 import { isConnectionFailure } from "@compliance-graph/errors";
 import { createLogger, OutageLog, startRepeatingJob, type Logger, type MetricsExposure } from "@compliance-graph/process-shell";
 import { startSubgraphServer } from "@compliance-graph/graphql-execution";
@@ -30,7 +31,12 @@ import { defaultProofQueryLimits } from "./proofs/proof-query.js";
 import { buildAopdSchema } from "./schema/aopd-schema.js";
 import { seedProofs } from "./seed/seed-proofs.js";
 import { startProofEventPump, type ProofEventPump } from "./events/start-proof-event-pump.js";
-import { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.js";
+import { chainSpacingMs } from "./audit/chain-audit-entries.js";
+import { loadAuditKeyring, useAuditKeyring } from "./audit/audit-keyring.js";
+import { loadCheckpointSigner } from "./audit/checkpoint-signer.js";
+import { parseWitnessKeys } from "./audit/witness-keys.js";
+import { sequenceAuditLog } from "./audit/sequence-audit-log.js";
+import { auditLogRoutes } from "./http/audit-log-routes.js";
 import { Sequencer } from "./database/sequencer.js";
 import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscription-server.js";
 import { ExportSlots } from "./export/export-slots.js";
@@ -40,6 +46,7 @@ import { proofDownloadRoute } from "./http/proof-download-route.js";
 import { loadReceiptSigningKeys } from "./receipts/receipt-signing-keys.js";
 import { ReceiptSigner } from "./receipts/receipt-signer.js";
 import { receiptJwksRoute } from "./http/receipt-jwks-route.js";
+import { receiptStatusRoute } from "./http/receipt-status-route.js";
 
 export interface StartAopdOptions {
   /** Overrides of the configuration read from the environment. */
@@ -92,12 +99,20 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     subgraph: "aopd",
     verifier: options.authenticate,
     insecureDevelopmentIdentity: options.insecureDevelopmentIdentity,
+    developmentRoles: allAopdRoles,
     production: config.production,
     logger,
   });
   // Also before anything opens: production refuses to sign receipts with a key made up at start.
   const receiptKeys = await loadReceiptSigningKeys(config.receipts, config.production);
   if (receiptKeys.generated) logger.warn("AOPD_RECEIPT_SIGNING_KEY is not set: receipts are signed with a key generated at start, which no other replica or later start knows (development only)");
+  // And the audit key: production refuses entries authenticated with the published development key.
+  const auditKeys = loadAuditKeyring(config.auditLog, config.production);
+  useAuditKeyring(auditKeys);
+  if (auditKeys.development) logger.warn("AOPD_AUDIT_KEY is not set: audit entries are authenticated with the development key, derived from a published text, which anyone can use (development only)");
+  const checkpoints = loadCheckpointSigner(config.auditLog, config.production);
+  if (checkpoints.development) logger.warn("AOPD_CHECKPOINT_KEY is not set: audit checkpoints are signed with the development key, derived from a published text, which anyone can use (development only)");
+  const witnesses = parseWitnessKeys(config.auditLog.witnessKeys);
   const outages = new OutageLog(logger);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -145,7 +160,24 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     };
     // One event pump per replica: its hub feeds GraphQL subscriptions and the portal's event streams alike.
     // The audit trail's entries are chained right after they commit (audit/chain-audit-entries.ts).
-    const auditSequencer = new Sequencer({ what: "chaining audit entries", sequence: () => chainAuditEntries(database.db), logger, spacingMs: chainSpacingMs });
+    const auditSequencer = new Sequencer({
+      what: "chaining audit entries",
+      sequence: () =>
+        sequenceAuditLog(database.db, {
+          signer: checkpoints.signer,
+          checkpointIntervalMs: config.auditLog.checkpointIntervalMs,
+          onSetAside: (setAside) => {
+            metrics.auditEntriesSetAside.inc(setAside.length);
+            for (const entry of setAside) logger.error({ insertion: entry.insertion, action: entry.action, actorSubject: entry.actorSubject, reason: entry.reason }, "an audit entry was set aside, not chained: its authentication failed");
+          },
+          onFork: (error) => {
+            metrics.auditCheckpointsRefused.inc();
+            logger.error({ reason: error.message }, "no audit checkpoint signed: the stored tree does not extend the last signed checkpoint");
+          },
+        }),
+      logger,
+      spacingMs: chainSpacingMs,
+    });
     stopAuditSequencer = () => auditSequencer.stop();
     const eventPump = startProofEventPump({ database, limits: services.limits, metrics, logger, onAuditWrite: () => auditSequencer.request() });
     pump = eventPump; // stopped below if a later step of the start fails
@@ -188,6 +220,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       // aopd's routes beside /graphql: each says whether the identity door guards it (the shell applies it).
       routes: [
         receiptJwksRoute(services.receiptSigner),
+        receiptStatusRoute(services.db),
+        ...auditLogRoutes({ db: services.db, signer: checkpoints.signer, witnesses }),
         proofDownloadRoute({ services, schema, logger }),
         aoppCallbackRoute(publicRoutes),
         portalApiRoute(publicRoutes),

@@ -1,4 +1,4 @@
-import { createIdentityDoor, type InternalTokenVerifier } from "@compliance-graph/identity";
+import { createIdentityDoor, RequiredRoles, type InternalTokenVerifier } from "@compliance-graph/identity";
 import { createLogger, type Logger, type MetricsExposure } from "@compliance-graph/process-shell";
 import { startSubgraphServer } from "@compliance-graph/graphql-execution";
 import { buildTrpdSchema } from "./trpd-schema.js";
@@ -31,16 +31,18 @@ export interface RunningTrpd {
 export async function startTrpd(options: StartTrpdOptions = {}): Promise<RunningTrpd> {
   const config = { ...trpdConfigFromEnv(), ...options.config };
   const logger = options.logger ?? createLogger("trpd");
+  const schema = buildTrpdSchema();
   const identity = createIdentityDoor({
     subgraph: "trpd",
     verifier: options.authenticate,
     insecureDevelopmentIdentity: options.insecureDevelopmentIdentity,
+    developmentRoles: RequiredRoles.fromSchema(schema).declaredRoles(),
     production: config.production,
     logger,
   });
   const server = await startSubgraphServer<TrpdContext>({
     name: "trpd",
-    schema: buildTrpdSchema(),
+    schema,
     port: config.port,
     host: config.host,
     production: config.production,

@@ -42,6 +42,8 @@ export interface ConsoleStackOptions {
   /** AOPD_THEME_FILE and AOPD_LOGO_FILE: the operator's look. @default the files shipped in subgraphs/aopd/portal/ */
   themeFile?: string;
   logoFile?: string;
+  /** AOPD_SCREENING_POLICY: `refuse` refuses requests for listed addresses. @default flag */
+  screeningPolicy?: "flag" | "refuse";
   /** aopd's chain connections (`AOPD_CHAIN_*`, e.g. to a local anvil): Satoshi checks and ERC-1271 wallets. @default none */
   chain?: AopdConfig["chain"];
 }
@@ -102,6 +104,7 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
         ...(options.themeFile ? { themeFile: options.themeFile } : {}),
         ...(options.logoFile ? { logoFile: options.logoFile } : {}),
         ...(options.chain ? { chain: options.chain } : {}),
+        ...(options.screeningPolicy ? { screening: { policy: options.screeningPolicy, provider: undefined } } : {}),
       },
       authenticate: verifierFor("aopd"),
       seedDemoProofs: 0,

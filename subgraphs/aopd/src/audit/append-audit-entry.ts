@@ -1,8 +1,10 @@
 import { isSpanContextValid, trace } from "@opentelemetry/api";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
 import type { AuditAction } from "./audit-action.js";
+import { authenticateAuditEntry } from "./audit-entry-authentication.js";
 import { canonicalJson, type AuditDetail } from "./audit-entry-hash.js";
+import { auditKeyring } from "./audit-keyring.js";
 import type { AuditOrigin } from "./audit-origin.js";
 
 /** One action to record. */
@@ -28,22 +30,34 @@ export interface AuditEvent {
  * The entries are inserted unchained (no `seq`, no hash): taking the chain's head here would hold
  * its lock through the caller's commit and make every recording transaction wait for the one
  * before it. The sequencer (`chainAuditEntries`) gives them their places right after they commit.
- * The time is the transaction's (`now()`, as decisions record it), at millisecond precision as
- * stored. One statement for any number of entries; its trigger wakes the sequencer.
+ * Each entry is authenticated here, under `AOPD_AUDIT_KEY` (audit-entry-authentication.ts): the
+ * sequencer chains only entries that authenticate, so an INSERT by anyone but aopd is set aside.
+ * The authentication covers the time, so the time is this process's clock (at millisecond
+ * precision, as stored) rather than the database's `now()`, which aopd cannot know before the
+ * insert. One statement for any number of entries; its trigger wakes the sequencer.
  */
 export async function appendAuditEntries(db: Kysely<AopdDatabase>, events: readonly AuditEvent[]): Promise<void> {
   if (events.length === 0) return;
   const traceId = activeTraceId();
+  const occurredAt = new Date();
+  const keyring = auditKeyring();
   await db
     .insertInto("aopd_audit_entry")
-    .values(events.map((event) => ({ ...columnsOf(contentOf(event, traceId)), occurred_at: sql<Date>`now()::timestamptz(3)` })))
+    .values(
+      events.map((event) => {
+        const content = contentOf(event, traceId, occurredAt);
+        return { ...columnsOf(content), ...authenticateAuditEntry(keyring, content) };
+      }),
+    )
     .execute();
 }
 
-function contentOf(event: AuditEvent, traceId: string | null) {
+function contentOf(event: AuditEvent, traceId: string | null, occurredAt: Date) {
   return {
+    occurredAt,
     action: event.action,
-    proofId: event.proofId,
+    // As PostgreSQL reads a uuid back, so that the authenticated text is the stored one.
+    proofId: event.proofId?.toLowerCase() ?? null,
     actorSubject: event.origin.actor.subject,
     actorClient: event.origin.actor.client,
     actorUsername: event.origin.actor.username,
@@ -56,6 +70,7 @@ function contentOf(event: AuditEvent, traceId: string | null) {
 
 function columnsOf(content: ReturnType<typeof contentOf>) {
   return {
+    occurred_at: content.occurredAt,
     action: content.action,
     proof_id: content.proofId,
     actor_subject: content.actorSubject,

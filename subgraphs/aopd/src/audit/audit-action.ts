@@ -23,6 +23,8 @@ export const auditActions = [
   "REJECTED",
   /** A decided proof was set aside to be decided again. */
   "REOPENED",
+  /** Four eyes: a first officer's proposal to set a decision aside. */
+  "REOPEN_PROPOSED",
   /** A pending proof passed its due time. */
   "EXPIRED",
   /** An officer attached a file received another way. */

@@ -1,4 +1,5 @@
 import type { AuditEntryRow } from "../database/database-schema.js";
+import { auditEntryCanonicalJson } from "./audit-entry-leaf.js";
 
 /** An audit entry as the API shows it (`AopdAuditEntry`). */
 export function toAuditEntry(row: AuditEntryRow) {
@@ -14,5 +15,6 @@ export function toAuditEntry(row: AuditEntryRow) {
     details: row.details,
     hash: row.hash,
     previousHash: row.previous_hash,
+    canonical: row.seq === null ? null : auditEntryCanonicalJson(row),
   };
 }

@@ -1,6 +1,9 @@
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
+import { auditEntryAuthenticationProblem } from "./audit-entry-authentication.js";
 import { storedAuditEntryHash } from "./audit-entry-hash.js";
+import { auditKeyring } from "./audit-keyring.js";
+import { extendAuditTree } from "./audit-tree-store.js";
 
 /** Announced by every insert into the trail (migration 0018): there are entries to chain. */
 export const auditWritesChannel = "aopd_audit_writes";
@@ -36,16 +39,38 @@ export const chainSpacingMs = 100;
  * batch, so one transaction's entries, and one proof's successive actions (a later change of a
  * proof is written after the earlier one committed), keep their order.
  *
+ * Threat: an entry INSERTed by someone other than aopd (a superuser, a leaked password), in any
+ * officer's name and at any time. Each entry's authentication (audit-entry-authentication.ts) is
+ * checked before it takes a place: one that fails is never chained but set aside
+ * (`aopd_audit_set_aside`, with the reason), reported to `onSetAside` (the metric and the log)
+ * and named by `npm run verify-audit`.
+ *
  * The head's lock is held by the sequencer only, for a read, the hashing of one batch and one
  * update; writers never wait for it. The hash is `storedAuditEntryHash`, the verifier's.
  */
-export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = chainBatchSize): Promise<number> {
+export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = chainBatchSize, onSetAside: (entries: readonly SetAsideEntry[]) => void = () => {}): Promise<number> {
   let total = 0;
   for (;;) {
-    const chained = await db.transaction().execute(async (trx) => {
+    const { chained, read, setAside, grown } = await db.transaction().execute(async (trx) => {
       const head = await trx.selectFrom("aopd_audit_head").select(["seq", "hash"]).forUpdate().executeTakeFirstOrThrow();
-      const entries = await trx.selectFrom("aopd_audit_entry").selectAll().where("seq", "is", null).orderBy("insertion").limit(batchSize).execute();
-      if (entries.length === 0) return 0;
+      const waiting = await trx
+        .selectFrom("aopd_audit_entry")
+        .selectAll()
+        .where("seq", "is", null)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))))
+        .orderBy("insertion")
+        .limit(batchSize)
+        .execute();
+      const keyring = auditKeyring();
+      const setAside: SetAsideEntry[] = [];
+      const entries = waiting.filter((entry) => {
+        const problem = auditEntryAuthenticationProblem(keyring, entry);
+        if (problem) setAside.push({ insertion: String(entry.insertion), action: entry.action, actorSubject: entry.actor_subject, reason: `it ${problem}` });
+        return problem === null;
+      });
+      if (setAside.length > 0) await trx.insertInto("aopd_audit_set_aside").values(setAside.map(({ insertion, reason }) => ({ insertion, reason }))).execute();
+      // The Merkle tree grows with the chain, under the same lock (audit-tree-store.ts); after migration 0020 it catches up with the entries chained before.
+      if (entries.length === 0) return { chained: 0, read: waiting.length, setAside, grown: await extendAuditTree(trx, batchSize) };
       let seq = BigInt(head.seq);
       let previousHash = head.hash;
       const links = entries.map((entry) => {
@@ -62,9 +87,19 @@ export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = ch
         WHERE e.insertion = link.insertion
       `.execute(trx);
       await trx.updateTable("aopd_audit_head").set({ seq: seq.toString(), hash: previousHash }).execute();
-      return entries.length;
+      return { chained: entries.length, read: waiting.length, setAside, grown: await extendAuditTree(trx, batchSize) };
     });
     total += chained;
-    if (chained < batchSize) return total;
+    if (setAside.length > 0) onSetAside(setAside);
+    if (read < batchSize && grown < batchSize) return total;
   }
+}
+
+/** An entry the sequencer refused to chain, and why. */
+export interface SetAsideEntry {
+  /** Its `insertion` (the only name an unchained entry has). */
+  insertion: string;
+  action: string;
+  actorSubject: string;
+  reason: string;
 }

@@ -181,7 +181,7 @@ export interface SignatureScript {
   signers: string[];
 }
 
-export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED";
+export type DecisionAction = "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
 
 /** The reason codes of a decision (see decision-reason.ts for what each means). */
 export type DecisionReason =
@@ -270,10 +270,29 @@ export interface AopdDatabase {
   aopd_proof_decision: ProofDecisionTable;
   aopd_audit_entry: AuditEntryTable;
   aopd_audit_head: AuditHeadTable;
+  aopd_audit_set_aside: AuditSetAsideTable;
+  aopd_audit_tree_node: AuditTreeNodeTable;
+  aopd_audit_checkpoint: AuditCheckpointTable;
+  aopd_audit_cosignature: AuditCosignatureTable;
   aopd_record_retention: RecordRetentionTable;
   aopd_sanctions_list: SanctionsListTable;
   aopd_sanctions_entry: SanctionsEntryTable;
   aopd_screened_asset: ScreenedAssetTable;
+  aopd_receipt: ReceiptTable;
+}
+
+/** Why a receipt was revoked (migration 0022's trigger). */
+export type ReceiptRevocationReason = "reopened" | "decided_again" | "screening_listed";
+
+/** One receipt issued (migration 0022): its `jti`, what it stated of screening, and its revocation once the proof no longer says what it said. */
+export interface ReceiptTable {
+  id: string;
+  proof_id: string;
+  issued_at: Date;
+  expires_at: Date;
+  screening_status: ScreeningStatus;
+  revoked_at: ColumnType<Date | null, never, never>;
+  revoked_reason: ColumnType<ReceiptRevocationReason | null, never, never>;
 }
 
 /**
@@ -298,6 +317,43 @@ export interface AuditEntryTable {
   details: ColumnType<string, string, never>;
   previous_hash: ColumnType<string | null, never, string>;
   hash: ColumnType<string | null, never, string>;
+  /** The authentication written by aopd at append (migration 0019; audit/audit-entry-authentication.ts); null on entries chained before it. */
+  auth_key_id: ColumnType<string | null, string, never>;
+  auth_nonce: ColumnType<string | null, string, never>;
+  auth_mac: ColumnType<string | null, string, never>;
+}
+
+/** An entry the sequencer refused to chain (migration 0019): its authentication failed. */
+export interface AuditSetAsideTable {
+  insertion: string;
+  set_aside_at: Generated<Date>;
+  reason: string;
+}
+
+/** A complete subtree of the audit trail's Merkle tree (migration 0020; audit/audit-tree-store.ts). */
+export interface AuditTreeNodeTable {
+  level: number;
+  /** bigint: a string from pg, a number from PGlite. */
+  index: string;
+  hash: Uint8Array;
+}
+
+/** A signed checkpoint (migration 0020; audit/audit-checkpoints.ts). */
+export interface AuditCheckpointTable {
+  tree_size: string;
+  root_hash: Uint8Array;
+  /** The whole C2SP signed note. */
+  note: string;
+  signed_at: Generated<Date>;
+}
+
+/** A witness's cosignature of a checkpoint (migration 0020). */
+export interface AuditCosignatureTable {
+  tree_size: string;
+  witness: string;
+  /** The signed-note signature line, `— <witness> <base64>`. */
+  signature_line: string;
+  received_at: Generated<Date>;
 }
 
 /** The chain's head: one row, the last entry's `seq` and `hash`. */
@@ -305,6 +361,8 @@ export interface AuditHeadTable {
   singleton: Generated<boolean>;
   seq: string;
   hash: string;
+  /** How many chained entries the stored Merkle tree covers (migration 0020). */
+  tree_size: Generated<string>;
 }
 
 /** The retention in force (migration 0013): one row, written at start-up from `AOPD_RECORD_RETENTION_YEARS`. */

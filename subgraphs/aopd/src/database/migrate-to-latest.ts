@@ -17,6 +17,10 @@ import * as addContractWalletScheme from "./migrations/0015-add-contract-wallet-
 import * as addSanctionsScreening from "./migrations/0016-add-sanctions-screening.js";
 import * as addProviderScreening from "./migrations/0017-add-provider-screening.js";
 import * as chainAuditEntriesAfterCommit from "./migrations/0018-chain-audit-entries-after-commit.js";
+import * as authenticateAuditEntries from "./migrations/0019-authenticate-audit-entries.js";
+import * as addAuditMerkleTree from "./migrations/0020-add-audit-merkle-tree.js";
+import * as addReopenProposals from "./migrations/0021-add-reopen-proposals.js";
+import * as addReceiptStatus from "./migrations/0022-add-receipt-status.js";
 import * as addKeySiblingScreening from "./migrations/0023-add-key-sibling-screening.js";
 import * as addScriptSignatures from "./migrations/0024-add-script-signatures.js";
 import * as addSignInMessages from "./migrations/0025-add-sign-in-messages.js";
@@ -44,6 +48,10 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0016-add-sanctions-screening": addSanctionsScreening,
   "0017-add-provider-screening": addProviderScreening,
   "0018-chain-audit-entries-after-commit": chainAuditEntriesAfterCommit,
+  "0019-authenticate-audit-entries": authenticateAuditEntries,
+  "0020-add-audit-merkle-tree": addAuditMerkleTree,
+  "0021-add-reopen-proposals": addReopenProposals,
+  "0022-add-receipt-status": addReceiptStatus,
   "0023-add-key-sibling-screening": addKeySiblingScreening,
   "0024-add-script-signatures": addScriptSignatures,
   "0025-add-sign-in-messages": addSignInMessages,

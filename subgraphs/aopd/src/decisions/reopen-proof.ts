@@ -1,12 +1,31 @@
 import { randomUUID } from "node:crypto";
-import { NotFoundError, UserInputError } from "@compliance-graph/errors";
+import { ConflictError, NotFoundError, UserInputError } from "@compliance-graph/errors";
 import { isUuid } from "@compliance-graph/filter";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, ProofKind, ProofRow } from "../database/database-schema.js";
 import { changeProofStatus } from "../proofs/change-proof-status.js";
 import { appendDecision } from "./decide-proof.js";
 import type { Decider } from "../audit/decider.js";
 import { optionalOfficerText } from "../audit/officer-text.js";
+import { requireFourEyesOfficer, type FourEyesRules } from "./four-eyes-officer.js";
+
+/** The columns of the decision in force, cleared when it is set aside. */
+const noDecision = {
+  status: "SUBMITTED",
+  assessment: null,
+  chain_check_until: null,
+  proposal_id: null,
+  decision_id: null,
+  decision_action: null,
+  decided_at: null,
+  decision_reason: null,
+  decision_reason_text: null,
+  decision_comment: null,
+  decider_subject: null,
+  decider_client: null,
+  decider_username: null,
+  decider_system: null,
+} as const;
 
 /**
  * Sets a decision aside: a VERIFIED or FAILED Satoshi or media proof returns to SUBMITTED, to be
@@ -15,9 +34,14 @@ import { optionalOfficerText } from "../audit/officer-text.js";
  * any status change). The chain watcher does not take the proof up again (`chain_check_until` is
  * cleared): a person reopened it, so a person decides it. Only a proof of a kind an officer
  * decides (`officerKinds`: the registry's `officerDecidedKinds`) can be reopened.
+ *
+ * Where the kind is under four eyes, one officer cannot undo what two decided: the reopening is a
+ * proposal (`REOPEN_PROPOSED`), and the decision stays in force until a second officer confirms it
+ * (settle-proposal.ts, which calls `setDecisionAside`).
  */
 export async function reopenProof(
   db: Kysely<AopdDatabase>,
+  rules: FourEyesRules,
   id: string,
   reason: string,
   decider: Decider,
@@ -31,30 +55,46 @@ export async function reopenProof(
   if (!current) throw new NotFoundError("The proof", id);
   const kind = officerKinds.find((candidate) => candidate === current.kind);
   if (!kind) throw new UserInputError("id", `names a ${current.kind} proof; only ${officerKinds.join(" and ")} proofs are decided by people and can be reopened.`);
-  const entryId = randomUUID();
+  if (rules.fourEyesKinds.includes(kind)) {
+    requireFourEyesOfficer(decider, rules, "propose a reopening");
+    return proposeReopening(db, id.toLowerCase(), kind, reasonText, decider, requestId);
+  }
+  return db.transaction().execute((trx) => setDecisionAside(trx, id, kind, { id: randomUUID(), reasonText, comment: null, decider, requestId }));
+}
+
+/** The reopening itself, in the caller's transaction: the status change and its `REOPENED` entry. */
+export async function setDecisionAside(
+  trx: Kysely<AopdDatabase>,
+  proofId: string,
+  kind: ProofKind,
+  reopening: { id: string; reasonText: string | null; comment: string | null; decider: Decider; requestId: string | null },
+): Promise<ProofRow> {
+  const row = await changeProofStatus(trx, proofId, { action: "reopened", kind, from: ["VERIFIED", "FAILED"], audit: "with the decision", set: noDecision });
+  await appendDecision(trx, { ...reopening, proofId: row.id, action: "REOPENED", outcome: null, reason: null });
+  return row;
+}
+
+/** As `proposeDecision`, on a decided proof: the UPDATE takes it only while it has no proposal, so of two proposals at once one wins. */
+async function proposeReopening(db: Kysely<AopdDatabase>, id: string, kind: ProofKind, reasonText: string, decider: Decider, requestId: string | null): Promise<ProofRow> {
+  const proposalId = randomUUID();
   return db.transaction().execute(async (trx) => {
-    const row = await changeProofStatus(trx, id, {
-      action: "reopened",
-      kind,
-      from: ["VERIFIED", "FAILED"],
-      audit: "with the decision",
-      set: {
-        status: "SUBMITTED",
-        assessment: null,
-        chain_check_until: null,
-        decision_id: null,
-        decision_action: null,
-        decided_at: null,
-        decision_reason: null,
-        decision_reason_text: null,
-        decision_comment: null,
-        decider_subject: null,
-        decider_client: null,
-        decider_username: null,
-        decider_system: null,
-      },
-    });
-    await appendDecision(trx, { id: entryId, proofId: row.id, action: "REOPENED", outcome: null, reason: null, reasonText, comment: null, decider, requestId });
+    const row = await trx
+      .updateTable("aopd_proof")
+      .set({ proposal_id: proposalId, updated_at: sql<Date>`now()` })
+      .where("id", "=", id)
+      .where("kind", "=", kind)
+      .where("status", "in", ["VERIFIED", "FAILED"])
+      .where("proposal_id", "is", null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) {
+      const now = await trx.selectFrom("aopd_proof").select(["status", "proposal_id"]).where("id", "=", id).executeTakeFirstOrThrow();
+      if (now.status !== "VERIFIED" && now.status !== "FAILED") {
+        throw new ConflictError(`The proof is ${now.status}; it can be reopened only when VERIFIED or FAILED.`, { status: now.status });
+      }
+      throw new ConflictError("The proof has a proposed reopening awaiting a second officer; confirm or reject that one first.", { status: now.status });
+    }
+    await appendDecision(trx, { id: proposalId, proofId: row.id, action: "REOPEN_PROPOSED", outcome: null, reason: null, reasonText, comment: null, decider, requestId });
     return row;
   });
 }

@@ -38,13 +38,13 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
       return { ...toProof(request.row), portalUrl: request.portalUrl };
     },
     assessMediaProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
-      toProof(await assessMediaProof(context.db, context.config.fourEyesKinds, id, input, deciderOf(context.identity), context.requestId)),
+      toProof(await assessMediaProof(context.db, context.config, id, input, deciderOf(context.identity), context.requestId)),
     confirmProofDecision: async (_parent, { id, comment }: { id: string; comment?: string | null }, context: AopdContext) =>
-      toProof(await confirmProposal(context.db, id, comment, deciderOf(context.identity), context.requestId)),
+      toProof(await confirmProposal(context.db, context.config, id, comment, deciderOf(context.identity), context.requestId)),
     rejectProofDecision: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
-      toProof(await rejectProposal(context.db, id, reason, deciderOf(context.identity), context.requestId)),
+      toProof(await rejectProposal(context.db, context.config, id, reason, deciderOf(context.identity), context.requestId)),
     reopenProof: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
-      toProof(await reopenProof(context.db, id, reason, deciderOf(context.identity), context.requestId, officerDecidedKinds)),
+      toProof(await reopenProof(context.db, context.config, id, reason, deciderOf(context.identity), context.requestId, officerDecidedKinds)),
     placeLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
       toProof(await changeLegalHold(context.db, id, true, reason, originOf(context))),
     liftLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>

@@ -1,4 +1,6 @@
 import { toAuditEntry } from "../audit/audit-entry.js";
+import { auditEntryInclusion } from "../audit/audit-entry-inclusion.js";
+import { auditConsistencyProof, auditTreeRoot } from "../audit/audit-tree-store.js";
 import { selectAuditTrailPage, selectProofHistory, type AuditTrailFilter, type AuditTrailPageInput } from "../audit/audit-trail-query.js";
 import { exportAuditTrailAsXlsx } from "../audit/export-audit-trail-as-xlsx.js";
 import { recordExport } from "../audit/record-export.js";
@@ -15,6 +17,7 @@ import type { Decision } from "../proofs/decision.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
 import { aopdProofsSubscription } from "./aopd-proofs-subscription.js";
 import { configurationOf } from "./configuration-of.js";
+import { checkAddressBeforeRequest } from "../screening/check-address-before-request.js";
 import { readProofEventPage, type ProofEventPageInput } from "../events/read-proof-event-page.js";
 import type { AopdContext } from "./aopd-context.js";
 import { proofCursorField, rememberListOrder } from "./proof-cursor-field.js";
@@ -107,15 +110,23 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
       page(context, { offset: args.offset, limit: args.limit, filter: byCustomerPattern(args.customerId) }, info),
     proofsAsXlsx: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => xlsx(context, filter),
     proofAsXlsx: (_parent, { id }: { id: string }, context: AopdContext) => xlsx(context, exactIdFilter(id), new NotFoundError("The proof", id), 1),
+    screenAddress: (_parent, { asset, address }: { asset: string; address: string }, context: AopdContext) =>
+      checkAddressBeforeRequest(context.db, context.config.screening.policy, asset, address),
     proofsCount: (_parent, { filter }: { filter?: unknown }, context: AopdContext) => countProofs(context.db, filter, context.limits),
     proofReceipt: async (_parent, { id }: { id: string }, context: AopdContext) => {
-      const receipt = await issueProofReceipt(context.db, context.config.assets, context.receiptSigner, id);
+      const receipt = await issueProofReceipt(context.db, context.config.assets, context.receiptSigner, context.config.receipts, id);
       return { ...receipt, jwksPath: receiptJwksPath, issuer: context.receiptSigner.issuer, statement: Buffer.from(JSON.stringify(receipt.statement)) };
     },
     proofEvents: (_parent, args: ProofEventPageInput, context: AopdContext) => readProofEventPage(context.db, args, context.limits),
     auditTrail: async (_parent, args: AuditTrailPageInput, context: AopdContext) => {
       const page = await selectAuditTrailPage(context.db, args);
       return { ...page, entries: page.entries.map(toAuditEntry) };
+    },
+    auditInclusionProof: (_parent, { seq, treeSize }: { seq: string; treeSize?: number | null }, context: AopdContext) => auditEntryInclusion(context.db, seq, treeSize ?? undefined),
+    auditConsistencyProof: async (_parent, { from, to }: { from: number; to: number }, context: AopdContext) => {
+      const proof = await auditConsistencyProof(context.db, from, to);
+      const [fromRoot, toRoot] = await Promise.all([auditTreeRoot(context.db, from), auditTreeRoot(context.db, to)]);
+      return { from, to, proof: proof.map((hash) => hash.toString("base64")), fromRootHash: fromRoot.toString("base64"), toRootHash: toRoot.toString("base64") };
     },
     auditTrailAsXlsx: async (_parent, { filter }: { filter?: AuditTrailFilter | null }, context: AopdContext) => {
       const release = context.exportSlots.acquire(context.identity.subject);

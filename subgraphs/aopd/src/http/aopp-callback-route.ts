@@ -40,7 +40,7 @@ export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limi
         signature: requiredString(body, "signature", 4_096),
         xpub: optionalString(body, "xpub", 200),
       }, { actor: customerActor("aopp-callback"), requestId });
-      if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id }, "AOPP proof verified");
+      if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id, status: accepted.proof.status }, "AOPP signature accepted");
       response.writeHead(204, { "cache-control": "no-store" }).end();
     } catch (error) {
       answerPublicRouteFailure(response, error, services.logger, requestId);

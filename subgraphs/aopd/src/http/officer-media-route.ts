@@ -1,7 +1,8 @@
 import { actorOf } from "../audit/audit-actor.js";
 import { mediaReadPurposes, recordMediaRead, type MediaReadPurpose } from "../audit/record-media-read.js";
 import { isUuid } from "@compliance-graph/filter";
-import { roles, type Identity } from "@compliance-graph/identity";
+import type { Identity } from "@compliance-graph/identity";
+import { aopdRoles } from "../aopd-roles.js";
 import { sendJson, type Logger, type RouteDefinition } from "@compliance-graph/process-shell";
 import type { Kysely } from "kysely";
 import type { AopdConfig } from "../aopd-config.js";
@@ -42,7 +43,7 @@ export function officerMediaRoute(services: OfficerMediaServices): RouteDefiniti
     try {
       if (!isUuid(id)) throw new PublicRouteError("unknown_proof", "No proof has this id.");
       if (request.method === "GET" || request.method === "HEAD") {
-        requireRole(identity, roles.proofsExport);
+        requireRole(identity, aopdRoles.proofsExport);
         const purpose = readPurposeOf(request.url);
         const media = await readProofMedia(services.db, id.toLowerCase());
         if (!media) throw new PublicRouteError("unknown_proof", "No media proof with an uploaded file has this id.");
@@ -61,7 +62,7 @@ export function officerMediaRoute(services: OfficerMediaServices): RouteDefiniti
         return;
       }
       if (request.method === "PUT") {
-        requireRole(identity, roles.proofsWrite);
+        requireRole(identity, aopdRoles.proofsWrite);
         // Officers reach aopd through the gateway, so the socket address is the gateway's: they are counted per subject.
         const stored = await acceptMediaUpload(services, request, { id }, `officer:${identity.subject}`, { actor: actorOf(identity), requestId });
         if (!stored.repeated) services.logger.info({ requestId, proofId: stored.row.id, subject: identity.subject }, "media attached by an officer");

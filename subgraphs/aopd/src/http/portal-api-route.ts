@@ -74,7 +74,7 @@ export function portalApiRoute(
             signature: requiredString(body, "signature", 8_192),
             xpub: optionalString(body, "xpub", 200),
           }, { actor: customerActor("portal"), requestId });
-          if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id }, "portal signature proof verified");
+          if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id, status: accepted.proof.status }, "portal signature accepted");
           answer(200, { proof: toPublicProofView(config, accepted.proof, token) });
           break;
         }

@@ -3,17 +3,16 @@ import type { AopdConfig } from "../aopd-config.js";
 import type { ProofStatus } from "../database/database-schema.js";
 import type { ProofSubscriptionHub } from "../events/proof-subscription-hub.js";
 import { PublicRouteError } from "./public-route-error.js";
-import type { PublicProofSource, PublicProofView } from "./public-proof-view.js";
-
-const finalStatuses: readonly ProofStatus[] = ["VERIFIED", "FAILED", "EXPIRED"];
+import { isSettled, type PublicProofSource, type PublicProofView } from "./public-proof-view.js";
 
 /**
  * The portal's live updates: `text/event-stream` of one proof's public view. Fed by the replica's
  * proof event hub (PostgreSQL LISTEN/NOTIFY, one shared query per batch of events), never by
  * polling the database per client. Threat: open streams hold a socket and a hub subscription each,
  * so they are capped per credential (a page has one; a few allow reloads and tabs) and per
- * replica. A stream ends after a final status, when the hub's LISTEN connection is interrupted
- * (the browser's EventSource reconnects and re-reads), and at shutdown.
+ * replica. A stream ends once the proof is settled (an officer's decision is not: it can be
+ * reopened), when the hub's LISTEN connection is interrupted (the browser's EventSource reconnects
+ * and re-reads), and at shutdown.
  */
 export class PortalEventStreams {
   readonly #config: Pick<AopdConfig, "maxEventStreams" | "maxEventStreamsPerCredential" | "eventStreamHeartbeatSeconds">;
@@ -71,7 +70,7 @@ export class PortalEventStreams {
       });
       const send = (current: PublicProofSource) => response.write(`event: proof\ndata: ${JSON.stringify(view(current))}\n\n`);
       send(source);
-      if (!finalStatuses.includes(source.status)) {
+      if (!isSettled(source)) {
         for await (const { aopdProofs: proof } of events) {
           // A change committed before the first read can still be numbered after the subscription
           // began; the page has already shown it.
@@ -85,7 +84,7 @@ export class PortalEventStreams {
             ...(proof.txId !== undefined ? { tx_id: proof.txId } : {}),
           };
           send(source);
-          if (finalStatuses.includes(source.status)) break;
+          if (isSettled(source)) break;
         }
       }
     } catch (error) {

@@ -2,7 +2,8 @@ import { actorOf } from "../audit/audit-actor.js";
 import { recordExport } from "../audit/record-export.js";
 import type { ServerResponse } from "node:http";
 import { ForbiddenError, LimitExceededError, UserInputError, type PublicError } from "@compliance-graph/errors";
-import { roles, type Identity } from "@compliance-graph/identity";
+import type { Identity } from "@compliance-graph/identity";
+import { aopdRoles } from "../aopd-roles.js";
 import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger, type RouteCall, type RouteDefinition } from "@compliance-graph/process-shell";
 import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { AopdServices } from "../graphql/aopd-context.js";
@@ -55,7 +56,7 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions): RouteDef
   const filterType = options.schema.getType("AopdProofFilterInput") as GraphQLInputType;
   const handle = async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
-    if (!identity.roles.includes(roles.proofsExport)) return sendGraphQLError(response, 403, new ForbiddenError(roles.proofsExport, "The download of proofs"));
+    if (!identity.roles.includes(aopdRoles.proofsExport)) return sendGraphQLError(response, 403, new ForbiddenError(aopdRoles.proofsExport, "The download of proofs"));
     let filter: unknown;
     let release: () => void;
     try {

@@ -11,6 +11,16 @@ import { proofKinds } from "../kinds/proof-kinds.js";
 export type { PublicProofView };
 export { publicProofColumns, type PublicProofSource } from "../kinds/proof-kind.js";
 
+/**
+ * Whether the proof's status can no longer change: EXPIRED is the end; VERIFIED and FAILED are
+ * the end only where the evidence decided (an officer's decision can be reopened).
+ */
+export function isSettled(row: Pick<PublicProofSource, "kind" | "status">): boolean {
+  if (row.status === "EXPIRED") return true;
+  if (row.status !== "VERIFIED" && row.status !== "FAILED") return false;
+  return proofKinds.find((kind) => kind.name === row.kind)?.decidedBy !== "officer";
+}
+
 /** The proof as the portal's API shows it: the fields every kind has, then each kind's part (null but for the proof's own kind). */
 export function toPublicProofView(config: AopdConfig, row: PublicProofSource, token: string): PublicProofView {
   const asset = config.assets.get(row.asset);
@@ -20,6 +30,7 @@ export function toPublicProofView(config: AopdConfig, row: PublicProofSource, to
     id: row.id,
     kind: row.kind,
     status: row.status,
+    settled: isSettled(row),
     asset: {
       code: row.asset,
       name: asset?.name ?? row.asset,

@@ -16,6 +16,8 @@ export interface ProofReceiptStatement {
   method: { kind: ProofRow["kind"]; signatureScheme?: string | null };
   /** `sha256:<hex>` of the evidence (evidence-hash.ts). */
   evidenceHash: string;
+  /** The screening of the address when the receipt was issued: the list's result (and the version screened against), and the provider's when one is configured. */
+  screening: { status: ProofRow["screening_status"]; list: string | null; listVersion: string | null; provider: { name: string | null; status: "CLEAR" | "LISTED" } | null };
   decision: {
     outcome: "VERIFIED";
     /** `DECIDED`, `CONFIRMED` (four eyes), or `SIGNATURE_VERIFIED` for a signature proof. */
@@ -40,6 +42,12 @@ export function proofReceiptStatement(row: ProofRow, assets: AssetRegistry): Pro
     asset: { code: row.asset, name: assets.get(row.asset)?.name ?? null },
     customerId: row.customer_id,
     evidenceHash: evidenceHashOf(row),
+    screening: {
+      status: row.screening_status,
+      list: row.screening_list,
+      listVersion: row.screening_list_version,
+      provider: row.provider_screening_status === null ? null : { name: row.provider_screening_name, status: row.provider_screening_status },
+    },
   };
   if (proof.__typename === "AopdSignatureProof") {
     return {

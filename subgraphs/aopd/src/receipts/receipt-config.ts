@@ -19,6 +19,13 @@ export interface ReceiptConfig {
   issuer: string;
   /** `AOPD_RECEIPT_VALIDITY_DAYS`: how long a receipt is valid (`exp` - `iat`), 1 to 3650. @default 365 // days */
   validityDays: number;
+  /**
+   * `AOPD_RECEIPT_FOR_LISTED` (`refuse` or `issue`): whether a VERIFIED proof whose address is
+   * LISTED (on the list or at the provider) gets a receipt. A receipt vouches for an address to
+   * others, so by default a listed one gets none; `issue` is for a deployment whose policy is to
+   * vouch anyway, the receipt then stating LISTED. @default "refuse"
+   */
+  forListed?: "refuse" | "issue";
 }
 
 export function receiptConfigFromEnv(env: NodeJS.ProcessEnv): ReceiptConfig {
@@ -27,7 +34,10 @@ export function receiptConfigFromEnv(env: NodeJS.ProcessEnv): ReceiptConfig {
   if (!/^\d+$/.test(days) || Number(days) < 1 || Number(days) > 3_650) {
     throw new Error(`AOPD_RECEIPT_VALIDITY_DAYS must be a whole number of days from 1 to 3650; got ${JSON.stringify(days)}.`);
   }
+  const forListed = (text("AOPD_RECEIPT_FOR_LISTED") ?? "refuse").trim().toLowerCase();
+  if (forListed !== "refuse" && forListed !== "issue") throw new Error(`AOPD_RECEIPT_FOR_LISTED must be refuse or issue; got ${JSON.stringify(env.AOPD_RECEIPT_FOR_LISTED)}.`);
   return {
+    forListed,
     signingKey: text("AOPD_RECEIPT_SIGNING_KEY"),
     previousKeys: text("AOPD_RECEIPT_PREVIOUS_KEYS"),
     issuer: text("AOPD_RECEIPT_ISSUER")?.trim() ?? "compliance-graph-aopd",

@@ -1,12 +1,13 @@
 import { errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { ProofReceiptStatement } from "./proof-receipt-claims.js";
+import type { ReceiptLogClaim } from "./receipt-log-claim.js";
 import { receiptAlgorithm } from "./receipt-signing-keys.js";
 import { receiptType } from "./receipt-signer.js";
 
 /** Why a receipt does not verify, as a stable code (for `switch`) and a sentence. */
 export class ReceiptVerificationError extends Error {
   constructor(
-    readonly code: "malformed" | "wrong_algorithm" | "unknown_key" | "bad_signature" | "expired" | "wrong_issuer" | "wrong_type" | "key_set_unavailable",
+    readonly code: "malformed" | "wrong_algorithm" | "unknown_key" | "bad_signature" | "expired" | "wrong_issuer" | "wrong_type" | "key_set_unavailable" | "issued_in_future",
     message: string,
   ) {
     super(message);
@@ -21,7 +22,14 @@ export interface VerifiedProofReceipt {
   issuedAt: Date;
   expiresAt: Date;
   statement: ProofReceiptStatement;
+  /** The path of its public status (`/.well-known/aopd-receipt-status/<jti>`); absent in receipts issued before statuses. */
+  statusPath: string | undefined;
+  /** The claim `log`, unchecked here (verify-receipt-log.ts checks it against the log's key); null when absent. */
+  log: ReceiptLogClaim | null;
 }
+
+/** How far a receipt's `iat` may lie ahead of the verifier's clock (clock skew), in seconds. */
+export const maxIssuedAtSkewSeconds = 60;
 
 /**
  * Verifies a receipt against a key set: ES256 only (an `alg` of `none` or HMAC is refused, so a
@@ -43,6 +51,14 @@ export async function verifyProofReceipt(jws: string, keys: JWTVerifyGetKey, opt
     throw explained(error);
   }
   const { payload, protectedHeader } = verified;
+  // A receipt "issued" in the future was signed with a wrong clock or made to outlive its validity.
+  const nowSeconds = (options.now ?? new Date()).getTime() / 1_000;
+  if (Number(payload.iat) > nowSeconds + maxIssuedAtSkewSeconds) {
+    throw new ReceiptVerificationError(
+      "issued_in_future",
+      `It says it was issued at ${new Date(Number(payload.iat) * 1_000).toISOString()}, more than ${maxIssuedAtSkewSeconds} s after this clock's now.`,
+    );
+  }
   return {
     keyId: String(protectedHeader.kid),
     issuer: String(payload.iss),
@@ -50,6 +66,8 @@ export async function verifyProofReceipt(jws: string, keys: JWTVerifyGetKey, opt
     issuedAt: new Date(Number(payload.iat) * 1_000),
     expiresAt: new Date(Number(payload.exp) * 1_000),
     statement: payload.proof as ProofReceiptStatement,
+    statusPath: typeof payload.status === "string" ? payload.status : undefined,
+    log: (payload.log as ReceiptLogClaim | undefined) ?? null,
   };
 }
 

@@ -59,22 +59,25 @@ describe.each(databaseDrivers)("the portal's live updates on %s", (driver) => {
       expect(posted.status).toBe(204);
       const second = await next(events);
       expect(second.data).toEqual((await portalApi(aopd, token)).body);
-      expect(second.data).toMatchObject({ status: "VERIFIED", dueAt: null });
+      expect(second.data).toMatchObject({ status: "VERIFIED", dueAt: null, settled: true });
       expect(JSON.stringify(second.data)).not.toContain("CUST-PORTAL\"");
       // VERIFIED is final: the server ends the stream.
       expect((await events.next()).done).toBe(true);
     });
   }
 
-  it("streams a Satoshi proof from PENDING to SUBMITTED to its assessment", async () => {
+  it("streams a Satoshi proof from PENDING to SUBMITTED to its assessment, and on to its reopening", async () => {
     const { token, id } = await requestSatoshiProofFor(aopd);
     const events = await openStream(ingressUrl, token);
     expect((await next(events)).data).toMatchObject({ status: "PENDING" });
     expect((await postJson(aopd, `${token}/transaction`, { txId: "f".repeat(64) })).status).toBe(200);
     expect((await next(events)).data).toMatchObject({ status: "SUBMITTED", satoshi: { txId: "f".repeat(64) } });
     await aopd.query(`mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: FAILED, reason: WRONG_AMOUNT) { id } } }`, { id });
-    expect((await next(events)).data).toMatchObject({ status: "FAILED" });
-    expect((await events.next()).done).toBe(true);
+    expect((await next(events)).data).toMatchObject({ status: "FAILED", settled: false });
+    // An officer's decision is not the end: its reopening reaches the page on the same stream.
+    await aopd.query(`mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "Checked the wrong transaction.") { id } } }`, { id });
+    expect((await next(events)).data).toMatchObject({ status: "SUBMITTED", settled: false });
+    await events.return?.(undefined);
   });
 
   it("sends a final proof once and ends; refuses a stream beyond the per-credential cap", async () => {

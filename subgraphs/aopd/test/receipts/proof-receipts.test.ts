@@ -110,6 +110,8 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
       customerId: "CUST-RECEIPTS",
       method: { kind: "media" },
       evidenceHash: `sha256:${createHash("sha256").update(mediaBytes).digest("hex")}`,
+      // The screening at issue: the bundled list, imported at start, does not name the address.
+      screening: { status: "CLEAR", list: "OFAC SDN", listVersion: expect.any(String), provider: null },
       decision: {
         outcome: "VERIFIED",
         action: "DECIDED",
@@ -209,7 +211,10 @@ describe("receipt key configuration", () => {
       previousKeys: "[]",
       issuer: "https://x.example",
       validityDays: 30,
+      forListed: "refuse",
     });
+    expect(aopdConfigFromEnv({ AOPD_RECEIPT_FOR_LISTED: "issue" }).receipts.forListed).toBe("issue");
+    expect(() => aopdConfigFromEnv({ AOPD_RECEIPT_FOR_LISTED: "always" })).toThrow('AOPD_RECEIPT_FOR_LISTED must be refuse or issue; got "always".');
     expect(aopdConfigFromEnv({}).receipts).toMatchObject({ issuer: "compliance-graph-aopd", validityDays: 365 });
     for (const days of ["0", "3651", "1.5", "a year"]) {
       expect(() => aopdConfigFromEnv({ AOPD_RECEIPT_VALIDITY_DAYS: days })).toThrow(`AOPD_RECEIPT_VALIDITY_DAYS must be a whole number of days from 1 to 3650; got ${JSON.stringify(days)}.`);

@@ -13,6 +13,7 @@ const statement: ProofReceiptStatement = {
   customerId: "CUST-1",
   method: { kind: "media" },
   evidenceHash: `sha256:${"ab".repeat(32)}`,
+  screening: { status: "CLEAR", list: "OFAC SDN", listVersion: "2026-11-01", provider: null },
   decision: { outcome: "VERIFIED", action: "DECIDED", decidedAt: "2026-11-25T10:00:00.000Z", decider: { subject: "alice", client: "compliance-console", username: "alice", system: false } },
 };
 const claims = { proof: statement as unknown as Record<string, unknown> };
@@ -39,6 +40,14 @@ describe("receipt forgery attacks", () => {
 
   it("control: the genuine receipt verifies", async () => {
     expect(await codeOf(genuine)).toBe("verified");
+  });
+
+  it("a receipt dated in the future (iat 27 hours ahead, made to outlive its validity) is refused; clock skew up to 60 s is not", async () => {
+    const signer = new ReceiptSigner(keys, { issuer, validityDays: 1 });
+    const now = new Date();
+    const ahead = (await signer.sign(statement, new Date(now.getTime() + 27 * 3_600_000))).jws;
+    await expect(verifyProofReceipt(ahead, keySet, { issuer, now })).rejects.toMatchObject({ code: "issued_in_future", message: expect.stringMatching(/more than 60 s after this clock's now\.$/) });
+    expect(await codeOf((await signer.sign(statement, new Date(now.getTime() + 50_000))).jws, now)).toBe("verified");
   });
 
   it("an unsigned receipt (alg none) is refused", async () => {

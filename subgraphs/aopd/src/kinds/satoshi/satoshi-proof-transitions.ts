@@ -70,5 +70,5 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
 
 /** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED, recorded as the officer's decision (or proposal, under four eyes). */
 export async function assessSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, input: AssessmentInput, decider: Decider, requestId: string | null): Promise<ProofRow> {
-  return assessProof(db, config.fourEyesKinds, decisionRequestOf("satoshi", id, input, decider, requestId));
+  return assessProof(db, config, decisionRequestOf("satoshi", id, input, decider, requestId));
 }

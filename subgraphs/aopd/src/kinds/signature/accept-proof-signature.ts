@@ -13,6 +13,8 @@ import { looksLikeSignInMessage, parseSignInMessage } from "./sign-in-message.js
 import type { XpubDerivationSearch } from "./xpub-derivation-search.js";
 import { isContractWalletCandidate, isWrappedSignature, verifyContractWalletSignature } from "./verify-contract-wallet-signature.js";
 import { XpubSearchBusyError } from "./xpub-search-busy-error.js";
+import { screenAddress } from "../../screening/screen-address.js";
+import type { Screening } from "../../screening/screening.js";
 
 /** A signature for a proof, from the AOPP callback or the portal. */
 export interface SignatureSubmission {
@@ -87,12 +89,14 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   const family = assetFamily as AssetFamily;
 
   const resolved = resolveSubmission(family, proof, submission);
-  if (proof.status === "VERIFIED" && !(resolved instanceof ProofRefusal) && isAcceptedSubmission(family, proof, resolved)) return { proof, repeated: true };
+  // A repeat of the accepted submission gets the same answer, verified or left for review.
+  const settledBy = (row: ProofRow) => (row.status === "VERIFIED" || row.status === "SUBMITTED") && !(resolved instanceof ProofRefusal) && isAcceptedSubmission(family, row, resolved);
+  if (settledBy(proof)) return { proof, repeated: true };
   refuseUnlessOpen(proof);
   const settled = await takeAttempt(db, proof, config.maxFailedAttempts);
   if (settled) {
     // Another submission settled the proof since it was read: a copy of the winner is a success.
-    if (settled.status === "VERIFIED" && !(resolved instanceof ProofRefusal) && isAcceptedSubmission(family, settled, resolved)) return { proof: settled, repeated: true };
+    if (settledBy(settled)) return { proof: settled, repeated: true };
     refuseUnlessOpen(settled);
     throw new ProofStateRefusal("too_many_attempts", `This proof has refused ${config.maxFailedAttempts} submissions and takes no more; ask for a new proof.`);
   }
@@ -162,6 +166,8 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     }
   }
 
+  const address = proof.address ?? canonicalAddress(family, resolved.address);
+  const listed = await listedUnderRefusal(db, config, proof.asset, address);
   try {
     const verified = await changeProofStatus(db, proof.id, {
       action: "verified",
@@ -170,13 +176,14 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
       beforeDue: true,
       // The token hash stays, so a later submission learns the proof is verified rather than unknown.
       set: {
-        status: "VERIFIED",
-        address: proof.address ?? canonicalAddress(family, resolved.address),
+        // A valid signature for a listed address (refusal policy) proves control of it, but is left for review: never VERIFIED on its own.
+        status: listed ? "SUBMITTED" : "VERIFIED",
+        address,
         signature: resolved.signature,
         xpub: resolved.xpub ?? null,
         due_at: null,
         // A contract's acceptance is recorded with the block it was asked at, so the check can be repeated there.
-        signature_scheme: scheme === "none" ? null : scheme,
+        signature_scheme: scheme === "none" || listed ? null : scheme,
         contract_check_block_height: contractCheck ? String(contractCheck.blockHeight) : null,
         signature_script: verification.ok && verification.script ? JSON.stringify(verification.script) : null,
         // Set: the signature is over this sign-in message, and its nonce is used.
@@ -187,7 +194,16 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
       audit: {
         origin,
         action: "SUBMITTED",
-        details: { evidence: "signature", signatureScheme: scheme === "none" ? null : scheme, contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null, signatureScript: verification.ok ? (verification.script ?? null) : null, signedMessage, address: resolved.address, xpub: resolved.xpub },
+        details: {
+          evidence: "signature",
+          signatureScheme: scheme === "none" ? null : scheme,
+          contractCheckBlockHeight: contractCheck ? String(contractCheck.blockHeight) : null,
+          signatureScript: verification.ok ? (verification.script ?? null) : null,
+          address: resolved.address,
+          signedMessage,
+          xpub: resolved.xpub,
+          ...(listed ? { leftForReview: "screening", screening: screeningNamed(listed) } : {}),
+        },
       },
     });
     return { proof: verified, repeated: false };
@@ -195,10 +211,28 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     if (!isMovedOn(error)) throw error;
     // Another submission won meanwhile: the same one is a success, anything else is refused.
     const current = await db.selectFrom("aopd_proof").selectAll().where("id", "=", proof.id).executeTakeFirstOrThrow();
-    if (current.status === "VERIFIED" && isAcceptedSubmission(family, current, resolved)) return { proof: current, repeated: true };
+    if ((current.status === "VERIFIED" || current.status === "SUBMITTED") && isAcceptedSubmission(family, current, resolved)) return { proof: current, repeated: true };
     refuseUnlessOpen(current);
     throw new ProofStateRefusal("not_pending", "The proof is no longer pending.", current.status);
   }
+}
+
+/**
+ * Threat: a sanctioned party proving an address and getting VERIFIED (and a receipt) because the
+ * refusal policy looked only at the request, while an AOPP request without an address learns the
+ * address from the signature. So under `AOPD_SCREENING_POLICY=refuse` the proven address is screened
+ * before the status is written; a LISTED one is returned with what matched, for the review entry.
+ */
+async function listedUnderRefusal(db: Kysely<AopdDatabase>, config: AopdConfig, asset: string, address: string): Promise<Screening | null> {
+  if (config.screening.policy !== "refuse") return null;
+  const screening = await screenAddress(db, asset, address);
+  return screening.status === "LISTED" ? screening : null;
+}
+
+/** The screening as the officer reads it on the trail: the list, its version and the entry that matched. */
+function screeningNamed(screening: Screening) {
+  const entry = screening.matchedEntry;
+  return { status: screening.status, list: screening.list, listVersion: screening.listVersion, entry: entry ? `${entry.asset} ${entry.address}${entry.sdnUid ? ` (SDN uid ${entry.sdnUid})` : ""}` : null };
 }
 
 /** The key's addresses as the column holds them; null where the signature revealed no key. */

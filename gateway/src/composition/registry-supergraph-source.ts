@@ -1,0 +1,200 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { SupergraphSdlHook } from "@apollo/gateway";
+import { Supergraph } from "@apollo/federation-internals";
+import type { CompactVerifyGetKey } from "jose";
+import type { Logger } from "@compliance-graph/process-shell";
+import type { GatewayMetrics } from "../gateway-metrics.js";
+import { parseSubgraphRoutes } from "../http/read-subgraph-routes.js";
+import type { SubgraphRoute } from "../http/subgraph-route.js";
+import { signedSupergraphFrom, SupergraphSignatureError, verifySignedSupergraph, type SignedSupergraph } from "./signed-supergraph.js";
+import type { SubgraphEndpoint, SupergraphSource } from "./supergraph-source.js";
+
+export interface RegistrySupergraphSourceOptions {
+  /** `GATEWAY_REGISTRY_URL`: the registry's internal base URL; the gateway polls `<url>/supergraph`. */
+  registryUrl: string;
+  /** The registry's public keys (`GATEWAY_SUPERGRAPH_KEYS`), as a key resolver. */
+  keys: CompactVerifyGetKey;
+  /**
+   * `GATEWAY_SUPERGRAPH_CACHE_PATH`: where the last verified supergraph is kept, to start from when
+   * the registry is down at start. It is verified again when read, like an answer of the registry.
+   */
+  cachePath: string;
+  /** `GATEWAY_REGISTRY_POLL_INTERVAL_MS`: how often the registry is asked. @default 2_000 // 2 seconds */
+  pollIntervalMs?: number;
+  /** Longest wait for the registry's answer. @default 5_000 // 5 seconds */
+  requestTimeoutMs?: number;
+  logger: Logger;
+  metrics: GatewayMetrics;
+}
+
+/** What the registry source adds to every supergraph source. */
+export interface RegistrySupergraphSource extends SupergraphSource {
+  /** The routes published with the supergraph being served. */
+  routes(): SubgraphRoute[];
+  /** Called with the routes of each new supergraph, after it is served. */
+  onRoutes(listener: (routes: SubgraphRoute[]) => void): void;
+}
+
+/** A verified answer, ready to serve. */
+interface Loaded {
+  signed: SignedSupergraph;
+  endpoints: SubgraphEndpoint[];
+  routes: SubgraphRoute[];
+}
+
+/**
+ * Serves the supergraph the schema registry publishes (docs/schema-registry.md): polls
+ * `GET <registry>/supergraph` with the version served as `If-None-Match`, and serves a new
+ * version only once its signature and hashes verify (signed-supergraph.ts) and it builds as a
+ * supergraph with valid routes; anything else is logged, counted
+ * (`gateway_registry_supergraph_fetches_total`) and the current one kept. Every verified version is
+ * written to `cachePath` (write, then rename: never half a file), so a gateway that starts while
+ * the registry is away serves the last copy it verified; readiness says `degraded` while the
+ * registry cannot be reached. Requests in flight finish on the plan they started with (Apollo
+ * Server swaps its schema for the next request); subscriptions end with `SUPERGRAPH_RELOADED`.
+ */
+export function createRegistrySupergraphSource(options: RegistrySupergraphSourceOptions): RegistrySupergraphSource {
+  const { logger, metrics } = options;
+  const supergraphUrl = new URL("supergraph", options.registryUrl.endsWith("/") ? options.registryUrl : `${options.registryUrl}/`).href;
+  const cachePath = resolve(options.cachePath);
+  let current: Loaded | undefined;
+  let reachable = false;
+  const routeListeners: ((routes: SubgraphRoute[]) => void)[] = [];
+  let reload: () => Promise<void> = async () => {};
+
+  /** Verifies and builds an answer; throws with the reason when it cannot be served. */
+  const load = async (body: unknown): Promise<Loaded> => {
+    const signed = signedSupergraphFrom(body);
+    await verifySignedSupergraph(signed, options.keys);
+    const endpoints = Supergraph.build(signed.supergraph).subgraphsMetadata().map(({ name, url }) => ({ name, url }));
+    const routes = parseSubgraphRoutes({ routes: JSON.parse(signed.routes) as unknown }, `the registry's routes of version ${signed.version}`);
+    return { signed, endpoints, routes };
+  };
+
+  /** The registry's newer version, or undefined when the one served is current (304). */
+  const fetchNewer = async (): Promise<unknown> => {
+    let response: Response;
+    try {
+      response = await fetch(supergraphUrl, {
+        headers: current ? { "if-none-match": `"${current.signed.version}"` } : {},
+        signal: AbortSignal.timeout(options.requestTimeoutMs ?? 5_000),
+      });
+    } catch (error) {
+      reachable = false;
+      throw error;
+    }
+    reachable = response.status === 200 || response.status === 304 || response.status === 404;
+    if (response.status === 304) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      throw new Error(`The registry answered ${response.status} at ${supergraphUrl}.`);
+    }
+    return response.json();
+  };
+
+  const keep = async (loaded: Loaded) => {
+    try {
+      await mkdir(dirname(cachePath), { recursive: true });
+      const partial = `${cachePath}.${process.pid}.partial`;
+      await writeFile(partial, JSON.stringify(loaded.signed));
+      await rename(partial, cachePath);
+    } catch (error) {
+      logger.warn({ err: error, cachePath }, "the verified supergraph cannot be kept on disk (GATEWAY_SUPERGRAPH_CACHE_PATH); serving it all the same");
+    }
+  };
+
+  const refusal = (error: unknown): "refused" | "invalid" => (error instanceof SupergraphSignatureError ? "refused" : "invalid");
+
+  const initial = async (): Promise<Loaded> => {
+    let fetched: unknown;
+    try {
+      fetched = await fetchNewer();
+    } catch (error) {
+      metrics.registrySupergraphFetches.inc({ outcome: "unreachable" });
+      logger.warn({ err: error, registry: supergraphUrl }, "the schema registry is unreachable at start; serving the last verified supergraph kept on disk");
+    }
+    if (fetched !== undefined) {
+      try {
+        const loaded = await load(fetched);
+        metrics.registrySupergraphFetches.inc({ outcome: "updated" });
+        await keep(loaded);
+        return loaded;
+      } catch (error) {
+        metrics.registrySupergraphFetches.inc({ outcome: refusal(error) });
+        logger.error({ err: error }, "the registry's supergraph is refused; trying the last verified copy on disk");
+      }
+    }
+    let copy: string;
+    try {
+      copy = await readFile(cachePath, "utf8");
+    } catch {
+      throw new Error(`No supergraph to serve: the schema registry at ${supergraphUrl} gave none that verifies, and there is no copy at ${cachePath} (GATEWAY_SUPERGRAPH_CACHE_PATH).`);
+    }
+    // The copy on disk is checked like an answer: whoever can write the disk cannot choose the schema either.
+    return load(JSON.parse(copy) as unknown);
+  };
+
+  const hook: SupergraphSdlHook = async ({ update }) => {
+    current = await initial();
+    metrics.registrySupergraphVersion.set(current.signed.version);
+    let running: Promise<void> | undefined;
+    reload = () => {
+      running ??= (async () => {
+        try {
+          const fetched = await fetchNewer();
+          if (fetched === undefined) {
+            metrics.registrySupergraphFetches.inc({ outcome: "unchanged" });
+            return;
+          }
+          let next: Loaded;
+          try {
+            next = await load(fetched);
+            if (next.signed.version === current?.signed.version && next.signed.supergraph === current.signed.supergraph) {
+              metrics.registrySupergraphFetches.inc({ outcome: "unchanged" });
+              return;
+            }
+            update(next.signed.supergraph);
+          } catch (error) {
+            metrics.registrySupergraphFetches.inc({ outcome: refusal(error) });
+            logger.error({ err: error, registry: supergraphUrl }, "the registry's new supergraph is refused; keeping the one served");
+            return;
+          }
+          current = next;
+          metrics.registrySupergraphFetches.inc({ outcome: "updated" });
+          metrics.registrySupergraphVersion.set(next.signed.version);
+          logger.info({ version: next.signed.version }, "supergraph updated from the schema registry");
+          for (const listener of routeListeners) listener(next.routes);
+          await keep(next);
+        } catch (error) {
+          metrics.registrySupergraphFetches.inc({ outcome: "unreachable" });
+          logger.warn({ err: error, registry: supergraphUrl }, "the schema registry is unreachable; serving the supergraph already verified");
+        } finally {
+          running = undefined;
+        }
+      })();
+      return running;
+    };
+    const timer = setInterval(() => void reload(), options.pollIntervalMs ?? 2_000);
+    timer.unref();
+    return {
+      supergraphSdl: current.signed.supergraph,
+      cleanup: async () => {
+        clearInterval(timer);
+        await running;
+      },
+    };
+  };
+
+  return {
+    hook,
+    subgraphs: () => current?.endpoints ?? [],
+    routes: () => current?.routes ?? [],
+    onRoutes: (listener) => void routeListeners.push(listener),
+    reload: () => reload(),
+    degraded: () => (reachable ? [] : ["schema registry"]),
+  };
+}

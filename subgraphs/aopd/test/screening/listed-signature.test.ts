@@ -1,0 +1,82 @@
+import { ofacSdnListName } from "@compliance-graph/sanctions-lists";
+import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
+import { postJson, requestSignatureProof } from "../support/portal-client.js";
+import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
+import { databaseDrivers } from "../support/test-database.js";
+
+/** A key whose address a list version names: the sanctioned party proving its own address. */
+const listedKey = testSecretKey("listed signer");
+const listedAddress = p2wpkhAddress(publicKeyOf(listedKey));
+const clearKey = testSecretKey("clear signer");
+const clearAddress = p2wpkhAddress(publicKeyOf(clearKey));
+
+/**
+ * Issue 35, attack 5: under AOPD_SCREENING_POLICY=refuse, an AOPP request without an address (so
+ * nothing was screened at request time) signed by a listed key must not become VERIFIED: the
+ * signature is taken, the proof is left for review with the screening named on the trail for the
+ * officer, and the customer reads the neutral text of any review.
+ */
+describe.each(databaseDrivers)("a listed address's signature under the refusal policy on %s", (driver) => {
+  let aopd: TestAopd;
+  beforeAll(async () => {
+    aopd = await startTestAopd(driver, { config: { rateLimitPerCredential: 0, rateLimitPerClient: 0, screening: { policy: "refuse", provider: undefined } } });
+    await importSanctionsList(aopd.services.db, aopd.services.config.assets, {
+      list: ofacSdnListName,
+      // Newer than any bundled version, so it is the list screened against.
+      publishedOn: "2099-01-01",
+      source: "listed-signature.test.ts",
+      contentHash: "f".repeat(64),
+      addresses: [{ ofacAsset: "XBT", address: listedAddress, family: "bitcoin", sdnUid: "990035", sdnName: "LISTED SIGNER" }],
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await aopd?.close();
+  });
+
+  const officerView = async (id: string) => {
+    const { body } = await aopd.query(`query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }) { id status address screening { status list matchedEntry { sdnUid } } } } }`, { id });
+    expect(body.errors).toBeUndefined();
+    return (body.data!.aopd as { proofs: Record<string, unknown>[] }).proofs[0]!;
+  };
+  const submittedEntry = async (proofId: string) => {
+    const entry = await aopd.services.db.selectFrom("aopd_audit_entry").select(["action", "details"]).where("proof_id", "=", proofId).where("action", "=", "SUBMITTED").executeTakeFirstOrThrow();
+    return { ...entry, details: (typeof entry.details === "string" ? JSON.parse(entry.details) : entry.details) as Record<string, unknown> };
+  };
+
+  it("leaves a portal signature of a listed key for review, names the screening for the officer, and tells the customer only that it is received", async () => {
+    const { token, proof } = await requestSignatureProof(aopd, { format: "P2WPKH" });
+    expect(proof.address).toBeNull();
+    const signature = signBip322PublicKeyHash(listedKey, listedAddress, proof.message);
+    const answer = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, { address: listedAddress, signature });
+    expect(answer.status).toBe(200);
+    expect(answer.body.proof).toMatchObject({ id: proof.id, status: "SUBMITTED", address: listedAddress });
+    // The customer's view says nothing of why: no screening, no list.
+    expect(JSON.stringify(answer.body)).not.toMatch(/LISTED|sanction|OFAC|screening/i);
+    // The same submission again: the same answer.
+    const again = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, { address: listedAddress, signature });
+    expect([again.status, again.body.proof.status]).toEqual([200, "SUBMITTED"]);
+
+    expect(await officerView(proof.id)).toMatchObject({ status: "SUBMITTED", screening: { status: "LISTED", list: ofacSdnListName, matchedEntry: { sdnUid: "990035" } } });
+    const entry = await submittedEntry(proof.id);
+    expect(entry.details).toMatchObject({ evidence: "signature", leftForReview: "screening", screening: { status: "LISTED", list: ofacSdnListName, listVersion: "2099-01-01" } });
+    expect(JSON.stringify(entry.details)).toContain("990035");
+  });
+
+  it("leaves an AOPP callback of a listed key for review too, and verifies a clear key's signature as before", async () => {
+    const listed = await requestSignatureProof(aopd, { format: "P2WPKH" });
+    const callback = await fetch(new URL(`/aopp/callback/${listed.token}`, aopd.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ version: 0, address: listedAddress, signature: signBip322PublicKeyHash(listedKey, listedAddress, listed.proof.message) }),
+    });
+    expect(callback.status).toBe(204);
+    expect(await officerView(listed.proof.id)).toMatchObject({ status: "SUBMITTED", screening: { status: "LISTED" } });
+
+    const clear = await requestSignatureProof(aopd, { format: "P2WPKH" });
+    const answer = await postJson<{ proof: Record<string, unknown> }>(aopd, `${clear.token}/signature`, { address: clearAddress, signature: signBip322PublicKeyHash(clearKey, clearAddress, clear.proof.message) });
+    expect(answer.body.proof).toMatchObject({ status: "VERIFIED" });
+    expect((await submittedEntry(clear.proof.id)).details).not.toHaveProperty("leftForReview");
+  });
+});
