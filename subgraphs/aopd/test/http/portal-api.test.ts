@@ -44,6 +44,7 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       dueAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       address,
+      settled: false,
       signature: { format: "P2WPKH", message: proof.message, xpubRequired: true, aoppUri, psbt: expect.stringMatching(/^cHNidP8/), signInMessage: expect.stringMatching(/ wants you to sign in with your Bitcoin account:\n/) },
       satoshi: null,
       media: null,
