@@ -28,6 +28,7 @@ export { chainAuditEntries, chainSpacingMs } from "./audit/chain-audit-entries.j
 export { selectAuditTrailPage } from "./audit/audit-trail-query.js";
 export { Sequencer } from "./database/sequencer.js";
 export { verifyAuditTrail } from "./audit/verify-audit-trail.js";
+export { replayTrailAgainstTables } from "./audit/replay-trail-against-tables.js";
 export { generateCheckpointKey } from "./audit/signed-note.js";
 export { sequenceAuditLog } from "./audit/sequence-audit-log.js";
 export { loadCheckpointSigner } from "./audit/checkpoint-signer.js";

@@ -4,6 +4,7 @@ import type { AuditKeyring } from "./audit-keyring.js";
 import type { NoteVerifier } from "./signed-note.js";
 import { verifyAgainstCheckpoint } from "./verify-audit-checkpoint.js";
 import { verifyAuditAuthentication } from "./verify-audit-authentication.js";
+import { replayTrailAgainstTables } from "./replay-trail-against-tables.js";
 
 /** What `npm run verify-audit` adds to the chain's walk: each finding is something that does not hold; notes only inform. */
 export interface AuditLogVerification {
@@ -14,7 +15,8 @@ export interface AuditLogVerification {
 /**
  * The checks of the transparency log (docs/audit-transparency.md) over the configured database:
  * every chained entry authenticates under the audit keys, every entry set aside is named, and,
- * given a checkpoint kept outside the database (`--checkpoint FILE`), the trail still hashes to it.
+ * given a checkpoint kept outside the database (`--checkpoint FILE`), the trail still hashes to it;
+ * and the tables hold what the trail says happened (replay-trail-against-tables.ts).
  */
 export async function verifyAuditLog(db: Kysely<AopdDatabase>, options: { keyring: AuditKeyring; checkpoint?: { note: string; log: NoteVerifier } }): Promise<AuditLogVerification> {
   const findings: string[] = [];
@@ -25,6 +27,9 @@ export async function verifyAuditLog(db: Kysely<AopdDatabase>, options: { keyrin
   for (const entry of authentication.setAside) {
     findings.push(`audit entry set aside (insertion ${entry.insertion}, ${entry.action} by ${entry.actorSubject}, dated ${entry.occurredAt.toISOString()}): ${entry.reason}`);
   }
+  const replay = await replayTrailAgainstTables(db);
+  findings.push(...replay.findings);
+  if (replay.findings.length === 0) notes.push(`the decisions, proofs and legal holds agree with the ${replay.replayed} entries that record them`);
   if (options.checkpoint) {
     const problems = await verifyAgainstCheckpoint(db, options.checkpoint.note, options.checkpoint.log);
     findings.push(...problems);

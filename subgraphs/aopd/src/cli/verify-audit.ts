@@ -10,8 +10,8 @@ import { openDatabase } from "../database/open-database.js";
  * PGlite in `AOPD_DATA_DIR`) and names the first entry that does not match. Exit code 0: the chain
  * is whole (entries still waiting to be chained are reported as pending); 1: it is broken at the
  * entry named, or an entry does not authenticate or was set aside, or the trail does not hold the
- * checkpoint given by `--checkpoint FILE` (audit/verify-audit-log.ts); 2:
- * it could not be read.
+ * checkpoint given by `--checkpoint FILE`, or a decision, proof or legal hold differs from what the
+ * trail says happened (audit/verify-audit-log.ts); 2: it could not be read.
  */
 const config = aopdConfigFromEnv();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -1,0 +1,228 @@
+import type { Kysely } from "kysely";
+import type { AopdDatabase, ProofDecisionRow } from "../database/database-schema.js";
+import type { AuditAction } from "./audit-action.js";
+
+/**
+ * Entries (and rows looked up) per query.
+ * @default 5_000
+ */
+export const replayBatchSize = 5_000;
+
+/** The entries that say what a table must hold: each decision's row, the decision in force, the legal hold. */
+const decisionActions = ["DECIDED", "CHAIN_CHECKED", "PROPOSED", "CONFIRMED", "REJECTED", "REOPENED", "REOPEN_PROPOSED"] as const satisfies readonly AuditAction[];
+const holdActions = ["LEGAL_HOLD_PLACED", "LEGAL_HOLD_LIFTED"] as const satisfies readonly AuditAction[];
+const replayedActions: readonly AuditAction[] = [...decisionActions, ...holdActions];
+
+interface ReplayedEntry {
+  /** The entry's `seq`, or `insertion N` for one committed and not chained yet. */
+  place: string;
+  action: string;
+  proofId: string | null;
+  actorSubject: string;
+  details: string;
+}
+
+/** One column of the proof row as the trail left it, and the entry that said so. */
+interface Said<T> {
+  value: T;
+  place: string;
+}
+
+/** A proof as the trail says it is now; a column no entry spoke of is absent. */
+interface ProofAsReplayed {
+  status?: Said<string>;
+  decisionId?: Said<string | null>;
+  proposalId?: Said<string | null>;
+  onHold?: Said<boolean>;
+  /** A proof with a decision cannot be deleted (migration 0009: decisions are append-only, the foreign key does not cascade). */
+  decided: boolean;
+}
+
+/**
+ * Replays the audit trail against the tables it records and names every row that differs from
+ * what the trail says happened. Threat: a superuser who disables the tables' triggers and edits a
+ * decision or deletes a held proof, leaving the trail (whose chain and authentication hold) alone.
+ *
+ * - Each decision entry (`DECIDED`, `CHAIN_CHECKED`, `PROPOSED`, `CONFIRMED`, `REJECTED`,
+ *   `REOPENED`, `REOPEN_PROPOSED`) names its `aopd_proof_decision` row (`details.decisionId`):
+ *   the row must exist with the entry's proof, action, outcome, reason, comment and decider.
+ * - Each proof a decision entry names must exist, with the status, decision in force and proposal
+ *   the last of its entries left (decide-proof.ts, settle-proposal.ts, reopen-proof.ts).
+ * - A proof the trail last says was put on legal hold must exist and be on hold; one whose hold
+ *   was lifted must not be (it may be gone after its retention).
+ *
+ * Cost: one pass over the replayed entries in `seq` order (keyset pages of `replayBatchSize`, then
+ * the entries committed but not chained yet, by insertion), one lookup of the page's decision rows
+ * by primary key per page, then the proofs by primary key in pages. Memory: one page, plus a few
+ * columns per proof that has decision or hold entries. Everything is read in one repeatable-read
+ * snapshot, so a change committed meanwhile is seen in both the trail and the tables, or in neither.
+ * Entries set aside by the sequencer are not aopd's and are not replayed; rows the trail never
+ * spoke of (proofs decided before the trail existed, demo data) are not judged.
+ */
+export async function replayTrailAgainstTables(db: Kysely<AopdDatabase>, options: { batchSize?: number } = {}): Promise<{ replayed: number; findings: string[] }> {
+  const batchSize = options.batchSize ?? replayBatchSize;
+  return db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute(async (trx) => {
+      const findings: string[] = [];
+      const proofs = new Map<string, ProofAsReplayed>();
+      let replayed = 0;
+      const replay = async (entries: ReplayedEntry[]) => {
+        replayed += entries.length;
+        findings.push(...(await compareDecisionRows(trx, entries)));
+        for (const entry of entries) replayOnProof(proofs, entry);
+      };
+      let afterSeq = "0";
+      for (;;) {
+        const page = await trx
+          .selectFrom("aopd_audit_entry")
+          .select(["seq", "action", "proof_id", "actor_subject", "details"])
+          .where("seq", ">", afterSeq)
+          .where("action", "in", replayedActions)
+          .orderBy("seq")
+          .limit(batchSize)
+          .execute();
+        await replay(page.map((row) => ({ place: `entry ${row.seq}`, action: row.action, proofId: row.proof_id, actorSubject: row.actor_subject, details: row.details })));
+        if (page.length < batchSize) break;
+        afterSeq = String(page[page.length - 1]!.seq);
+      }
+      let afterInsertion = "0";
+      for (;;) {
+        const page = await trx
+          .selectFrom("aopd_audit_entry")
+          .select(["insertion", "action", "proof_id", "actor_subject", "details"])
+          .where("seq", "is", null)
+          .where("insertion", ">", afterInsertion)
+          .where("action", "in", replayedActions)
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))))
+          .orderBy("insertion")
+          .limit(batchSize)
+          .execute();
+        await replay(page.map((row) => ({ place: `pending insertion ${row.insertion}`, action: row.action, proofId: row.proof_id, actorSubject: row.actor_subject, details: row.details })));
+        if (page.length < batchSize) break;
+        afterInsertion = String(page[page.length - 1]!.insertion);
+      }
+      findings.push(...(await compareProofRows(trx, proofs, batchSize)));
+      return { replayed, findings };
+    });
+}
+
+function isDecisionAction(action: string): action is (typeof decisionActions)[number] {
+  return (decisionActions as readonly string[]).includes(action);
+}
+
+function detailsOf(entry: ReplayedEntry): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(entry.details);
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The page's decision entries against their rows of `aopd_proof_decision`, fetched in one query. */
+async function compareDecisionRows(db: Kysely<AopdDatabase>, entries: ReplayedEntry[]): Promise<string[]> {
+  const decisions = entries.filter((entry) => isDecisionAction(entry.action)).map((entry) => ({ entry, details: detailsOf(entry) }));
+  const ids = decisions.map(({ details }) => details.decisionId).filter((id): id is string => typeof id === "string");
+  const rows = ids.length === 0 ? [] : await db.selectFrom("aopd_proof_decision").selectAll().where("id", "in", ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const findings: string[] = [];
+  for (const { entry, details } of decisions) {
+    const id = details.decisionId;
+    if (typeof id !== "string") {
+      findings.push(`audit ${entry.place} (${entry.action} of proof ${entry.proofId}) names no decision row`);
+      continue;
+    }
+    const row = byId.get(id);
+    const subject = `aopd_proof_decision ${id} (proof ${entry.proofId})`;
+    if (!row) {
+      findings.push(`${subject}: the trail says it was recorded (${entry.action}, ${entry.place}), the table has no such row`);
+      continue;
+    }
+    const expected: [keyof ProofDecisionRow, unknown][] = [
+      ["proof_id", entry.proofId],
+      ["action", entry.action === "CHAIN_CHECKED" ? "DECIDED" : entry.action],
+      ["outcome", details.outcome ?? null],
+      ["reason", details.reason ?? null],
+      ["reason_text", details.reasonText ?? null],
+      ["comment", details.comment ?? null],
+      ["decider_subject", entry.actorSubject],
+    ];
+    for (const [field, said] of expected) {
+      if (row[field] !== said) findings.push(`${subject}: ${field}: the trail says ${shown(said)} (${entry.place}), the table says ${shown(row[field])}`);
+    }
+  }
+  return findings;
+}
+
+/** What one entry says of its proof's row, over what earlier entries said. */
+function replayOnProof(proofs: Map<string, ProofAsReplayed>, entry: ReplayedEntry): void {
+  if (entry.proofId === null) return;
+  const proof = proofs.get(entry.proofId) ?? { decided: false };
+  proofs.set(entry.proofId, proof);
+  const place = entry.place;
+  const decisionId = detailsOf(entry).decisionId;
+  const id = typeof decisionId === "string" ? decisionId : null;
+  switch (entry.action) {
+    case "DECIDED":
+    case "CHAIN_CHECKED":
+    case "CONFIRMED":
+      proof.status = { value: String(detailsOf(entry).outcome), place };
+      proof.decisionId = { value: id, place };
+      proof.proposalId = { value: null, place };
+      break;
+    case "PROPOSED":
+    case "REOPEN_PROPOSED":
+      proof.proposalId = { value: id, place };
+      break;
+    case "REJECTED":
+      proof.proposalId = { value: null, place };
+      break;
+    case "REOPENED":
+      proof.status = { value: "SUBMITTED", place };
+      proof.decisionId = { value: null, place };
+      proof.proposalId = { value: null, place };
+      break;
+    case "LEGAL_HOLD_PLACED":
+    case "LEGAL_HOLD_LIFTED":
+      proof.onHold = { value: entry.action === "LEGAL_HOLD_PLACED", place };
+      break;
+  }
+  if (isDecisionAction(entry.action)) proof.decided = true;
+}
+
+/** Each proof the trail spoke of against its row, fetched by primary key in pages. */
+async function compareProofRows(db: Kysely<AopdDatabase>, proofs: Map<string, ProofAsReplayed>, batchSize: number): Promise<string[]> {
+  const findings: string[] = [];
+  const ids = [...proofs.keys()];
+  for (let start = 0; start < ids.length; start += batchSize) {
+    const page = ids.slice(start, start + batchSize);
+    const rows = await db.selectFrom("aopd_proof").select(["id", "status", "decision_id", "proposal_id", "legal_hold_since"]).where("id", "in", page).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const id of page) {
+      const said = proofs.get(id)!;
+      const row = byId.get(id);
+      const subject = `aopd_proof ${id}`;
+      if (!row) {
+        if (said.onHold?.value) findings.push(`${subject}: the trail says it is on legal hold (${said.onHold.place}), the table has no such proof`);
+        else if (said.decided) findings.push(`${subject}: the trail says it was decided (its decisions cannot be deleted), the table has no such proof`);
+        continue;
+      }
+      const compared: [string, Said<unknown> | undefined, unknown][] = [
+        ["status", said.status, row.status],
+        ["decision_id", said.decisionId, row.decision_id],
+        ["proposal_id", said.proposalId, row.proposal_id],
+        ["legal_hold", said.onHold && { ...said.onHold, value: said.onHold.value ? "on hold" : "not on hold" }, row.legal_hold_since === null ? "not on hold" : "on hold"],
+      ];
+      for (const [field, trail, table] of compared) {
+        if (trail && trail.value !== table) findings.push(`${subject}: ${field}: the trail says ${shown(trail.value)} (${trail.place}), the table says ${shown(table)}`);
+      }
+    }
+  }
+  return findings;
+}
+
+function shown(value: unknown): string {
+  return value === null || value === undefined ? "none" : JSON.stringify(value);
+}
