@@ -9,7 +9,7 @@ export default defineConfig({
   // CommonJS build, so tests do the same.
   resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }] },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "subgraphs/*/test/**/*.test.ts", "gateway/test/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "subgraphs/*/test/**/*.test.ts", "gateway/test/**/*.test.ts", "registry/test/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["./packages/test-kit/src/test-database-global-setup.ts"],
     // Database suites create their own databases; two workers match the two cores CI has.
     maxWorkers: 2,

@@ -24,13 +24,14 @@ import { proofReceiptsScenario } from "./scenarios/proof-receipts.js";
 import { auditTrailScenario } from "./scenarios/audit-trail.js";
 import { auditLogScenario } from "./scenarios/audit-log.js";
 import { sanctionsScreeningScenario } from "./scenarios/sanctions-screening.js";
+import { registryCheckScenario } from "./scenarios/registry-check.js";
 import { siblingAddressScreeningScenario } from "./scenarios/sibling-address-screening.js";
 
 /**
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, auditLogScenario, sanctionsScreeningScenario, siblingAddressScreeningScenario, quotaCheckScenario];
+const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, auditLogScenario, sanctionsScreeningScenario, siblingAddressScreeningScenario, quotaCheckScenario, registryCheckScenario];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

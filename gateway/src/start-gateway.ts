@@ -26,6 +26,7 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
+import { registryDoorRoutes, registryDoorSubgraph } from "./http/registry-door-routes.js";
 import type { SubgraphRoute } from "./http/subgraph-route.js";
 import { switchableSubgraphRoutes, withPublishedRoutes } from "./http/switchable-subgraph-routes.js";
 import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
@@ -268,10 +269,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
   const door: RouteDoor<Identity> = (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse });
-  const routeOptions = { subgraphUrl: (name: string) => subgraphs().find((subgraph) => subgraph.name === name)?.url, mint, logger };
+  // The schema registry is no subgraph of the supergraph: its command-line routes go to the
+  // registry the gateway takes its supergraph from, or to SUBGRAPH_REGISTRY_URL beside a file.
+  const registryUrl = options.registry?.url ?? subgraphUrls.registry;
+  const doorRoutes = registryUrl ? registryDoorRoutes : [];
+  const routeOptions = {
+    subgraphUrl: (name: string) => subgraphs().find((subgraph) => subgraph.name === name)?.url ?? (name === registryDoorSubgraph ? registryUrl : undefined),
+    mint,
+    logger,
+  };
   let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
   if (registrySource) {
-    const served = (published: readonly SubgraphRoute[]) => withPublishedRoutes(subgraphRouteList, published, (route) => logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"));
+    const served = (published: readonly SubgraphRoute[]) => withPublishedRoutes([...subgraphRouteList, ...doorRoutes], published, (route) => logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"));
     const initialRoutes = served(registrySource.routes());
     const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: initialRoutes, door });
     servedRoles.setRouteRoles(initialRoutes.map((route) => route.role));
@@ -282,8 +291,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
     subgraphRoutes = { routes: [switchable.route], close: () => switchable.close() };
   } else {
-    servedRoles.setRouteRoles(subgraphRouteList.map((route) => route.role));
-    subgraphRoutes = forwardSubgraphRoutes({ ...routeOptions, routes: subgraphRouteList });
+    const routes = [...subgraphRouteList, ...doorRoutes];
+    servedRoles.setRouteRoles(routes.map((route) => route.role));
+    subgraphRoutes = forwardSubgraphRoutes({ ...routeOptions, routes });
   }
 
   const shell = createHttpServerShell({

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -123,6 +123,28 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
     const forbidden = await fetch(`${gateway.baseUrl}/travel/secret`, { headers: { authorization: `Bearer ${token}` } });
     expect(forbidden.status).toBe(403);
     expect(await forbidden.json()).toMatchObject({ errors: [{ extensions: { code: "FORBIDDEN", requiredRole: "travel:secret" } }] });
+    expect(received.length).toBe(before);
+  });
+
+  it("refuses a path with a dot segment, which would leave the route's prefix at the subgraph, before the subgraph hears of it", async () => {
+    const before = received.length;
+    // Raw requests: fetch would resolve the dot segments before sending.
+    const rawGet = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(gateway.baseUrl);
+        const call = httpRequest({ host: url.hostname, port: url.port, path, headers: { authorization: `Bearer ${token}` } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        });
+        call.on("error", reject);
+        call.end();
+      });
+    for (const path of ["/travel/files/../secret", "/travel/files/%2e%2E/secret", "/travel/files/..\\secret", "/travel/files/./a.pdf"]) {
+      const answer = await rawGet(path);
+      expect({ path, status: answer.status }).toEqual({ path, status: 400 });
+      expect(answer.body).toContain("path");
+    }
     expect(received.length).toBe(before);
   });
 

@@ -7,7 +7,7 @@ import { pollUntil } from "@compliance-graph/test-kit";
 /** `npm start` as a new user runs it, with its output collected. */
 function startTrial(port: number) {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-    env: { ...process.env, PORT: String(port), AOPD_DATA_DIR: "memory://", LOG_LEVEL: "warn", NODE_ENV: "" },
+    env: { ...process.env, PORT: String(port), AOPD_DATA_DIR: "memory://", REGISTRY_DATA_DIR: "memory://", LOG_LEVEL: "warn", NODE_ENV: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output = { stdout: "", stderr: "" };
@@ -25,22 +25,22 @@ async function listen(port: number): Promise<Server> {
   return server;
 }
 
-/** Three free consecutive ports (what `PORT` asks of the machine), held while looking so the first answer is checked. */
+/** Four free consecutive ports (what `PORT` asks of the machine: the gateway, aopd, trpd, the registry), held while looking so the first answer is checked. */
 async function freePortRun(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const first = await listen(0);
     const base = (first.address() as { port: number }).port;
     const held = [first];
     try {
-      held.push(await listen(base + 1), await listen(base + 2));
+      held.push(await listen(base + 1), await listen(base + 2), await listen(base + 3));
       return base;
     } catch {
-      // One of the next two is taken: try another run.
+      // One of the next three is taken: try another run.
     } finally {
       await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
     }
   }
-  throw new Error("no three free consecutive ports found in 50 tries");
+  throw new Error("no four free consecutive ports found in 50 tries");
 }
 
 /** stderr without oidc-provider's own warnings (the development provider's in-memory store; Node 20), which every start prints. */
@@ -61,8 +61,8 @@ describe("npm start's ports", () => {
     await pollUntil("the banner", async () => trial.output.stdout, (text) => text.includes("is running at") || trial.child.exitCode !== null, { timeoutMs: 180_000 });
     expect(ownLines(trial.output.stderr)).toEqual([]);
     expect(trial.output.stdout).toMatch(/it lives 300 seconds \(DEV_IDP_ACCESS_TOKEN_TTL_SECONDS\)/);
-    // The subgraphs answer on the two ports after PORT, not on 4001 and 4002.
-    for (const port of [base + 1, base + 2]) expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
+    // The subgraphs answer on the two ports after PORT, not on 4001 and 4002, and the registry on the third.
+    for (const port of [base + 1, base + 2, base + 3]) expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
     trial.child.kill("SIGTERM");
     const [code] = await once(trial.child, "exit");
     expect(code).toBe(0);

@@ -80,6 +80,10 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
       refuse(503, unavailable);
       return;
     }
+    if (hasDotSegment(request.url ?? route.path)) {
+      refuse(400, new UserInputError("path", "A path segment may not be '.' or '..' (nor their percent-encoded forms): give the resource's path as it is."));
+      return;
+    }
     // Relative to the routing URL, so that a path prefix in front of the subgraph (an ingress's) is kept.
     const target = new URL((request.url ?? route.path).slice(1), routingUrl);
     const headers: Record<string, string> = {};
@@ -135,4 +139,17 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
       await Promise.all(served.map(({ agent }) => agent.close()));
     },
   };
+}
+
+/**
+ * Whether a request's path has a dot segment. The URL parser resolves `..`, `%2e%2e` and `..\` when
+ * the target is built, so `/aopd/media/../../graphql` would leave the route's prefix and reach any
+ * path of the subgraph with the caller's identity, past the gateway's own checks.
+ */
+function hasDotSegment(url: string): boolean {
+  const path = url.replace(/[?#].*$/s, "");
+  return path.split(/[\\/]/).some((segment) => {
+    const decoded = segment.toLowerCase().replaceAll("%2e", ".");
+    return decoded === "." || decoded === "..";
+  });
 }

@@ -7,7 +7,7 @@ import pg from "pg";
 import { boundedPool } from "./bounded-pool.js";
 import type { AopdDatabase } from "./database-schema.js";
 import type { DatabaseTimeouts } from "./database-timeouts.js";
-import { PGliteDialect } from "./pglite-dialect.js";
+import { PGliteDialect } from "@compliance-graph/pglite-dialect";
 import { tracedDialect } from "./traced-dialect.js";
 import { proofDatabaseTypes } from "./timestamptz-parser.js";
 

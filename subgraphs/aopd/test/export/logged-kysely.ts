@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, type LogEvent } from "kysely";
 import type { AopdDatabase } from "../../src/database/database-schema.js";
 import type { Database } from "../../src/database/open-database.js";
-import { PGliteDialect } from "../../src/database/pglite-dialect.js";
+import { PGliteDialect } from "@compliance-graph/pglite-dialect";
 
 /**
  * A second Kysely on the same database that records every statement it runs, so that a test can

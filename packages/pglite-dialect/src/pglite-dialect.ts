@@ -78,7 +78,7 @@ class PGliteDriver implements Driver {
     release?.();
   }
 
-  // The PGlite instance belongs to whoever created it (see openDatabase), which closes it.
+  // The PGlite instance belongs to whoever created it (see aopd's openDatabase, the registry's openRegistryDatabase), which closes it.
   async destroy(): Promise<void> {}
 }
 
@@ -92,7 +92,7 @@ class PGliteConnection implements DatabaseConnection {
 
   // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    // Streaming goes through server-side cursors (see export/fetch-in-chunks.ts), the same on both drivers.
+    // Streaming goes through server-side cursors (aopd's export/fetch-in-chunks.ts), the same on both drivers.
     throw new Error("PGliteDialect does not stream; use a cursor.");
   }
 }
