@@ -42,6 +42,7 @@ import { startAopdSubscriptionServer } from "./subscriptions/start-aopd-subscrip
 import { ExportSlots } from "./export/export-slots.js";
 import { MediaUploadSlots } from "./kinds/media/media-upload-slots.js";
 import { officerMediaRoute } from "./http/officer-media-route.js";
+import { DownloadsInFlight } from "./export/downloads-in-flight.js";
 import { proofDownloadRoute } from "./http/proof-download-route.js";
 import { loadReceiptSigningKeys } from "./receipts/receipt-signing-keys.js";
 import { ReceiptSigner } from "./receipts/receipt-signer.js";
@@ -192,6 +193,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
     const schema = buildAopdSchema();
     const databaseReady = databaseReadiness(database.db, config.database.readyTimeoutMs);
 
+    const downloads = new DownloadsInFlight();
     const server = await startSubgraphServer<AopdContext>({
       name: "aopd",
       schema,
@@ -222,7 +224,7 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         receiptJwksRoute(services.receiptSigner),
         receiptStatusRoute(services.db),
         ...auditLogRoutes({ db: services.db, signer: checkpoints.signer, witnesses }),
-        proofDownloadRoute({ services, schema, logger }),
+        proofDownloadRoute({ services, schema, logger, downloads }),
         aoppCallbackRoute(publicRoutes),
         portalApiRoute(publicRoutes),
         officerMediaRoute({ db: services.db, config, uploadSlots, logger }),
@@ -281,7 +283,10 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
         await eventPump.close();
         await stopAuditSequencer();
         await subscriptions.close();
+        downloads.stop();
         await server.close();
+        // The drain has cut what was left; each download writes its trail entry before the database closes.
+        await downloads.settled();
         await xpubSearch.close();
         await database.close();
       },

@@ -3,11 +3,18 @@ import type { AopdDatabase } from "../database/database-schema.js";
 import { appendAuditEntry } from "./append-audit-entry.js";
 import type { AuditOrigin } from "./audit-origin.js";
 
+/** Why an export stopped before its end: the client left, aopd was stopping, or reading or writing failed. */
+export type ExportCutReason = "client gone" | "shutdown" | "error";
+
+/** How an export ended: whole, or cut short (then `rows` are those written before the cut). */
+export type ExportOutcome = { outcome: "complete" } | { outcome: "cut short"; why: ExportCutReason };
+
 /**
- * Records an export once it has been written: who, through which door, with which filter (as the
- * JSON the caller sent, kept as text: a filter may hold any GraphQL value), and how many rows left.
- * A read changes nothing to wrap a transaction around, so the entry follows the export; an export
- * that failed before its end is not recorded, one cut off mid-download is (its rows were sent).
+ * Records an export once it has ended: who, through which door, with which filter (as the JSON the
+ * caller sent, kept as text: a filter may hold any GraphQL value), how many rows left, and whether
+ * the file was whole or cut short (and why). A read changes nothing to wrap a transaction around,
+ * so the entry follows the export; an export refused before its first byte is not recorded, every
+ * one that started sending is, once.
  */
 export function recordExport(
   db: Kysely<AopdDatabase>,
@@ -16,6 +23,7 @@ export function recordExport(
   via: string,
   filter: unknown,
   rows: number,
+  ended: ExportOutcome = { outcome: "complete" },
 ): Promise<void> {
-  return appendAuditEntry(db, { origin, action: what, proofId: null, details: { via, filter: JSON.stringify(filter ?? null), rows } });
+  return appendAuditEntry(db, { origin, action: what, proofId: null, details: { via, filter: JSON.stringify(filter ?? null), rows, ...ended } });
 }

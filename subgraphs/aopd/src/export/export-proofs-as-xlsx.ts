@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { LimitExceededError } from "@compliance-graph/errors";
 import type { Kysely } from "kysely";
 import type { AopdDatabase } from "../database/database-schema.js";
+import { ExportBrokeOff } from "./export-broke-off.js";
 import { streamProofsAsXlsx, type ProofExportOptions } from "./stream-proofs-as-xlsx.js";
 
 export interface ProofExport {
@@ -34,8 +35,13 @@ export async function exportProofsAsXlsx(db: Kysely<AopdDatabase>, options: Proo
       callback(bytes > maxFileBytes ? tooLarge(bytes) : null);
     },
   });
-  const rows = await streamProofsAsXlsx(db, options, () => collect);
-  return { file: Buffer.concat(chunks), rows };
+  try {
+    const rows = await streamProofsAsXlsx(db, options, () => collect);
+    return { file: Buffer.concat(chunks), rows };
+  } catch (error) {
+    // Nothing of a file held in memory reached the caller: what stopped it is the answer.
+    throw error instanceof ExportBrokeOff ? error.cause : error;
+  }
 }
 
 function tooLarge(bytes: number): LimitExceededError {

@@ -10,6 +10,7 @@ import { validateProofFilter } from "../proofs/validate-proof-filter.js";
 import type pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { CopyRowXmlTranscoder } from "./copy-row-xml-transcoder.js";
+import { ExportBrokeOff } from "./export-broke-off.js";
 import { fetchInChunks } from "./fetch-in-chunks.js";
 import { proofRowsCopySql } from "./proof-rows-copy-sql.js";
 import { XlsxProofWriter } from "./xlsx-proof-writer.js";
@@ -45,8 +46,9 @@ export interface ProofExportOptions {
  *
  * `open` is called once the filter is valid and the count within the cap, and before the first
  * byte: a caller answering over HTTP can still answer an error until then, and sends its headers
- * in `open`. When reading rows fails after that, the output is left incomplete (never ended), so
- * the caller can tell the client that the file broke off.
+ * in `open`. When anything fails after that (reading rows, the output closing), the output is left
+ * incomplete (never ended), so the caller can tell the client that the file broke off, and the
+ * failure is thrown as `ExportBrokeOff` with the rows written so far.
  *
  * @returns the number of proofs written.
  */
@@ -61,6 +63,16 @@ export async function streamProofsAsXlsx(db: Kysely<AopdDatabase>, options: Proo
  * cannot stream a COPY, or a server without `pool`.
  */
 async function streamThroughCursor(db: Kysely<AopdDatabase>, options: ProofExportOptions, open: (matching: number) => Writable): Promise<number> {
+  let opened: XlsxProofWriter | undefined;
+  try {
+    return await streamThroughCursorInto(db, options, open, (writer) => (opened = writer));
+  } catch (error) {
+    throw opened ? new ExportBrokeOff(opened.rows, error) : error;
+  }
+}
+
+/** `streamThroughCursor`'s work; `opened` learns the writer once the output is open. */
+async function streamThroughCursorInto(db: Kysely<AopdDatabase>, options: ProofExportOptions, open: (matching: number) => Writable, opened: (writer: XlsxProofWriter) => void): Promise<number> {
   const writer = await db.transaction().execute(async (trx) => {
     // The first statement of the transaction, so it applies on both drivers (PGlite's Kysely
     // driver ignores Kysely's own transaction settings).
@@ -68,6 +80,7 @@ async function streamThroughCursor(db: Kysely<AopdDatabase>, options: ProofExpor
     const { count } = await countProofsQuery(trx, options.filter, options.limits).executeTakeFirstOrThrow();
     const matching = checkedMatching(Number(count), options);
     const writer = new XlsxProofWriter({ output: open(matching), rowsPerSheet: options.rowsPerSheet, assetName: (code) => options.assetNames.get(code) });
+    opened(writer);
     const query = selectProofs(trx, options.filter, undefined, options.limits);
     try {
       await fetchInChunks(trx, query, options.chunkSize ?? 2_000, (rows) => writer.add(rows.map(toProof)));
@@ -93,7 +106,7 @@ async function streamThroughCursor(db: Kysely<AopdDatabase>, options: ProofExpor
 async function streamThroughCopy(pool: pg.Pool, db: Kysely<AopdDatabase>, options: ProofExportOptions, open: (matching: number) => Writable): Promise<number> {
   const client = await pool.connect();
   let failure: Error | undefined;
-  let writer: XlsxProofWriter;
+  let writer: XlsxProofWriter | undefined;
   try {
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
     await setLocalStatementTimeout(client, options.statementTimeoutMs);
@@ -112,12 +125,16 @@ async function streamThroughCopy(pool: pg.Pool, db: Kysely<AopdDatabase>, option
     await client.query("COMMIT");
   } catch (error) {
     failure = error as Error;
-    throw error;
+    throw writer ? new ExportBrokeOff(writer.rows, error) : error;
   } finally {
     // A connection left in the middle of a COPY or a transaction is closed rather than reused.
     client.release(failure);
   }
-  await writer.finish();
+  try {
+    await writer.finish();
+  } catch (error) {
+    throw new ExportBrokeOff(writer.rows, error);
+  }
   return writer.rows;
 }
 

@@ -1,5 +1,5 @@
 import { actorOf } from "../audit/audit-actor.js";
-import { recordExport } from "../audit/record-export.js";
+import { recordExport, type ExportOutcome } from "../audit/record-export.js";
 import type { ServerResponse } from "node:http";
 import { ForbiddenError, LimitExceededError, UserInputError, type PublicError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
@@ -8,6 +8,8 @@ import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, 
 import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import { streamProofsAsXlsx } from "../export/stream-proofs-as-xlsx.js";
+import { ExportBrokeOff } from "../export/export-broke-off.js";
+import type { DownloadsInFlight } from "../export/downloads-in-flight.js";
 
 /** Where the gateway sends downloads; the gateway serves the same path to its callers (its entry in subgraph-routes.yaml). */
 export const proofDownloadPath = "/exports/proofs.xlsx";
@@ -19,6 +21,8 @@ export interface ProofDownloadRouteOptions {
   services: AopdServices;
   schema: GraphQLSchema;
   logger: Logger;
+  /** This replica's downloads, which tell a cut by shutdown from a client leaving. */
+  downloads: DownloadsInFlight;
 }
 
 /** Why a download is refused, in the route's GraphQL error shape: the status of each, this route's one table. */
@@ -50,9 +54,13 @@ class DownloadRefusal {
  * naming the field); the export takes a slot of the same `ExportSlots` as `proofsAsXlsx` (429).
  * The file is sent as an attachment with `nosniff`, so that no browser renders it in the page of
  * the origin.
+ *
+ * Every download that sent its headers ends in one trail entry and one log line that say the same:
+ * complete with its rows, or cut short with the rows written before the cut and why (the client
+ * went away, aopd was stopping, or reading the rows failed).
  */
 export function proofDownloadRoute(options: ProofDownloadRouteOptions): RouteDefinition<Identity> {
-  const { services, logger } = options;
+  const { services, logger, downloads } = options;
   const filterType = options.schema.getType("AopdProofFilterInput") as GraphQLInputType;
   const handle = async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
@@ -66,7 +74,12 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions): RouteDef
       return refuse(response, error);
     }
     const started = performance.now();
+    // Set when the connection closes before the file ended: the client left, or the shutdown's drain cut it.
+    let connectionCut = false;
+    response.once("close", () => (connectionCut = !response.writableFinished));
     let rows: number;
+    let ended: ExportOutcome = { outcome: "complete" };
+    let cause: unknown;
     try {
       rows = await streamProofsAsXlsx(
         services.db,
@@ -82,27 +95,27 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions): RouteDef
         },
       );
     } catch (error) {
+      if (!(error instanceof ExportBrokeOff)) return refuse(response, error);
       // Past the headers only the connection can say that the file broke off: it is cut, never ended.
-      if (response.headersSent) {
-        logger.warn({ err: error, requestId }, "proof download broke off");
-        response.destroy();
-        return;
-      }
-      return refuse(response, error);
+      rows = error.rows;
+      cause = error.cause;
+      ended = { outcome: "cut short", why: connectionCut ? (downloads.stopping ? "shutdown" : "client gone") : "error" };
+      response.destroy();
     } finally {
-      // The file is out: the caller, who may already hold all of it, can start the next export at once, not only
-      // after the trail's entry below is written.
+      // The file is out (or cut): the caller can start the next export at once, not only after the trail's entry below is written.
       release();
     }
     try {
-      await recordExport(services.db, { actor: actorOf(identity), requestId }, "PROOFS_EXPORTED", "download", filter, rows);
+      await recordExport(services.db, { actor: actorOf(identity), requestId }, "PROOFS_EXPORTED", "download", filter, rows, ended);
     } catch (error) {
-      // The file was sent; only its trail entry is missing, which must not pass quietly.
-      logger.error({ err: error, requestId, rows }, "proof download sent but not recorded in the audit trail");
+      // The file was sent, whole or in part; only its trail entry is missing, which must not pass quietly.
+      logger.error({ err: error, requestId, rows, ...ended }, "proof download not recorded in the audit trail");
     }
-    logger.info({ requestId, rows, ms: Math.round(performance.now() - started) }, "proofs downloaded as XLSX");
+    const ms = Math.round(performance.now() - started);
+    if (ended.outcome === "complete") logger.info({ requestId, rows, ms, ...ended }, "proofs downloaded as XLSX");
+    else logger.warn({ err: cause, requestId, rows, ms, ...ended }, "proof download cut short");
   };
-  return { path: proofDownloadPath, methods: ["POST"], access: "identified", handle };
+  return { path: proofDownloadPath, methods: ["POST"], access: "identified", handle: (call) => downloads.track(() => handle(call)) };
 }
 
 /** Answers a refusal by the route's table; anything else is a fault, for the shell's last answer. */

@@ -157,6 +157,7 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
       via: "proofsAsXlsx",
       filter: JSON.stringify({ is: { any: { customerId: { eq: "CUST-AUDIT" } } } }),
       rows: exported.proofsCount,
+      outcome: "complete",
     });
 
     expect(await verifyAuditTrail(aopd.services.db)).toMatchObject({ mismatch: null });
@@ -198,7 +199,7 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     expect(sheet!.rows.slice(1).flat().every((cell) => cell === null || cell.f === undefined)).toBe(true);
     expect(worksheetXml(file).join("")).not.toMatch(/<f[ >]/);
     const recorded = (await trail({ filter: { actions: ["AUDIT_TRAIL_EXPORTED"], actorSubject: auditor.subject } })).entries.at(-1)!;
-    expect(JSON.parse(recorded.details)).toEqual({ via: "auditTrailAsXlsx", filter: JSON.stringify(filter), rows: expected.length });
+    expect(JSON.parse(recorded.details)).toEqual({ via: "auditTrailAsXlsx", filter: JSON.stringify(filter), rows: expected.length, outcome: "complete" });
     const everything = await aopd.queryAs(auditor, `{ aopd { auditTrailAsXlsx } }`);
     expect(everything.body.errors).toBeUndefined();
     // Past the export's row limit: refused before a byte is written.
