@@ -70,7 +70,7 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     const file = pngImage(64, 48);
     const id = await uploadedMediaProof(`CUST-REVIEW-${Date.now()}`, file);
     const page = await signedIn("/console/review");
-    await page.getByRole("status").filter({ hasText: "wait for review, oldest first" }).waitFor(slow);
+    await page.getByRole("status").filter({ hasText: /waits? for review, oldest first/ }).waitFor(slow);
     await page.getByRole("link", { name: id }).click();
     await page.getByRole("heading", { name: `Proof ${id}` }).waitFor(slow);
     await page.getByRole("img", { name: `The customer's wallet showing ${bitcoinAddress}` }).waitFor(slow);
@@ -194,7 +194,7 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     expect(portalUrl.startsWith(`${stack.baseUrl}/portal/`)).toBe(true);
 
     await page.getByRole("link", { name: /^Waiting for review/ }).click();
-    await page.getByRole("status").filter({ hasText: "wait for review, oldest first" }).waitFor(slow);
+    await page.getByRole("status").filter({ hasText: /waits? for review, oldest first/ }).waitFor(slow);
     expect(await page.getByRole("link", { name: id }).count()).toBe(0);
 
     const file = pngImage(80, 60);
