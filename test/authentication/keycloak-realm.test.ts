@@ -42,7 +42,7 @@ describe("the committed Keycloak realm (dev-identity-provider/realm/dev-realm.js
     expect(audienceScope?.protocolMappers[0]?.config["included.custom.audience"]).toBe("compliance-graph");
     expect(api?.defaultClientScopes).toContain(audienceScope?.name);
     expect(realm.clients.find((client) => client.clientId === "compliance-graph-frontend")).toMatchObject({ publicClient: true, standardFlowEnabled: true });
-    expect(realm.roles.realm.map((role) => role.name).sort()).toEqual(["audit:read", "proofs:assess", "proofs:export", "proofs:read", "proofs:write", "travel-rule:read"]);
+    expect(realm.roles.realm.map((role) => role.name).sort()).toEqual(["audit:read", "proofs:assess", "proofs:export", "proofs:read", "proofs:write", "schema:admin", "schema:publish", "travel-rule:read"]);
     expect(readDevRealm()).toMatchObject({ realm: "dev", audience: "compliance-graph", accessTokenTtlSeconds: 300, users: [
       { username: "demo-officer", roles: ["proofs:read", "proofs:export", "proofs:write", "proofs:assess", "travel-rule:read"] },
       { username: "demo-officer-2", roles: ["proofs:read", "proofs:export", "proofs:write", "proofs:assess", "travel-rule:read"] },
