@@ -74,7 +74,11 @@ module.exports = {
     // Type-only imports are arrows too: a type from a higher floor ties the floors as much as a value.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"], extensions: [".ts", ".js", ".mjs", ".json"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+      extensions: [".ts", ".js", ".mjs", ".json"],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -42,7 +42,12 @@ const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 const tracing = startTracing("compliance-graph");
 const logger = createLogger("start");
 // Before anything starts: Ctrl-C or SIGTERM during start-up stops what has started so far.
-const started: { aopd?: { close(): Promise<void> }; trpd?: { close(): Promise<void> }; registry?: { close(): Promise<void> }; gateway?: { close(): Promise<void> } } = {};
+const started: {
+  aopd?: { close(): Promise<void> };
+  trpd?: { close(): Promise<void> };
+  registry?: { close(): Promise<void> };
+  gateway?: { close(): Promise<void> };
+} = {};
 onShutdownSignal(logger, async () => {
   await started.gateway?.close();
   await Promise.all([started.aopd?.close(), started.trpd?.close(), started.registry?.close()]);
@@ -99,12 +104,24 @@ async function startTrial(): Promise<void> {
   // aopd and trpd enter the supergraph as any team's subgraph does: published through the registry.
   const mint = await createInternalTokenMinter({ privateJwk: internalKey.privateJwk });
   const fileRoutes = (parseYaml(await readFile(new URL("../subgraph-routes.yaml", import.meta.url), "utf8")) as { routes: { subgraph: string }[] }).routes;
-  for (const [name, url, schemaFile] of [["aopd", aopd.url, fileURLToPath(new URL("../subgraphs/aopd/aopd.graphql", import.meta.url))], ["trpd", trpd.url, trpdSchemaFile]] as const) {
+  for (const [name, url, schemaFile] of [
+    ["aopd", aopd.url, fileURLToPath(new URL("../subgraphs/aopd/aopd.graphql", import.meta.url))],
+    ["trpd", trpd.url, trpdSchemaFile],
+  ] as const) {
     const publish = async (force: boolean) =>
       fetch(`${registry.url}/registry/subgraphs/publish`, {
         method: "POST",
-        headers: { authorization: `Bearer ${await mint({ subject: "npm-start", client: "dev-api-client", roles: ["schema:publish"] }, "registry")}`, "content-type": "application/json" },
-        body: JSON.stringify({ name, url, schema: await readFile(schemaFile, "utf8"), routes: fileRoutes.filter((route) => route.subgraph === name), ...(force ? { force: true, reason: "npm start serves this checkout's schema" } : {}) }),
+        headers: {
+          authorization: `Bearer ${await mint({ subject: "npm-start", client: "dev-api-client", roles: ["schema:publish"] }, "registry")}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          name,
+          url,
+          schema: await readFile(schemaFile, "utf8"),
+          routes: fileRoutes.filter((route) => route.subgraph === name),
+          ...(force ? { force: true, reason: "npm start serves this checkout's schema" } : {}),
+        }),
       });
     let answer = await publish(false);
     // A change against what an earlier trial recorded as in use: the checkout is what this trial serves.

@@ -31,7 +31,32 @@ import { siblingAddressScreeningScenario } from "./scenarios/sibling-address-scr
  * `npm run bench [-- --only name] [-- --quick]`: runs every scenario in turn and writes
  * docs/benchmarks.md. `--quick` shrinks data sizes, for checking that the scenarios run at all.
  */
-const scenarios: BenchmarkScenario[] = [proofQueriesScenario, proofIngestionScenario, proofExportScenario, gatewayComparisonScenario, federationBenchmarkScenario, proofSubscriptionsScenario, proofEventLogScenario, portalApiScenario, contractWalletSignaturesScenario, portalPageScenario, consolePageScenario, callbackFloodScenario, assetSchemaScenario, chainChecksScenario, mediaTransferScenario, subscriptionCapsScenario, tracingCostScenario, proofReceiptsScenario, auditTrailScenario, auditLogScenario, sanctionsScreeningScenario, siblingAddressScreeningScenario, quotaCheckScenario, registryCheckScenario];
+const scenarios: BenchmarkScenario[] = [
+  proofQueriesScenario,
+  proofIngestionScenario,
+  proofExportScenario,
+  gatewayComparisonScenario,
+  federationBenchmarkScenario,
+  proofSubscriptionsScenario,
+  proofEventLogScenario,
+  portalApiScenario,
+  contractWalletSignaturesScenario,
+  portalPageScenario,
+  consolePageScenario,
+  callbackFloodScenario,
+  assetSchemaScenario,
+  chainChecksScenario,
+  mediaTransferScenario,
+  subscriptionCapsScenario,
+  tracingCostScenario,
+  proofReceiptsScenario,
+  auditTrailScenario,
+  auditLogScenario,
+  sanctionsScreeningScenario,
+  siblingAddressScreeningScenario,
+  quotaCheckScenario,
+  registryCheckScenario,
+];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";
 process.env.LOG_LEVEL ??= "warn";

@@ -37,7 +37,9 @@ export function consoleRoute(distDir: string, settings: ConsoleSettings) {
   for (const [network, explorer] of Object.entries(settings.explorers ?? {})) {
     for (const [kind, template] of Object.entries(explorer)) {
       if (typeof template !== "string" || !/^https:\/\//.test(template) || !template.includes(`{${kind === "tx" ? "tx" : "address"}}`)) {
-        throw new Error(`consoleRoute: explorers.${network}.${kind} must be an https URL containing {${kind === "tx" ? "tx" : "address"}}; got ${JSON.stringify(template)}.`);
+        throw new Error(
+          `consoleRoute: explorers.${network}.${kind} must be an https URL containing {${kind === "tx" ? "tx" : "address"}}; got ${JSON.stringify(template)}.`,
+        );
       }
     }
   }

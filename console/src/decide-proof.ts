@@ -58,7 +58,10 @@ type Settled = Pick<Proof, "__typename" | "id" | "status">;
  * SUBMITTED to be decided again, and the earlier decision stays in its history.
  */
 export async function reopenProof(api: GatewayApi, id: string, reason: string): Promise<Settled> {
-  const data = await api.graphql<{ aopd: { reopenProof: Settled } }>(`mutation Reopen($id: ID!, $reason: String!) { aopd { reopenProof(id: $id, reason: $reason) { __typename id status } } }`, { id, reason });
+  const data = await api.graphql<{ aopd: { reopenProof: Settled } }>(
+    `mutation Reopen($id: ID!, $reason: String!) { aopd { reopenProof(id: $id, reason: $reason) { __typename id status } } }`,
+    { id, reason },
+  );
   return data.aopd.reopenProof;
 }
 
@@ -67,11 +70,21 @@ export async function reopenProof(api: GatewayApi, id: string, reason: string): 
  * to review) another officer's proposal. The API refuses the proposer with CONFLICT and
  * `extensions.proposedBy`, whatever the page shows.
  */
-export async function settleProposal(api: GatewayApi, id: string, settlement: { confirm: true; comment: string } | { confirm: false; reason: string }): Promise<Settled> {
+export async function settleProposal(
+  api: GatewayApi,
+  id: string,
+  settlement: { confirm: true; comment: string } | { confirm: false; reason: string },
+): Promise<Settled> {
   if (settlement.confirm) {
-    const data = await api.graphql<{ aopd: { confirmProofDecision: Settled } }>(`mutation Confirm($id: ID!, $comment: String) { aopd { confirmProofDecision(id: $id, comment: $comment) { __typename id status } } }`, { id, comment: settlement.comment || null });
+    const data = await api.graphql<{ aopd: { confirmProofDecision: Settled } }>(
+      `mutation Confirm($id: ID!, $comment: String) { aopd { confirmProofDecision(id: $id, comment: $comment) { __typename id status } } }`,
+      { id, comment: settlement.comment || null },
+    );
     return data.aopd.confirmProofDecision;
   }
-  const data = await api.graphql<{ aopd: { rejectProofDecision: Settled } }>(`mutation Reject($id: ID!, $reason: String!) { aopd { rejectProofDecision(id: $id, reason: $reason) { __typename id status } } }`, { id, reason: settlement.reason });
+  const data = await api.graphql<{ aopd: { rejectProofDecision: Settled } }>(
+    `mutation Reject($id: ID!, $reason: String!) { aopd { rejectProofDecision(id: $id, reason: $reason) { __typename id status } } }`,
+    { id, reason: settlement.reason },
+  );
   return data.aopd.rejectProofDecision;
 }

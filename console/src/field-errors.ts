@@ -35,8 +35,16 @@ export function fieldErrors(errors: readonly ApiErrorEntry[], known: ReadonlySet
     }
     const coerced = code === "BAD_USER_INPUT" ? coercedField(entry.message) : undefined;
     if (coerced && known.has(coerced.field)) {
-      return { field: coerced.field, text: t(coerced.missing ? "fieldError.missing" : "fieldError.invalid", { field: labelOf(coerced.field) }), detail: undefined };
+      return {
+        field: coerced.field,
+        text: t(coerced.missing ? "fieldError.missing" : "fieldError.invalid", { field: labelOf(coerced.field) }),
+        detail: undefined,
+      };
     }
-    return { field: undefined, text: textOr(`errorCode.${code}`, t("errorCode.other")), detail: code === "BAD_USER_INPUT" || code === "CONFLICT" ? entry.message : undefined };
+    return {
+      field: undefined,
+      text: textOr(`errorCode.${code}`, t("errorCode.other")),
+      detail: code === "BAD_USER_INPUT" || code === "CONFLICT" ? entry.message : undefined,
+    };
   });
 }

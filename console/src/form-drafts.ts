@@ -3,7 +3,9 @@ const key = "console.drafts";
 
 type Draft = { path: string; fields: [string, string][] };
 
-const fieldsOf = (root: ParentNode) => [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>("form input[name], form textarea[name], form select[name]")];
+const fieldsOf = (root: ParentNode) => [
+  ...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>("form input[name], form textarea[name], form select[name]"),
+];
 
 /**
  * Keeps what the officer typed on the screen before the console leaves for the sign-in page (a
@@ -13,7 +15,10 @@ const fieldsOf = (root: ParentNode) => [...root.querySelectorAll<HTMLInputElemen
 export function saveDrafts(root: ParentNode): void {
   const fields = fieldsOf(root)
     .filter((field) => !(field instanceof HTMLInputElement && ["password", "file", "hidden"].includes(field.type)))
-    .map((field): [string, string] => [field.name, field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio") ? (field.checked ? field.value || "on" : "") : field.value])
+    .map((field): [string, string] => [
+      field.name,
+      field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio") ? (field.checked ? field.value || "on" : "") : field.value,
+    ])
     .filter(([, value]) => value !== "");
   if (fields.length) sessionStorage.setItem(key, JSON.stringify({ path: `${location.pathname}${location.search}`, fields } satisfies Draft));
 }
@@ -34,7 +39,8 @@ export function restoreDrafts(root: ParentNode): void {
   const fields = fieldsOf(root);
   for (const [name, value] of draft.fields) {
     for (const field of fields.filter((candidate) => candidate.name === name)) {
-      if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) field.checked = field.checked || (field.value || "on") === value;
+      if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio"))
+        field.checked = field.checked || (field.value || "on") === value;
       else field.value = value;
       field.dispatchEvent(new Event("input", { bubbles: true }));
     }

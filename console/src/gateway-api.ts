@@ -28,7 +28,11 @@ export function gatewayApi(session: OfficerSession) {
   return {
     authorized,
     async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-      const response = await authorized("/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+      const response = await authorized("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
       const body = (await response.json()) as { data?: T; errors?: ApiErrorEntry[] };
       if (body.errors?.length) throw new ApiError(body.errors);
       if (!body.data) throw new ApiError([{ message: `HTTP ${response.status}` }]);

@@ -26,7 +26,12 @@ export function liveProofs(session: OfficerSession, onStateChange: (connected: b
     if (stopped) return;
     // One client per connection: its own end (error or complete, whichever comes first, once)
     // schedules the next, so two endings never start two competing connections.
-    const current = createClient({ url, retryAttempts: 0, lazy: false, connectionParams: async () => ({ bearer_token: renewFirst ? await session.renew() : await session.accessToken() }) });
+    const current = createClient({
+      url,
+      retryAttempts: 0,
+      lazy: false,
+      connectionParams: async () => ({ bearer_token: renewFirst ? await session.renew() : await session.accessToken() }),
+    });
     client = current;
     let ended = false;
     current.on("connected", () => {

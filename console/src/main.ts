@@ -32,7 +32,9 @@ async function start(): Promise<void> {
   });
   const { aopd } = await api.graphql<{
     aopd: { configuration: { supportedAssets: Asset[]; proofKinds: ({ name: ProofKind } & ConsoleProofKind)[] }; theme: string; logo: string };
-  }>(`{ aopd { configuration { supportedAssets { asset name symbol network standard addressFamily decimals } proofKinds { name decidedByOfficer decisionReasons fourEyes } } ${operatorThemeFields} } }`);
+  }>(
+    `{ aopd { configuration { supportedAssets { asset name symbol network standard addressFamily decimals } proofKinds { name decidedByOfficer decisionReasons fourEyes } } ${operatorThemeFields} } }`,
+  );
   applyOperatorTheme(document.documentElement, aopd.theme);
   const logo = operatorLogoUrl(aopd.logo);
   const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
@@ -74,7 +76,11 @@ async function start(): Promise<void> {
     main.focus();
   };
 
-  const languageSelect = h("select", { id: "language" }, ...languages.map((code) => h("option", { value: code, selected: code === currentLanguage() }, t(`language.${code}`)))) as HTMLSelectElement;
+  const languageSelect = h(
+    "select",
+    { id: "language" },
+    ...languages.map((code) => h("option", { value: code, selected: code === currentLanguage() }, t(`language.${code}`))),
+  ) as HTMLSelectElement;
   languageSelect.addEventListener("change", () => {
     setLanguage(languageSelect.value);
     renderShell();

@@ -15,7 +15,9 @@ export function assetLabel(context: ConsoleContext, code: string): string {
 export function addressCell(context: ConsoleContext, proof: Pick<Proof, "address" | "asset">): Node {
   if (!proof.address) return h("span", {}, t("proof.noAddress"));
   const href = explorerUrl(context.config, context.assets.get(proof.asset)?.network, "address", proof.address);
-  return href ? h("a", { href, target: "_blank", rel: "noopener noreferrer", "aria-label": t("proof.explorerLink", { address: proof.address }) }, proof.address) : h("span", {}, proof.address);
+  return href
+    ? h("a", { href, target: "_blank", rel: "noopener noreferrer", "aria-label": t("proof.explorerLink", { address: proof.address }) }, proof.address)
+    : h("span", {}, proof.address);
 }
 
 /** A whole-unit amount from the lowest denomination, when the asset's decimals are known. */
@@ -37,6 +39,8 @@ export function evidenceSummary(context: ConsoleContext, proof: Proof): string {
       return proof.txId ? t("evidence.satoshiSent", { amount, tx: `${proof.txId.slice(0, 10)}…` }) : t("evidence.satoshiAwaiting", { amount });
     }
     case "media":
-      return proof.contentType ? t("evidence.file", { type: proof.contentType, size: formatNumber(Math.round((proof.byteSize ?? 0) / 1024)) }) : t("evidence.awaitingFile");
+      return proof.contentType
+        ? t("evidence.file", { type: proof.contentType, size: formatNumber(Math.round((proof.byteSize ?? 0) / 1024)) })
+        : t("evidence.awaitingFile");
   }
 }

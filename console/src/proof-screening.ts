@@ -68,7 +68,10 @@ export function screeningRows(screening: ProofScreening): [string, Node | string
     [t("screening.sdnUid"), entry?.sdnUid],
     [t("screening.listedAsset"), entry?.asset],
     [t("screening.listedAddress"), entry?.address],
-    [t("screening.matchedForm"), screening.matchedForm ? `${textOr(`screening.form.${screening.matchedForm}`, screening.matchedForm)}: ${screening.matchedAddress ?? ""}` : null],
+    [
+      t("screening.matchedForm"),
+      screening.matchedForm ? `${textOr(`screening.form.${screening.matchedForm}`, screening.matchedForm)}: ${screening.matchedAddress ?? ""}` : null,
+    ],
   ];
 }
 
@@ -89,6 +92,10 @@ export function screeningHistory(changes: readonly ScreeningChangeRecord[]): HTM
   return h(
     "ol",
     { class: "plain", "aria-label": t("screening.history") },
-    ...[...changes].sort((a, b) => a.at.localeCompare(b.at)).map((change) => h("li", {}, t("screening.historyLine", { when: formatDate(change.at), status: t(`screening.${change.to}`), version: change.listVersion ?? "" }))),
+    ...[...changes]
+      .sort((a, b) => a.at.localeCompare(b.at))
+      .map((change) =>
+        h("li", {}, t("screening.historyLine", { when: formatDate(change.at), status: t(`screening.${change.to}`), version: change.listVersion ?? "" })),
+      ),
   );
 }

@@ -20,7 +20,9 @@ for (const path of listed.split("\n").filter(Boolean)) {
   // A workspace folder is one of the repository's own, not anything under a node_modules.
   if (folder !== "" && !folder.startsWith("..") && !folder.split(sep).includes("node_modules")) own.add(folder);
 }
-const self = [...own].find((folder) => JSON.parse(execFileSync("node", ["-p", `JSON.stringify(require("./${folder}/package.json").name)`], { encoding: "utf8" })) === workspace);
+const self = [...own].find(
+  (folder) => JSON.parse(execFileSync("node", ["-p", `JSON.stringify(require("./${folder}/package.json").name)`], { encoding: "utf8" })) === workspace,
+);
 own.delete(self);
 for (const folder of [...own].sort()) cpSync(folder, join(out, folder), { recursive: true, verbatimSymlinks: true });
 console.log(`copy-workspaces: ${workspace} runs on ${[...own].sort().join(", ") || "no other workspace"}`);

@@ -13,7 +13,12 @@ import process from "node:process";
 const workspace = process.argv[2];
 if (!workspace) throw new Error("usage: prune-node-modules.mjs <workspace name>");
 const listed = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable", "--workspace", workspace], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-const keep = new Set(listed.split("\n").filter(Boolean).map((path) => resolve(path)));
+const keep = new Set(
+  listed
+    .split("\n")
+    .filter(Boolean)
+    .map((path) => resolve(path)),
+);
 let removed = 0;
 
 /** Walks a node_modules folder: a package kept is walked into (its own node_modules), one not kept is removed. */

@@ -67,7 +67,13 @@ const cleanUp = async () => {
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanUp().then(() => process.exit(1)));
 
 /** Plays `name`'s Deployment with `changes` applied, waits until it is ready on `port` inside its pod, checks its security context. */
-async function playDeployment(name: string, port: number, configMapFiles: string[], change: (deployment: Manifest) => void = () => undefined, secretValues: Record<string, string> = {}): Promise<void> {
+async function playDeployment(
+  name: string,
+  port: number,
+  configMapFiles: string[],
+  change: (deployment: Manifest) => void = () => undefined,
+  secretValues: Record<string, string> = {},
+): Promise<void> {
   const deployment = (await read(`${name}.yaml`)).find((resource) => resource.kind === "Deployment")!;
   deployment.spec.replicas = 1;
   deployment.spec.template.spec.containers[0]!.image = `localhost/compliance-graph/${name}:${tag}`;
@@ -80,18 +86,28 @@ async function playDeployment(name: string, port: number, configMapFiles: string
   const container = `${name}-pod-0-${name}`;
   // The probe prints what it got when not ready, so that a timeout says why.
   const probe = `fetch('http://127.0.0.1:${port}/health/ready').then(async r=>{if(r.ok)process.exit(0);console.log(r.status,await r.text());process.exit(1)},e=>{console.log(String(e));process.exit(1)})`;
-  const probeOnce = () => run("podman", ["exec", container, "node", "-e", probe], { timeout: 60_000 }).then(() => "ready", (error: { stdout?: string; message: string }) => error.stdout?.trim() || error.message);
-  await pollUntil(`${name} ready inside its pod`, probeOnce, (answer) => answer === "ready", { timeoutMs: 180_000, intervalMs: 1_000 }).catch(async (error: unknown) => {
-    const logs = await podman(["logs", "--tail", "20", container]).catch((reason: unknown) => `(no logs: ${(reason as Error).message})`);
-    throw new Error(`${(error as Error).message}\n${name}'s last log lines:\n${logs}`);
-  });
+  const probeOnce = () =>
+    run("podman", ["exec", container, "node", "-e", probe], { timeout: 60_000 }).then(
+      () => "ready",
+      (error: { stdout?: string; message: string }) => error.stdout?.trim() || error.message,
+    );
+  await pollUntil(`${name} ready inside its pod`, probeOnce, (answer) => answer === "ready", { timeoutMs: 180_000, intervalMs: 1_000 }).catch(
+    async (error: unknown) => {
+      const logs = await podman(["logs", "--tail", "20", container]).catch((reason: unknown) => `(no logs: ${(reason as Error).message})`);
+      throw new Error(`${(error as Error).message}\n${name}'s last log lines:\n${logs}`);
+    },
+  );
   const [user, readOnly] = (await podman(["inspect", "--format", "{{.Config.User}} {{.HostConfig.ReadonlyRootfs}}", container])).split(" ");
-  if (readOnly !== "true" || !user?.startsWith("1000")) throw new Error(`${name}: expected user 1000 and a read-only root, got user ${user} and read-only ${readOnly}`);
+  if (readOnly !== "true" || !user?.startsWith("1000"))
+    throw new Error(`${name}: expected user 1000 and a read-only root, got user ${user} and read-only ${readOnly}`);
   // The Secrets reached the container: each key its secretRefs name holds the value the check put in podman's store.
   const seen = JSON.parse(await podman(["exec", container, "node", "-p", "JSON.stringify(process.env)"])) as Record<string, string>;
-  for (const [key, value] of Object.entries(secretValues)) if (seen[key] !== value) throw new Error(`${name}: ${key} from its Secret did not reach the container`);
+  for (const [key, value] of Object.entries(secretValues))
+    if (seen[key] !== value) throw new Error(`${name}: ${key} from its Secret did not reach the container`);
   if (seen.NODE_ENV !== "production") throw new Error(`${name}: NODE_ENV is ${JSON.stringify(seen.NODE_ENV)} in its container, not production`);
-  console.log(`kube play: ${name} ready in production (user ${user}, read-only root file system${Object.keys(secretValues).length > 0 ? `, Secrets ${Object.keys(secretValues).join(", ")}` : ""})`);
+  console.log(
+    `kube play: ${name} ready in production (user ${user}, read-only root file system${Object.keys(secretValues).length > 0 ? `, Secrets ${Object.keys(secretValues).join(", ")}` : ""})`,
+  );
 }
 
 /**
@@ -122,7 +138,10 @@ try {
     configMapFiles.push("--configmap", file);
   }
 
-  for (const [name, port] of [["trpd", 4002], ["console", 8081]] as const) {
+  for (const [name, port] of [
+    ["trpd", 4002],
+    ["console", 8081],
+  ] as const) {
     await playDeployment(name, port, configMapFiles);
     await cleanups.pop()!();
   }
@@ -139,7 +158,17 @@ try {
   });
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${database}`;
-  await podman(["run", "--rm", "--network", "host", "--read-only", "--env", `DATABASE_URL=${databaseUrl}`, `localhost/compliance-graph/aopd:${tag}`, "subgraphs/aopd/src/cli/migrate.ts"]);
+  await podman([
+    "run",
+    "--rm",
+    "--network",
+    "host",
+    "--read-only",
+    "--env",
+    `DATABASE_URL=${databaseUrl}`,
+    `localhost/compliance-graph/aopd:${tag}`,
+    "subgraphs/aopd/src/cli/migrate.ts",
+  ]);
 
   // Every Secret of the manifests, filled with test values, as a podman secret of the same name.
   const testValues: Record<string, string> = {
@@ -185,9 +214,29 @@ try {
     await exited;
   });
   const issuer = `http://127.0.0.1:${idpPort}/auth/realms/dev`;
-  await pollUntil("the identity provider answering", () => fetch(`${issuer}/.well-known/openid-configuration`).then((r) => r.ok, () => false), (ok) => ok, { timeoutMs: 120_000 });
-  await playDeployment("aopd", aopdPort, hostConfigMapFiles, onHostNetwork(aopdPort, { ...common, AOPD_HOST: "127.0.0.1", AOPD_PORT: String(aopdPort), METRICS_PORT: String(basePort + 11) }), pick(testValues, "DATABASE_URL", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_AUDIT_KEY", "AOPD_CHECKPOINT_KEY", "AOPD_CHAIN_BITCOIN_URL"));
-  await playDeployment("trpd", trpdPort, hostConfigMapFiles, onHostNetwork(trpdPort, { ...common, TRPD_HOST: "127.0.0.1", TRPD_PORT: String(trpdPort), METRICS_PORT: String(basePort + 12) }));
+  await pollUntil(
+    "the identity provider answering",
+    () =>
+      fetch(`${issuer}/.well-known/openid-configuration`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    (ok) => ok,
+    { timeoutMs: 120_000 },
+  );
+  await playDeployment(
+    "aopd",
+    aopdPort,
+    hostConfigMapFiles,
+    onHostNetwork(aopdPort, { ...common, AOPD_HOST: "127.0.0.1", AOPD_PORT: String(aopdPort), METRICS_PORT: String(basePort + 11) }),
+    pick(testValues, "DATABASE_URL", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_AUDIT_KEY", "AOPD_CHECKPOINT_KEY", "AOPD_CHAIN_BITCOIN_URL"),
+  );
+  await playDeployment(
+    "trpd",
+    trpdPort,
+    hostConfigMapFiles,
+    onHostNetwork(trpdPort, { ...common, TRPD_HOST: "127.0.0.1", TRPD_PORT: String(trpdPort), METRICS_PORT: String(basePort + 12) }),
+  );
   await playDeployment(
     "gateway",
     gatewayPort,

@@ -59,11 +59,23 @@ try {
     const image = await podman(["inspect", "--format", "{{.ImageName}}", container]);
     const healthcheck = JSON.parse(await podman(["image", "inspect", "--format", "{{json .Config.Healthcheck}}", image])) as { Test?: string[] } | null;
     check(`${image} has a HEALTHCHECK`, healthcheck?.Test?.[0] === "CMD", healthcheck);
-    const outcome = await run("podman", ["exec", container, ...healthcheck!.Test!.slice(1)], { timeout: 60_000 }).then(() => "healthy", (error: { stdout?: string; stderr?: string; message: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`.trim() || error.message);
+    const outcome = await run("podman", ["exec", container, ...healthcheck!.Test!.slice(1)], { timeout: 60_000 }).then(
+      () => "healthy",
+      (error: { stdout?: string; stderr?: string; message: string }) => `${error.stdout ?? ""}${error.stderr ?? ""}`.trim() || error.message,
+    );
     check(`${container}: its image's HEALTHCHECK passes`, outcome === "healthy", outcome);
   }
 
-  const leftover = await run("podman", ["exec", `${pod}-gateway-1`, "node", "-e", "import('oidc-provider').then(() => process.exit(1), () => process.exit(0))"]).then(() => "none", () => "oidc-provider");
+  const leftover = await run("podman", [
+    "exec",
+    `${pod}-gateway-1`,
+    "node",
+    "-e",
+    "import('oidc-provider').then(() => process.exit(1), () => process.exit(0))",
+  ]).then(
+    () => "none",
+    () => "oidc-provider",
+  );
   check("the gateway's image holds no development identity provider", leftover === "none", leftover);
 
   const token = await fetchToken(`${stackIssuer}/protocol/openid-connect/token`, "dev-api-client", "dev-secret");
@@ -79,7 +91,11 @@ try {
   // Round robin: four reads reach both gateways twice.
   for (let index = 0; index < 4; index++) {
     const answer = await post("{ aopd { proofsCount } trpd { vasps { name } } }");
-    check(`read ${index + 1} answered by both subgraphs`, answer.errors === undefined && typeof answer.data?.aopd?.proofsCount === "number" && Array.isArray(answer.data?.trpd?.vasps), answer);
+    check(
+      `read ${index + 1} answered by both subgraphs`,
+      answer.errors === undefined && typeof answer.data?.aopd?.proofsCount === "number" && Array.isArray(answer.data?.trpd?.vasps),
+      answer,
+    );
   }
   const written = await post(
     "mutation Write($input: AopdRequestAoppProofInput!, $key: String) { aopd { requestAoppProof(input: $input, idempotencyKey: $key) { proof { id } portalUrl } } }",
@@ -88,12 +104,26 @@ try {
   const request = written.data?.aopd?.requestAoppProof as { proof: { id: string }; portalUrl: string } | undefined;
   check("a proof requested through the door", request !== undefined, written);
 
-  const stored = await podman(["exec", `${pod}-postgres`, "psql", "-U", "postgres", "-d", "aopd", "-tAc", `SELECT customer_id FROM aopd_proof WHERE id = '${request!.proof.id}'`]);
+  const stored = await podman([
+    "exec",
+    `${pod}-postgres`,
+    "psql",
+    "-U",
+    "postgres",
+    "-d",
+    "aopd",
+    "-tAc",
+    `SELECT customer_id FROM aopd_proof WHERE id = '${request!.proof.id}'`,
+  ]);
   check("the proof is in the PostgreSQL container", stored === "STACK-CHECK-1", stored);
 
   const portalPath = new URL(request!.portalUrl).pathname;
   const portal = await fetch(`${stackDoor}${portalPath}`);
-  check("the customer's portal page is served at its portalUrl", portal.ok && (portal.headers.get("content-type") ?? "").startsWith("text/html"), portal.status);
+  check(
+    "the customer's portal page is served at its portalUrl",
+    portal.ok && (portal.headers.get("content-type") ?? "").startsWith("text/html"),
+    portal.status,
+  );
   const consoleConfig = (await fetch(`${stackDoor}/console/config.json`).then((response) => response.json())) as { issuer?: string };
   check("the console is served with the stack's issuer", consoleConfig.issuer === stackIssuer, consoleConfig);
   // The one issuer URL at work: the browser signs in at the identity provider the gateways verify tokens of.
@@ -104,14 +134,18 @@ try {
     await page.getByLabel("Username").fill("demo-officer", { timeout: 60_000 });
     await page.getByLabel("Password").fill("demo-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    const shown = await page.getByRole("cell", { name: "STACK-CHECK-1" }).first().waitFor({ timeout: 60_000 }).then(
-      () => true,
-      async (error: Error) => {
-        mkdirSync("test-artifacts", { recursive: true });
-        await page.screenshot({ path: "test-artifacts/stack-check-console.png" }).catch(() => undefined);
-        return `${error.message.split("\n")[0]} at ${page.url()} (test-artifacts/stack-check-console.png)`;
-      },
-    );
+    const shown = await page
+      .getByRole("cell", { name: "STACK-CHECK-1" })
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .then(
+        () => true,
+        async (error: Error) => {
+          mkdirSync("test-artifacts", { recursive: true });
+          await page.screenshot({ path: "test-artifacts/stack-check-console.png" }).catch(() => undefined);
+          return `${error.message.split("\n")[0]} at ${page.url()} (test-artifacts/stack-check-console.png)`;
+        },
+      );
     check("an officer signs in to the console in Chromium and sees the proof in the overview", shown === true, shown);
   } finally {
     await browser.close();
@@ -145,7 +179,9 @@ try {
   console.error(`stack check: the Pod's containers:\n${states}`);
   for (const line of states.split("\n").filter((entry) => entry.startsWith(`${pod}-`))) {
     const name = line.split(" ")[0]!;
-    console.error(`stack check: ${name}'s last log lines:\n${await podman(["logs", "--tail", "8", name]).catch((reason: unknown) => (reason as Error).message)}`);
+    console.error(
+      `stack check: ${name}'s last log lines:\n${await podman(["logs", "--tail", "8", name]).catch((reason: unknown) => (reason as Error).message)}`,
+    );
   }
   throw error;
 } finally {

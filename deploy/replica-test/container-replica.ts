@@ -28,7 +28,19 @@ export function containerReplica(imageTag: string, prefix: string): ReplicaFacto
           return;
         }
         const environment = Object.entries(env).flatMap(([key, value]) => ["--env", `${key}=${value}`]);
-        await podman(["run", "--detach", "--name", container, "--network", "host", "--read-only", "--stop-timeout", "30", ...environment, `localhost/compliance-graph/${deployable}:${imageTag}`]);
+        await podman([
+          "run",
+          "--detach",
+          "--name",
+          container,
+          "--network",
+          "host",
+          "--read-only",
+          "--stop-timeout",
+          "30",
+          ...environment,
+          `localhost/compliance-graph/${deployable}:${imageTag}`,
+        ]);
         created = true;
       },
       async stop(signal, timeoutMs = 60_000) {

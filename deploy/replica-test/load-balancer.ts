@@ -64,12 +64,20 @@ export async function startLoadBalancer(folder: string, pools: Record<string, Po
     child.once("spawn", () => resolve());
   });
   const statuses = async () => {
-    const csv = await fetch(`http://127.0.0.1:${statsPort}/stats;csv`).then((r) => r.text(), () => "");
+    const csv = await fetch(`http://127.0.0.1:${statsPort}/stats;csv`).then(
+      (r) => r.text(),
+      () => "",
+    );
     // # pxname,svname,...,status (the 18th column)
-    return new Map(csv.split("\n").filter((line) => line && !line.startsWith("#")).map((line) => {
-      const fields = line.split(",");
-      return [fields[1] ?? "", fields[17] ?? ""] as const;
-    }));
+    return new Map(
+      csv
+        .split("\n")
+        .filter((line) => line && !line.startsWith("#"))
+        .map((line) => {
+          const fields = line.split(",");
+          return [fields[1] ?? "", fields[17] ?? ""] as const;
+        }),
+    );
   };
   return {
     async waitUntilUp(server, timeoutMs = 120_000) {

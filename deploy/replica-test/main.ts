@@ -48,7 +48,9 @@ console.log(describe(result, (Date.now() - started) / 1000));
 
 const failures = [
   ...(result.writesLost > 0 ? [`${result.writesLost} accepted writes are not in the database`] : []),
-  ...result.subscribers.flatMap((subscriber, index) => (subscriber.missed > 0 ? [`subscriber ${index + 1} missed ${subscriber.missed} events (at ${subscriber.missedAt.join(", ")} of the log)`] : [])),
+  ...result.subscribers.flatMap((subscriber, index) =>
+    subscriber.missed > 0 ? [`subscriber ${index + 1} missed ${subscriber.missed} events (at ${subscriber.missedAt.join(", ")} of the log)`] : [],
+  ),
   ...(result.acceptedWrites === 0 ? ["no write was accepted at all"] : []),
   // Served again after everything: the last calm step has answers. How fast throughput came back is a figure, not a
   // verdict (a busy machine decides it as much as the replicas do).
@@ -64,8 +66,16 @@ if (failures.length > 0) {
 
 function describe(run: ReplicaTestResult, seconds: number): string {
   const rows = run.steps.map((step) => {
-    const errors = Object.entries(step.errors).map(([code, count]) => `${code} ${count}`).join(", ") || "none";
-    const recovery = step.secondsToFullThroughput === undefined ? "(baseline)" : step.secondsToFullThroughput === null ? "never" : `${step.secondsToFullThroughput.toFixed(1)} s`;
+    const errors =
+      Object.entries(step.errors)
+        .map(([code, count]) => `${code} ${count}`)
+        .join(", ") || "none";
+    const recovery =
+      step.secondsToFullThroughput === undefined
+        ? "(baseline)"
+        : step.secondsToFullThroughput === null
+          ? "never"
+          : `${step.secondsToFullThroughput.toFixed(1)} s`;
     return `| ${step.step} | ${step.seconds} s | ${step.answered} | ${errors} | ${recovery} |`;
   });
   return [

@@ -36,7 +36,14 @@ export async function runReplicaTest(options: ReplicaTestOptions): Promise<Repli
     const tokenEndpoint = `${issuer}/protocol/openid-connect/token`;
     let token = await fetchToken(tokenEndpoint);
     // Tokens live 300 s; a fresh one every minute keeps every request's token valid.
-    const refresher = setInterval(() => void fetchToken(tokenEndpoint).then((fresh) => (token = fresh), () => undefined), 60_000);
+    const refresher = setInterval(
+      () =>
+        void fetchToken(tokenEndpoint).then(
+          (fresh) => (token = fresh),
+          () => undefined,
+        ),
+      60_000,
+    );
     cleanups.push(async () => clearInterval(refresher));
 
     const figures = new RunFigures();
@@ -122,10 +129,15 @@ async function fetchToken(tokenEndpoint: string): Promise<string> {
 
 /** Requests one proof and returns the cursor of the log's last event once it is there. */
 async function writeOneAndReadLogEnd(load: SteadyLoad): Promise<string> {
-  const { body } = await load.post("mutation { aopd { requestAoppProof(input: { customerId: \"REPLICA-START\", asset: DTI4H95J0R2X }) { proof { id } } } }");
+  const { body } = await load.post('mutation { aopd { requestAoppProof(input: { customerId: "REPLICA-START", asset: DTI4H95J0R2X }) { proof { id } } } }');
   if (body?.errors) throw new Error(`the first write failed: ${JSON.stringify(body.errors)}`);
   // Events are numbered by the event pump just after their commit: wait for this one's number.
-  const events = await pollUntil("the first write's event in the log", () => readEventLog(load, null), (found) => found.length > 0, { timeoutMs: 60_000 });
+  const events = await pollUntil(
+    "the first write's event in the log",
+    () => readEventLog(load, null),
+    (found) => found.length > 0,
+    { timeoutMs: 60_000 },
+  );
   return events.at(-1)!;
 }
 
@@ -134,8 +146,11 @@ async function readEventLog(load: SteadyLoad, from: string | null): Promise<stri
   const cursors: string[] = [];
   let after: string | null = from;
   for (;;) {
-    const { body } = await load.post("query Log($after: String) { aopd { proofEvents(after: $after, limit: 1000) { events { cursor } endCursor hasMore } } }", { after });
-    const page = (body?.data as { aopd: { proofEvents: { events: { cursor: string }[]; endCursor: string | null; hasMore: boolean } } } | undefined)?.aopd.proofEvents;
+    const { body } = await load.post("query Log($after: String) { aopd { proofEvents(after: $after, limit: 1000) { events { cursor } endCursor hasMore } } }", {
+      after,
+    });
+    const page = (body?.data as { aopd: { proofEvents: { events: { cursor: string }[]; endCursor: string | null; hasMore: boolean } } } | undefined)?.aopd
+      .proofEvents;
     if (!page) throw new Error(`reading the event log failed: ${JSON.stringify(body?.errors)}`);
     cursors.push(...page.events.map((event) => event.cursor));
     if (!page.hasMore || !page.endCursor) return cursors;

@@ -61,7 +61,15 @@ export async function startReplicaStack(options: ReplicaStackOptions): Promise<R
     await rm(folder, { recursive: true, force: true });
   };
   try {
-    const [idpPort, trpdPort, aopdPorts, gatewayPorts, aopdFront, gatewayFront, statsPort] = [await port(), await port(), [await port(), await port()], [await port(), await port()], await port(), await port(), await port()];
+    const [idpPort, trpdPort, aopdPorts, gatewayPorts, aopdFront, gatewayFront, statsPort] = [
+      await port(),
+      await port(),
+      [await port(), await port()],
+      [await port(), await port()],
+      await port(),
+      await port(),
+      await port(),
+    ];
 
     const idp = spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], {
       env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", DEV_IDP_PORT: String(idpPort), DEV_IDP_SIGNING_KEY_FILE: join(folder, "dev-idp-key.json") },
@@ -75,7 +83,16 @@ export async function startReplicaStack(options: ReplicaStackOptions): Promise<R
       }
     });
     const issuer = `http://127.0.0.1:${idpPort}/auth/realms/dev`;
-    await pollUntil("the identity provider answering", () => fetch(`${issuer}/.well-known/openid-configuration`).then((r) => r.ok, () => false), (ok) => ok, { timeoutMs: 120_000 });
+    await pollUntil(
+      "the identity provider answering",
+      () =>
+        fetch(`${issuer}/.well-known/openid-configuration`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      (ok) => ok,
+      { timeoutMs: 120_000 },
+    );
 
     const key = await generateInternalSigningKey();
     // The images default to production, which refuses the development identity provider's http issuer: the test is a trial.
@@ -103,7 +120,9 @@ export async function startReplicaStack(options: ReplicaStackOptions): Promise<R
       SUBGRAPH_TRPD_URL: `http://127.0.0.1:${trpdPort}/graphql`,
       GATEWAY_TRUSTED_PROXY_HOPS: "1",
     };
-    const gateways = gatewayPorts.map((gatewayPort, index) => make("gateway", `gateway-${index + 1}`, gatewayPort, { ...gatewayEnv, PORT: String(gatewayPort) }));
+    const gateways = gatewayPorts.map((gatewayPort, index) =>
+      make("gateway", `gateway-${index + 1}`, gatewayPort, { ...gatewayEnv, PORT: String(gatewayPort) }),
+    );
 
     const pools: Record<string, Pool> = {
       aopd: { port: aopdFront, servers: aopds.map((replica, index) => ({ name: replica.name, port: aopdPorts[index]! })) },
@@ -126,17 +145,41 @@ export async function startReplicaStack(options: ReplicaStackOptions): Promise<R
 }
 
 export async function ready(replica: Replica): Promise<void> {
-  await pollUntil(`${replica.name} ready`, () => fetch(`${replica.base}/health/ready`).then((r) => r.ok, () => false), (ok) => ok, { timeoutMs: 180_000, intervalMs: 250 });
+  await pollUntil(
+    `${replica.name} ready`,
+    () =>
+      fetch(`${replica.base}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    (ok) => ok,
+    { timeoutMs: 180_000, intervalMs: 250 },
+  );
 }
 
 /** Applies the migrations once, before any aopd starts, as the Kubernetes Job does before aopd's rollout. */
 async function runMigrations(options: ReplicaStackOptions, env: Record<string, string>): Promise<void> {
   if (options.runtime === "podman") {
     const environment = Object.entries(env).flatMap(([key, value]) => ["--env", `${key}=${value}`]);
-    await podman(["run", "--rm", "--network", "host", "--read-only", ...environment, `localhost/compliance-graph/aopd:${options.imageTag}`, "subgraphs/aopd/src/cli/migrate.ts"], 300_000);
+    await podman(
+      [
+        "run",
+        "--rm",
+        "--network",
+        "host",
+        "--read-only",
+        ...environment,
+        `localhost/compliance-graph/aopd:${options.imageTag}`,
+        "subgraphs/aopd/src/cli/migrate.ts",
+      ],
+      300_000,
+    );
     return;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", "subgraphs/aopd/src/cli/migrate.ts"], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "subgraphs/aopd/src/cli/migrate.ts"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const [code] = (await once(child, "exit")) as [number | null];
   if (code !== 0) throw new Error(`the migrations exited with ${code}`);
 }

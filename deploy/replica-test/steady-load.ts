@@ -52,7 +52,10 @@ export class SteadyLoad {
 
   constructor(private readonly options: LoadOptions) {}
 
-  async post(query: string, variables: Record<string, unknown> = {}): Promise<{ status: number; body?: { data?: unknown; errors?: { extensions?: { code?: string } }[] } }> {
+  async post(
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<{ status: number; body?: { data?: unknown; errors?: { extensions?: { code?: string } }[] } }> {
     const response = await fetch(`${this.options.gateway}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${this.options.token()}` },

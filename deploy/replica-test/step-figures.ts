@@ -45,7 +45,8 @@ export class RunFigures {
   /** The median of successful answers per second between two instants (whole seconds inside them). */
   medianRate(from: number, to: number): number {
     const rates: number[] = [];
-    for (let second = Math.ceil((from - this.began) / 1000); second < Math.floor((to - this.began) / 1000); second++) rates.push(this.perSecond.get(second) ?? 0);
+    for (let second = Math.ceil((from - this.began) / 1000); second < Math.floor((to - this.began) / 1000); second++)
+      rates.push(this.perSecond.get(second) ?? 0);
     rates.sort((a, b) => a - b);
     return rates.length === 0 ? 0 : (rates[Math.floor(rates.length / 2)] ?? 0);
   }

@@ -61,7 +61,13 @@ export const podNameOf = (options: PodStackOptions = {}) => names(options.suffix
  */
 async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
   const { secret } = names(options.suffix ?? "");
-  if (await podman(["secret", "inspect", secret]).then(() => true, () => false)) return;
+  if (
+    await podman(["secret", "inspect", secret]).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   const internal = await generateInternalSigningKey();
   const receiptKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
   const password = randomBytes(24).toString("hex");
@@ -81,10 +87,20 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
 /** Builds those of our images that are missing, with deploy/podman/build-images.sh. */
 export async function ensureImages(tag: string): Promise<void> {
   const missing: string[] = [];
-  for (const name of stackImages) if (!(await podman(["image", "exists", `localhost/compliance-graph/${name}:${tag}`]).then(() => true, () => false))) missing.push(name);
+  for (const name of stackImages)
+    if (
+      !(await podman(["image", "exists", `localhost/compliance-graph/${name}:${tag}`]).then(
+        () => true,
+        () => false,
+      ))
+    )
+      missing.push(name);
   if (missing.length === 0) return;
   console.error(`building ${missing.join(", ")} (tag ${tag}); a first build takes minutes`);
-  const child = spawn("bash", [`${repositoryRoot}deploy/podman/build-images.sh`, ...missing], { env: { ...process.env, IMAGE_TAG: tag }, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn("bash", [`${repositoryRoot}deploy/podman/build-images.sh`, ...missing], {
+    env: { ...process.env, IMAGE_TAG: tag },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const [code] = (await once(child, "exit")) as [number | null];
   if (code !== 0) throw new Error(`build-images.sh exited with ${code}`);
 }
@@ -114,7 +130,10 @@ async function renderStack(options: PodStackOptions): Promise<string> {
   const file = join(tmpdir(), `${named.pod}.yaml`);
   // podman 4.3 refuses to play a claim whose volume exists (a stack played again after `down`): the Pod then mounts
   // the kept volume by its name.
-  const volumeKept = await podman(["volume", "exists", named.volume]).then(() => true, () => false);
+  const volumeKept = await podman(["volume", "exists", named.volume]).then(
+    () => true,
+    () => false,
+  );
   const played = resources.filter((resource) => !(volumeKept && resource.kind === "PersistentVolumeClaim"));
   await writeFile(file, played.map((resource) => stringify(resource)).join("---\n"));
   return file;
@@ -150,9 +169,12 @@ export const stackPorts = [4000, 4080];
 export async function stackPortTaken(): Promise<string | undefined> {
   for (const port of stackPorts) {
     const free = await new Promise<boolean>((resolve) => {
-      const server = createServer().once("error", () => resolve(false)).listen(port, "0.0.0.0", () => server.close(() => resolve(true)));
+      const server = createServer()
+        .once("error", () => resolve(false))
+        .listen(port, "0.0.0.0", () => server.close(() => resolve(true)));
     });
-    if (!free) return `port ${port} is in use (by npm start, or a stack already playing?): the stack publishes ${stackPorts.join(" and ")}; stop what holds it first.`;
+    if (!free)
+      return `port ${port} is in use (by npm start, or a stack already playing?): the stack publishes ${stackPorts.join(" and ")}; stop what holds it first.`;
   }
   return undefined;
 }
@@ -167,7 +189,11 @@ export const stackIssuer = "http://localhost:4080/auth/realms/dev";
  * /console/ to the console (it answers 503 while a pool has no replica up).
  */
 export async function waitUntilServing(timeoutMs = 300_000): Promise<void> {
-  const status = (path: string, init?: RequestInit) => fetch(`${stackDoor}${path}`, { ...init, signal: AbortSignal.timeout(5_000) }).then((response) => response.status, () => 0);
+  const status = (path: string, init?: RequestInit) =>
+    fetch(`${stackDoor}${path}`, { ...init, signal: AbortSignal.timeout(5_000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
   await pollUntil(
     "the stack serving at its door",
     async () => ({

@@ -61,7 +61,6 @@ function samePassword(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-
 export async function generateDevSigningKey(kid: string = randomUUID()): Promise<JWK> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   return { ...(await exportJWK(privateKey)), kid, alg: "RS256", use: "sig" };
@@ -110,7 +109,9 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       azp: clientId,
       preferred_username: user ? user.username : `service-account-${clientId}`,
       realm_access: { roles: [...roles, `default-roles-${config.realm}`, "offline_access"] },
-      resource_access: user ? { account: { roles: ["manage-account", "view-profile"] } } : { [config.audience]: { roles }, account: { roles: ["manage-account", "view-profile"] } },
+      resource_access: user
+        ? { account: { roles: ["manage-account", "view-profile"] } }
+        : { [config.audience]: { roles }, account: { roles: ["manage-account", "view-profile"] } },
       scope: jwt.payload.scope ?? "openid",
     });
   };
@@ -128,7 +129,9 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
     const provider = new Provider(issuer, {
       clients: config.clients.map((client) => ({
         client_id: client.clientId,
-        ...(client.clientSecret === undefined ? { token_endpoint_auth_method: "none" } : { client_secret: client.clientSecret, token_endpoint_auth_method: "client_secret_post" }),
+        ...(client.clientSecret === undefined
+          ? { token_endpoint_auth_method: "none" }
+          : { client_secret: client.clientSecret, token_endpoint_auth_method: "client_secret_post" }),
         grant_types: [
           ...((client.serviceAccount ?? client.clientSecret !== undefined) && client.clientSecret !== undefined ? ["client_credentials"] : []),
           ...(client.directAccessGrants ? ["password"] : []),
@@ -214,7 +217,8 @@ export async function createDevIdentityProvider(options: DevIdentityProviderOpti
       async (ctx: KoaContextWithOIDC) => {
         const { client, params } = ctx.oidc;
         const user = usersByName.get(String(params?.username ?? ""));
-        if (!client || !clientsById.get(client.clientId)?.directAccessGrants) throw new errors.UnauthorizedClient("direct access grants are not enabled for this client");
+        if (!client || !clientsById.get(client.clientId)?.directAccessGrants)
+          throw new errors.UnauthorizedClient("direct access grants are not enabled for this client");
         if (!user || !samePassword(String(params?.password ?? ""), user.password)) throw new errors.InvalidGrant("invalid user credentials");
         const token = new provider.ClientCredentials({ client, scope: "openid profile email" });
         userOfToken.set(token, user);

@@ -23,8 +23,19 @@ export function devIdentityProviderConfigFromEnv(env: NodeJS.ProcessEnv = proces
   if (env.DEV_IDP_CLIENT_ID || env.DEV_IDP_CLIENT_SECRET || env.DEV_IDP_ROLES) {
     const clientId = env.DEV_IDP_CLIENT_ID ?? "dev-api-client";
     const existing = clients.find((client) => client.clientId === clientId);
-    const roles = env.DEV_IDP_ROLES === undefined ? (existing?.roles ?? []) : env.DEV_IDP_ROLES.split(",").map((role) => role.trim()).filter(Boolean);
-    const client: DevClient = { ...existing, clientId, clientSecret: env.DEV_IDP_CLIENT_SECRET ?? existing?.clientSecret ?? "dev-secret", roles, serviceAccount: true };
+    const roles =
+      env.DEV_IDP_ROLES === undefined
+        ? (existing?.roles ?? [])
+        : env.DEV_IDP_ROLES.split(",")
+            .map((role) => role.trim())
+            .filter(Boolean);
+    const client: DevClient = {
+      ...existing,
+      clientId,
+      clientSecret: env.DEV_IDP_CLIENT_SECRET ?? existing?.clientSecret ?? "dev-secret",
+      roles,
+      serviceAccount: true,
+    };
     clients = [...clients.filter((other) => other.clientId !== clientId), client];
   }
   return {

@@ -63,7 +63,11 @@ ${error ? `<p role="alert">${html(error)}</p>` : ""}
     try {
       details = await provider.interactionDetails(request, response);
     } catch {
-      send(response, 400, "<!doctype html><title>Sign-in expired</title><p>This sign-in has expired or was already used. Go back to the application and sign in again.</p>");
+      send(
+        response,
+        400,
+        "<!doctype html><title>Sign-in expired</title><p>This sign-in has expired or was already used. Go back to the application and sign in again.</p>",
+      );
       return true;
     }
     const clientId = String(details.params.client_id ?? "");

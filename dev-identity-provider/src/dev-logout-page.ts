@@ -27,7 +27,9 @@ interface LogoutContext {
  * German (`ui_locales`), never oidc-provider's own unstyled "Do you want to sign-out" page.
  */
 export async function devLogoutSource(ctx: LogoutContext, form: string): Promise<void> {
-  const locales = String(ctx.oidc.params?.ui_locales ?? "").toLowerCase().split(/\s+/);
+  const locales = String(ctx.oidc.params?.ui_locales ?? "")
+    .toLowerCase()
+    .split(/\s+/);
   const language = locales.some((locale) => locale.startsWith("de")) ? "de" : "en";
   const text = texts[language];
   const hinted = typeof ctx.oidc.params?.id_token_hint === "string" && ctx.oidc.params.id_token_hint !== "";
@@ -35,7 +37,10 @@ export async function devLogoutSource(ctx: LogoutContext, form: string): Promise
   const confirmed = form.replace("</form>", `<input type="hidden" name="logout" value="yes"></form>`);
   // The form goes to the provider, whose answer redirects to the client's (checked) post-logout URI: both may receive it.
   const back = originOf(ctx.oidc.params?.post_logout_redirect_uri);
-  ctx.set("content-security-policy", `default-src 'none'; style-src 'unsafe-inline'; script-src ${submitScriptHash}; form-action 'self'${back ? ` ${back}` : ""}; frame-ancestors 'none'; base-uri 'none'`);
+  ctx.set(
+    "content-security-policy",
+    `default-src 'none'; style-src 'unsafe-inline'; script-src ${submitScriptHash}; form-action 'self'${back ? ` ${back}` : ""}; frame-ancestors 'none'; base-uri 'none'`,
+  );
   ctx.set("cache-control", "no-store");
   ctx.type = "html";
   ctx.body = `<!doctype html>

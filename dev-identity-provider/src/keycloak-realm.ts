@@ -73,7 +73,9 @@ export function readDevRealm(file: URL | string = devRealmFile): DevRealm {
   const where = `The realm file ${String(file)}`;
   if (!rep.realm) throw new Error(`${where} names no realm.`);
   const audiences = (rep.clientScopes ?? []).flatMap((scope) =>
-    (scope.protocolMappers ?? []).filter((mapper) => mapper.protocolMapper === "oidc-audience-mapper").map((mapper) => ({ scope: scope.name, audience: mapper.config?.["included.custom.audience"] })),
+    (scope.protocolMappers ?? [])
+      .filter((mapper) => mapper.protocolMapper === "oidc-audience-mapper")
+      .map((mapper) => ({ scope: scope.name, audience: mapper.config?.["included.custom.audience"] })),
   );
   const audience = audiences.find((entry) => entry.audience)?.audience;
   if (!audience) throw new Error(`${where} has no client scope with an audience mapper (oidc-audience-mapper with included.custom.audience).`);
@@ -94,7 +96,9 @@ export function readDevRealm(file: URL | string = devRealmFile): DevRealm {
     });
   const people: DevUser[] = users.flatMap((user) => {
     const password = user.credentials?.find((credential) => credential.type === "password")?.value;
-    return user.enabled !== false && !user.serviceAccountClientId && password ? [{ username: user.username, password, roles: [...(user.realmRoles ?? [])] }] : [];
+    return user.enabled !== false && !user.serviceAccountClientId && password
+      ? [{ username: user.username, password, roles: [...(user.realmRoles ?? [])] }]
+      : [];
   });
   return { realm: rep.realm, audience, accessTokenTtlSeconds: rep.accessTokenLifespan ?? 300, clients, users: people };
 }

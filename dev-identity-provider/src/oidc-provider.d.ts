@@ -48,7 +48,12 @@ declare module "oidc-provider" {
     readonly Grant: { new (fields: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
     readonly Client: { prototype: OidcClient };
     interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<Interaction>;
-    interactionFinished(request: IncomingMessage, response: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    interactionFinished(
+      request: IncomingMessage,
+      response: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 
   export const errors: {

@@ -29,8 +29,19 @@ export class GatewayMetrics extends ServiceMetrics {
   constructor() {
     super("gateway");
     const registers = [this.registry];
-    this.subgraphFetches = new Counter({ name: "gateway_subgraph_fetches_total", help: "Fetches from subgraphs, by subgraph and outcome (ok, graphql_error, unavailable, error).", labelNames: ["subgraph", "outcome"], registers });
-    this.subgraphFetchSeconds = new Histogram({ name: "gateway_subgraph_fetch_duration_seconds", help: "Time of a fetch from a subgraph, by subgraph.", labelNames: ["subgraph"], buckets: latencyBuckets, registers });
+    this.subgraphFetches = new Counter({
+      name: "gateway_subgraph_fetches_total",
+      help: "Fetches from subgraphs, by subgraph and outcome (ok, graphql_error, unavailable, error).",
+      labelNames: ["subgraph", "outcome"],
+      registers,
+    });
+    this.subgraphFetchSeconds = new Histogram({
+      name: "gateway_subgraph_fetch_duration_seconds",
+      help: "Time of a fetch from a subgraph, by subgraph.",
+      labelNames: ["subgraph"],
+      buckets: latencyBuckets,
+      registers,
+    });
     const fill = (gauge: Gauge<"protocol">, counts: Map<string, number>) => {
       gauge.reset();
       for (const [protocol, count] of counts) gauge.set({ protocol }, count);
@@ -55,8 +66,17 @@ export class GatewayMetrics extends ServiceMetrics {
         fill(this, countSubscriptions());
       },
     });
-    this.subscriptionEventsDelivered = new Counter({ name: "gateway_subscription_events_delivered_total", help: "Subscription results queued for client sockets (one per subscriber per event).", registers });
-    this.slowConsumerCloses = new Counter({ name: "gateway_slow_consumer_closes_total", help: "Sockets closed with 4413 because their unread results passed the limit, by subprotocol.", labelNames: ["protocol"], registers });
+    this.subscriptionEventsDelivered = new Counter({
+      name: "gateway_subscription_events_delivered_total",
+      help: "Subscription results queued for client sockets (one per subscriber per event).",
+      registers,
+    });
+    this.slowConsumerCloses = new Counter({
+      name: "gateway_slow_consumer_closes_total",
+      help: "Sockets closed with 4413 because their unread results passed the limit, by subprotocol.",
+      labelNames: ["protocol"],
+      registers,
+    });
     this.subscriptionRefusals = new Counter({
       name: "gateway_subscription_refusals_total",
       help: "Subscription sockets and subscriptions refused by a cap per subject, per client address or per replica, by the limit's name.",
@@ -69,22 +89,45 @@ export class GatewayMetrics extends ServiceMetrics {
       labelNames: ["outcome"],
       registers,
     });
-    this.planExecutions = new Counter({ name: "gateway_query_plan_executions_total", help: "Query plans executed, by executor: gateway (the gateway's own, for a query whose plan it keeps) or apollo (@apollo/gateway's: first requests, mutations, introspection, recorded traces).", labelNames: ["executor"], registers });
-    this.sharedRequests = new Counter({ name: "gateway_shared_requests_total", help: "GraphQL requests answered with the execution of an identical request of the same identity already in flight (GATEWAY_SHARE_REQUESTS).", registers });
+    this.planExecutions = new Counter({
+      name: "gateway_query_plan_executions_total",
+      help: "Query plans executed, by executor: gateway (the gateway's own, for a query whose plan it keeps) or apollo (@apollo/gateway's: first requests, mutations, introspection, recorded traces).",
+      labelNames: ["executor"],
+      registers,
+    });
+    this.sharedRequests = new Counter({
+      name: "gateway_shared_requests_total",
+      help: "GraphQL requests answered with the execution of an identical request of the same identity already in flight (GATEWAY_SHARE_REQUESTS).",
+      registers,
+    });
     this.registrySupergraphFetches = new Counter({
       name: "gateway_registry_supergraph_fetches_total",
       help: "Polls of the schema registry's supergraph, by outcome: updated, unchanged, unreachable, refused (signature or hash did not verify), invalid (verified, yet not a supergraph the gateway can serve).",
       labelNames: ["outcome"],
       registers,
     });
-    this.registrySupergraphVersion = new Gauge({ name: "gateway_registry_supergraph_version", help: "The registry's version of the supergraph served (0 before one is loaded).", registers });
+    this.registrySupergraphVersion = new Gauge({
+      name: "gateway_registry_supergraph_version",
+      help: "The registry's version of the supergraph served (0 before one is loaded).",
+      registers,
+    });
     this.usageOverflow = new Counter({
       name: "gateway_usage_overflow_total",
       help: "Operations not recorded as usage because the distinct operations held until the next flush reached GATEWAY_USAGE_MAX_OPERATIONS (or a failed flush's counts found no room again).",
       registers,
     });
-    this.usageFlushes = new Counter({ name: "gateway_usage_flushes_total", help: "Sends of recorded usage to the schema registry, by outcome (ok, error).", labelNames: ["outcome"], registers });
-    this.jwksFetches = new Counter({ name: "gateway_jwks_fetches_total", help: "Fetches of the identity provider's signing keys, by outcome (ok, error).", labelNames: ["outcome"], registers });
+    this.usageFlushes = new Counter({
+      name: "gateway_usage_flushes_total",
+      help: "Sends of recorded usage to the schema registry, by outcome (ok, error).",
+      labelNames: ["outcome"],
+      registers,
+    });
+    this.jwksFetches = new Counter({
+      name: "gateway_jwks_fetches_total",
+      help: "Fetches of the identity provider's signing keys, by outcome (ok, error).",
+      labelNames: ["outcome"],
+      registers,
+    });
   }
 
   /** A refusal reason as a label: jose's error codes as they are, anything else one value. */

@@ -15,7 +15,12 @@ function integer(env: NodeJS.ProcessEnv, name: string): number | undefined {
 }
 
 function list(raw: string | undefined): string[] | undefined {
-  return raw === undefined || raw === "" ? undefined : raw.split(",").map((item) => item.trim()).filter(Boolean);
+  return raw === undefined || raw === ""
+    ? undefined
+    : raw
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean);
 }
 
 function registryFromEnv(env: NodeJS.ProcessEnv, url: string): NonNullable<GatewayOptions["registry"]> {

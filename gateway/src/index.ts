@@ -4,11 +4,7 @@ export { gatewayOptionsFromEnv } from "./gateway-options-from-env.js";
 export { composeSupergraph, composeSubgraphs, CompositionError } from "./composition/compose-supergraph.js";
 export { readSupergraphConfig, type SupergraphConfig, type SubgraphConfig } from "./composition/supergraph-config.js";
 export { createSupergraphSource, type SupergraphSource, type SubgraphEndpoint } from "./composition/supergraph-source.js";
-export {
-  createAccessTokenVerifier,
-  type AccessTokenVerifier,
-  type AccessTokenVerifierOptions,
-} from "./authentication/access-token-verifier.js";
+export { createAccessTokenVerifier, type AccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 export { defaultAccessTokenMarkers, parseAccessTokenMarkers, type AccessTokenMarker } from "./authentication/access-token-marker.js";
 export type { GatewayContext } from "./gateway-context.js";
 export { SubscriptionCloseCode } from "./subscriptions/subscription-close-code.js";

@@ -35,7 +35,9 @@ async function serve(): Promise<void> {
     if (env.NODE_ENV === "production") throw new Error("DEV_IDENTITY_PROVIDER=true is refused in production.");
     const baseUrl = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 4000}`;
     // Loaded only when asked for: the container images leave the development provider out altogether.
-    devIdentityProvider = await (await loadDevIdentityProvider()).createDevIdentityProvider({ baseUrl, servedRoles: () => started.gateway?.servedRoles() ?? [] });
+    devIdentityProvider = await (
+      await loadDevIdentityProvider()
+    ).createDevIdentityProvider({ baseUrl, servedRoles: () => started.gateway?.servedRoles() ?? [] });
     env.OIDC_ISSUER ??= devIdentityProvider.issuer;
     env.OIDC_AUDIENCE ??= devIdentityProvider.audience;
   }
@@ -58,6 +60,8 @@ async function loadDevIdentityProvider(): Promise<typeof DevIdentityProviderModu
   try {
     return await import("@compliance-graph/dev-identity-provider");
   } catch (error) {
-    throw new Error(`DEV_IDENTITY_PROVIDER=true needs the development identity provider (@compliance-graph/dev-identity-provider), a development dependency this install does not have: ${(error as Error).message}`);
+    throw new Error(
+      `DEV_IDENTITY_PROVIDER=true needs the development identity provider (@compliance-graph/dev-identity-provider), a development dependency this install does not have: ${(error as Error).message}`,
+    );
   }
 }

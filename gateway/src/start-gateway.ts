@@ -9,8 +9,28 @@ import type { JWK } from "jose";
 import { dateTimeScalar } from "@compliance-graph/filter";
 import { parse } from "graphql";
 import { createInternalTokenMinter, developmentKeyIdPrefix, publicJwkOf, RequiredRoles, type Identity } from "@compliance-graph/identity";
-import { createLogger, createHttpServerShell, OutageLog, type MetricsExposure, type Logger, type RouteDefinition, type RouteDoor } from "@compliance-graph/process-shell";
-import { costLimitCheck, defaultCostLimits, defaultQueryLimits, graphqlMetricsPlugin, hardenedApolloOptions, inputValuesCheck, operationCheckPlugin, unknownOutcomePlugin, type CostLimits, type OperationCheck, type QueryLimits } from "@compliance-graph/graphql-execution";
+import {
+  createLogger,
+  createHttpServerShell,
+  OutageLog,
+  type MetricsExposure,
+  type Logger,
+  type RouteDefinition,
+  type RouteDoor,
+} from "@compliance-graph/process-shell";
+import {
+  costLimitCheck,
+  defaultCostLimits,
+  defaultQueryLimits,
+  graphqlMetricsPlugin,
+  hardenedApolloOptions,
+  inputValuesCheck,
+  operationCheckPlugin,
+  unknownOutcomePlugin,
+  type CostLimits,
+  type OperationCheck,
+  type QueryLimits,
+} from "@compliance-graph/graphql-execution";
 import { createAccessTokenVerifier, type AccessTokenVerifierOptions } from "./authentication/access-token-verifier.js";
 import { authenticateRequest } from "./authentication/authenticate-request.js";
 import { GatewayMetrics } from "./gateway-metrics.js";
@@ -169,7 +189,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     (reason) => logger.info({ reason }, "access token refused"),
     metrics,
   );
-  if (options.oidc.accessTokenMarkers?.length === 0) logger.warn("OIDC_ACCESS_TOKEN_MARKERS=none: any token of the issuer with the audience is taken as an access token, ID tokens too");
+  if (options.oidc.accessTokenMarkers?.length === 0)
+    logger.warn("OIDC_ACCESS_TOKEN_MARKERS=none: any token of the issuer with the audience is taken as an access token, ID tokens too");
   const mint = await createInternalTokenMinter({
     privateJwk,
     ...(options.internalToken.issuer ? { issuer: options.internalToken.issuer } : {}),
@@ -207,10 +228,23 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   ];
   const quotas = options.quotas ? createQuotaDoor({ settings: options.quotas, costLimits, metrics, logger }) : undefined;
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
-  const subscriptionServer = createSubscriptionServer({ verifier, mint, buildService, subgraphUrls, lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks }, limits: options.subscriptions, trustedProxyHops: options.trustedProxyHops ?? 0, logger: logger.child({ component: "subscriptions" }), metrics, quotas });
+  const subscriptionServer = createSubscriptionServer({
+    verifier,
+    mint,
+    buildService,
+    subgraphUrls,
+    lane: { limits: { ...limits, suggestions: options.introspection ?? !production }, checks: operationChecks },
+    limits: options.subscriptions,
+    trustedProxyHops: options.trustedProxyHops ?? 0,
+    logger: logger.child({ component: "subscriptions" }),
+    metrics,
+    quotas,
+  });
   const enforceFetchLimit = enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20);
   // Set below: Apollo plans, the plan-executing gateway keeps each plan it makes and runs it.
-  let keepPlan: (resolved: Parameters<typeof enforceFetchLimit>[0] & Parameters<ReturnType<typeof createPlanExecutingGateway>["didResolveQueryPlan"]>[0]) => void = () => {};
+  let keepPlan: (
+    resolved: Parameters<typeof enforceFetchLimit>[0] & Parameters<ReturnType<typeof createPlanExecutingGateway>["didResolveQueryPlan"]>[0],
+  ) => void = () => {};
   const gateway = new ApolloGateway({
     supergraphSdl: source.hook,
     buildService,
@@ -280,7 +314,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   };
   let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
   if (registrySource) {
-    const served = (published: readonly SubgraphRoute[]) => withPublishedRoutes([...subgraphRouteList, ...doorRoutes], published, (route) => logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"));
+    const served = (published: readonly SubgraphRoute[]) =>
+      withPublishedRoutes([...subgraphRouteList, ...doorRoutes], published, (route) =>
+        logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"),
+      );
     const initialRoutes = served(registrySource.routes());
     const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: initialRoutes, door });
     servedRoles.setRouteRoles(initialRoutes.map((route) => route.role));

@@ -20,8 +20,16 @@ describe("the access token verifier", () => {
   afterAll(() => idp?.close());
 
   const verifier = (options: Partial<AccessTokenVerifierOptions> = {}) => createAccessTokenVerifier({ issuer: idp.issuer, audience: idp.audience, ...options });
-  const sign = async (claims: JWTPayload, typ: string) => new SignJWT(claims).setProtectedHeader({ alg: "RS256", typ, kid: key.kid }).sign(await importJWK(key, "RS256"));
-  const claimsAt = (seconds: number): JWTPayload => ({ iss: idp.issuer, aud: idp.audience, sub: "user-1", azp: "dev-api-client", iat: seconds, exp: seconds + 300 });
+  const sign = async (claims: JWTPayload, typ: string) =>
+    new SignJWT(claims).setProtectedHeader({ alg: "RS256", typ, kid: key.kid }).sign(await importJWK(key, "RS256"));
+  const claimsAt = (seconds: number): JWTPayload => ({
+    iss: idp.issuer,
+    aud: idp.audience,
+    sub: "user-1",
+    azp: "dev-api-client",
+    iat: seconds,
+    exp: seconds + 300,
+  });
   const nowSeconds = () => Math.floor(Date.now() / 1000);
 
   it("accepts the provider's own access tokens with the default markers (RFC 9068's typ header and Keycloak's typ claim)", async () => {

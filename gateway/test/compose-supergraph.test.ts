@@ -8,8 +8,14 @@ describe("composeSupergraph", () => {
   let folder: string;
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "cg-compose-"));
-    await writeFile(join(folder, "a.graphql"), 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key"])\ntype Query { a: Thing }\ntype Thing @key(fields: "id") { id: ID! name: String }');
-    await writeFile(join(folder, "b.graphql"), 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key"])\ntype Query { b: Int }\ntype Thing @key(fields: "id") { id: ID! name: Int }');
+    await writeFile(
+      join(folder, "a.graphql"),
+      'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key"])\ntype Query { a: Thing }\ntype Thing @key(fields: "id") { id: ID! name: String }',
+    );
+    await writeFile(
+      join(folder, "b.graphql"),
+      'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key"])\ntype Query { b: Int }\ntype Thing @key(fields: "id") { id: ID! name: Int }',
+    );
   });
   afterAll(() => rm(folder, { recursive: true, force: true }));
 
@@ -20,7 +26,10 @@ describe("composeSupergraph", () => {
   };
 
   it("composes the subgraphs of a rover config, resolving schema files against the config's folder", async () => {
-    const path = await config("ok.yaml", "federation_version: =2.14.4\nsubgraphs:\n  a:\n    routing_url: http://a/graphql\n    schema:\n      file: ./a.graphql\n");
+    const path = await config(
+      "ok.yaml",
+      "federation_version: =2.14.4\nsubgraphs:\n  a:\n    routing_url: http://a/graphql\n    schema:\n      file: ./a.graphql\n",
+    );
     expect((await readSupergraphConfig(path)).subgraphs).toEqual([{ name: "a", routingUrl: "http://a/graphql", schemaFile: join(folder, "a.graphql") }]);
     const sdl = await composeSupergraph(path);
     expect(sdl).toContain('A @join__graph(name: "a", url: "http://a/graphql")');

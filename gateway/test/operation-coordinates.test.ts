@@ -22,10 +22,28 @@ const coordinatesOf = (source: string) => {
 describe("the schema coordinates an operation uses", () => {
   it("names the types, the fields selected, the arguments given and the enum values and input fields written", () => {
     const used = coordinatesOf('{ proofs(filter: { status: [VERIFIED], owner: { name: "a" } }) { id status owner { name } __typename } }');
-    expect(used.document).toEqual([
-      "Owner", "Owner.name", "OwnerFilter", "OwnerFilter.name", "Proof", "Proof.id", "Proof.owner", "Proof.status",
-      "ProofFilter", "ProofFilter.owner", "ProofFilter.status", "Query", "Query.proofs", "Query.proofs.filter", "Status", "Status.VERIFIED", "String", "ID",
-    ].sort());
+    expect(used.document).toEqual(
+      [
+        "Owner",
+        "Owner.name",
+        "OwnerFilter",
+        "OwnerFilter.name",
+        "Proof",
+        "Proof.id",
+        "Proof.owner",
+        "Proof.status",
+        "ProofFilter",
+        "ProofFilter.owner",
+        "ProofFilter.status",
+        "Query",
+        "Query.proofs",
+        "Query.proofs.filter",
+        "Status",
+        "Status.VERIFIED",
+        "String",
+        "ID",
+      ].sort(),
+    );
     expect(used.document).not.toContain("Status.FAILED");
     expect(used.document).not.toContain("Query.proofs.first");
   });

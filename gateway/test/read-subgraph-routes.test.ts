@@ -43,12 +43,20 @@ describe("readSubgraphRoutes", () => {
   it("refuses a wrong file naming the entry, the field and what is allowed", () => {
     expect(refusal("routes: {}")).toBe("routes.yaml: routes must be a list of routes (an empty list for none).");
     expect(refusal("routes:\n  - subgraph: aopd")).toMatch(/^routes\.yaml: routes\[0\]\.path must be an absolute path/);
-    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    rol: proofs:read")).toMatch(/^routes\.yaml: routes\[0\]\.rol is not a field of a route; allowed: path, subgraph, methods, role/);
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    rol: proofs:read")).toMatch(
+      /^routes\.yaml: routes\[0\]\.rol is not a field of a route; allowed: path, subgraph, methods, role/,
+    );
     expect(refusal("routes:\n  - path: /x\n    subgraph: Aopd")).toMatch(/^routes\.yaml: routes\[0\]\.subgraph must name a subgraph/);
-    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    methods: [FETCH]")).toMatch(/^routes\.yaml: routes\[0\]\.methods must be a non-empty list of GET, HEAD, POST/);
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    methods: [FETCH]")).toMatch(
+      /^routes\.yaml: routes\[0\]\.methods must be a non-empty list of GET, HEAD, POST/,
+    );
     expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    errorBody: html")).toBe("routes.yaml: routes[0].errorBody must be graphql or reason.");
-    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    headersTimeoutSeconds: -1")).toBe("routes.yaml: routes[0].headersTimeoutSeconds must be a whole number of at least 0.");
-    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    jsonBodyMaxBytes: 0")).toBe("routes.yaml: routes[0].jsonBodyMaxBytes must be a whole number of at least 1.");
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    headersTimeoutSeconds: -1")).toBe(
+      "routes.yaml: routes[0].headersTimeoutSeconds must be a whole number of at least 0.",
+    );
+    expect(refusal("routes:\n  - path: /x\n    subgraph: aopd\n    jsonBodyMaxBytes: 0")).toBe(
+      "routes.yaml: routes[0].jsonBodyMaxBytes must be a whole number of at least 1.",
+    );
   });
 
   it("refuses a route over the gateway's own paths and two routes for one request", () => {
@@ -67,9 +75,15 @@ describe("readSubgraphRoutes", () => {
     const publicRoute = (extra: string) => refusal(`routes:\n  - path: /.well-known/keys.json\n    subgraph: aopd\n    public: true${extra}`);
     expect(publicRoute("")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET or HEAD.");
     expect(publicRoute("\n    methods: [GET, POST]")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET or HEAD.");
-    expect(publicRoute("\n    methods: [GET]\n    role: proofs:read")).toBe("routes.yaml: routes[0].role cannot be set on a public route: it has no caller to check a role of.");
-    expect(publicRoute("\n    methods: [GET]\n    jsonBodyMaxBytes: 10")).toBe("routes.yaml: routes[0].jsonBodyMaxBytes cannot be set on a public route: it takes no body.");
-    expect(refusal("routes:\n  - path: /k\n    subgraph: aopd\n    methods: [GET]\n    public: 1")).toBe("routes.yaml: routes[0].public must be true or false.");
+    expect(publicRoute("\n    methods: [GET]\n    role: proofs:read")).toBe(
+      "routes.yaml: routes[0].role cannot be set on a public route: it has no caller to check a role of.",
+    );
+    expect(publicRoute("\n    methods: [GET]\n    jsonBodyMaxBytes: 10")).toBe(
+      "routes.yaml: routes[0].jsonBodyMaxBytes cannot be set on a public route: it takes no body.",
+    );
+    expect(refusal("routes:\n  - path: /k\n    subgraph: aopd\n    methods: [GET]\n    public: 1")).toBe(
+      "routes.yaml: routes[0].public must be true or false.",
+    );
   });
 
   it("names the variable when the file cannot be read", async () => {

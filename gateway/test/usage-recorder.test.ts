@@ -47,7 +47,15 @@ describe("the usage recorder", () => {
     received.length = 0;
     const metrics = new GatewayMetrics();
     const at = Date.parse("2026-11-27T15:42:10Z");
-    const recorder = createUsageRecorder({ usageUrl: url, mint, maxOperations: 2, flushIntervalMs: 3_600_000, logger: createLogger("gateway", "silent"), metrics, now: () => at });
+    const recorder = createUsageRecorder({
+      usageUrl: url,
+      mint,
+      maxOperations: 2,
+      flushIntervalMs: 3_600_000,
+      logger: createLogger("gateway", "silent"),
+      metrics,
+      now: () => at,
+    });
     recorder.record("a".repeat(64), "console", ["Query", "Query.x"], []);
     recorder.record("a".repeat(64), "console", ["Query", "Query.x"], ["Status.OPEN"]);
     recorder.record("b".repeat(64), "console", ["Query"], []);
@@ -74,6 +82,9 @@ describe("the usage recorder", () => {
     down = false;
     await recorder.close();
     expect(received.map((report) => report.count)).toEqual([2]);
-    expect((await metrics.usageFlushes.get()).values.map(({ labels, value }) => [labels.outcome, value]).sort()).toEqual([["error", 1], ["ok", 1]]);
+    expect((await metrics.usageFlushes.get()).values.map(({ labels, value }) => [labels.outcome, value]).sort()).toEqual([
+      ["error", 1],
+      ["ok", 1],
+    ]);
   });
 });

@@ -18,7 +18,13 @@ const languageSelect = document.getElementById("language") as HTMLSelectElement;
 // The one-time credential is the last path segment: /portal/<credential>.
 const token = /^\/portal\/([A-Za-z0-9_-]{43})\/?$/.exec(location.pathname)?.[1];
 
-const loadView = () => (token ? fetchProofView(token).then((view) => ({ view }), (error: unknown) => ({ error })) : undefined);
+const loadView = () =>
+  token
+    ? fetchProofView(token).then(
+        (view) => ({ view }),
+        (error: unknown) => ({ error }),
+      )
+    : undefined;
 // Everything the first render needs is asked for at once: texts, theme, the operator's settings and the proof.
 const firstView = loadView();
 const [translations, , config] = await Promise.all([loadTranslations(), applyTheme(document.documentElement), loadPortalConfig()]);
@@ -76,7 +82,11 @@ async function submit(operation: () => Promise<PublicProofView>) {
     show(await operation());
   } catch (error) {
     const retryAfter = error instanceof PortalApiError && error.code === "rate_limited" ? (error.retryAfterSeconds ?? 60) : undefined;
-    state.notice = { kind: "error", text: refusalText(state.t, error, state.view?.asset.addressFamily), retryAt: retryAfter === undefined ? undefined : Date.now() + retryAfter * 1_000 };
+    state.notice = {
+      kind: "error",
+      text: refusalText(state.t, error, state.view?.asset.addressFamily),
+      retryAt: retryAfter === undefined ? undefined : Date.now() + retryAfter * 1_000,
+    };
   } finally {
     state.busy = false;
     await render({ reveal: true });
@@ -134,7 +144,8 @@ const actions: PageActions = {
     })(),
 };
 
-const translateStaticTexts = () => document.querySelectorAll<HTMLElement>("[data-text]").forEach((element) => (element.textContent = state.t(element.dataset.text!)));
+const translateStaticTexts = () =>
+  document.querySelectorAll<HTMLElement>("[data-text]").forEach((element) => (element.textContent = state.t(element.dataset.text!)));
 for (const language of state.t.languages) {
   const option = new Option(translator(translations, language)("language.name"), language, false, language === state.t.language);
   languageSelect.append(option);

@@ -26,7 +26,13 @@ const base = (token: string) => `/portal/api/proof/${encodeURIComponent(token)}`
 
 async function answerOf<T>(response: Response): Promise<T> {
   const body = (await response.json().catch(() => ({}))) as T & Partial<PortalErrorBody>;
-  if (!response.ok) throw new PortalApiError(body.error ?? "service_unavailable", body.reason ?? response.statusText, response.status, retryAfterOf(response.headers.get("retry-after")));
+  if (!response.ok)
+    throw new PortalApiError(
+      body.error ?? "service_unavailable",
+      body.reason ?? response.statusText,
+      response.status,
+      retryAfterOf(response.headers.get("retry-after")),
+    );
   return body;
 }
 
@@ -74,7 +80,15 @@ export function uploadMedia(token: string, file: File, onProgress: (share: numbe
         // Not our JSON (a proxy's error page): the status alone says what happened.
       }
       if (request.status === 200 && body.proof) resolve(body.proof);
-      else reject(new PortalApiError(body.error ?? "service_unavailable", body.reason ?? request.statusText, request.status, retryAfterOf(request.getResponseHeader("retry-after"))));
+      else
+        reject(
+          new PortalApiError(
+            body.error ?? "service_unavailable",
+            body.reason ?? request.statusText,
+            request.status,
+            retryAfterOf(request.getResponseHeader("retry-after")),
+          ),
+        );
     };
     request.onerror = () => reject(new PortalApiError("service_unavailable", "The network request failed.", 0));
     request.send(file);

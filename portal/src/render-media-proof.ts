@@ -11,7 +11,14 @@ export function renderMediaProof(state: PageState, view: PublicProofView, action
   const fileId = fieldId("media");
   const hintId = fieldId("media-hint");
   const missingId = fieldId("media-missing");
-  const input = h("input", { id: fileId, name: "media", type: "file", accept: accepts.contentTypes.join(","), required: true, "aria-describedby": hintId }) as HTMLInputElement;
+  const input = h("input", {
+    id: fileId,
+    name: "media",
+    type: "file",
+    accept: accepts.contentTypes.join(","),
+    required: true,
+    "aria-describedby": hintId,
+  }) as HTMLInputElement;
   // Said beside the field, not only by focus: a tap on Upload with no file must not look like nothing happened.
   const missing = h("p", { id: missingId, class: "notice error", role: "alert", hidden: true }, t("media.noFile"));
   input.addEventListener("change", () => {

@@ -13,7 +13,10 @@ function notice(state: PageState): HTMLElement | null {
   const { kind, text, retryAt } = state.notice;
   const element = h("p", { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status", "data-reveal": "notice" }, text);
   // Only a rate limit has a `retryAt`: its text is said again each second, in the plural form the number needs.
-  if (retryAt !== undefined) tickingText(element, retryAt, (seconds) => (seconds > 0 ? state.t("error.rate_limited", { seconds: String(seconds), count: String(seconds) }) : state.t("error.rate_limited.over")));
+  if (retryAt !== undefined)
+    tickingText(element, retryAt, (seconds) =>
+      seconds > 0 ? state.t("error.rate_limited", { seconds: String(seconds), count: String(seconds) }) : state.t("error.rate_limited.over"),
+    );
   return element;
 }
 
@@ -26,12 +29,18 @@ function contact(state: PageState): HTMLElement | null {
 /** Why the page shows no form: an unknown link, a rate limit, an outage, or a proof that is no longer open. */
 function outcome(state: PageState, actions: PageActions): HTMLElement | null {
   const { t, view } = state;
-  const section = (...children: (HTMLElement | null)[]) => h("section", { role: "alert", "aria-labelledby": "outcome-heading", "data-reveal": "outcome" }, ...children);
+  const section = (...children: (HTMLElement | null)[]) =>
+    h("section", { role: "alert", "aria-labelledby": "outcome-heading", "data-reveal": "outcome" }, ...children);
   if (state.failure === "unknown") return section(h("h2", { id: "outcome-heading" }, t("link.invalid")), h("p", {}, t("link.invalidHelp")), contact(state));
   if (state.failure === "rate_limited") {
     // A rate limit is not an outage: it says how long to wait, counts down, then loads again by itself.
     const wait = h("p", {});
-    tickingText(wait, state.retryAt ?? Date.now(), (seconds) => t("link.rateLimitedHelp", { seconds: String(seconds), count: String(seconds) }), () => actions.reload());
+    tickingText(
+      wait,
+      state.retryAt ?? Date.now(),
+      (seconds) => t("link.rateLimitedHelp", { seconds: String(seconds), count: String(seconds) }),
+      () => actions.reload(),
+    );
     return section(h("h2", { id: "outcome-heading" }, t("link.rateLimited")), wait);
   }
   if (state.failure === "unavailable") return section(h("h2", { id: "outcome-heading" }, t("link.unavailable")), h("p", {}, t("link.unavailableHelp")));
@@ -47,7 +56,9 @@ function outcome(state: PageState, actions: PageActions): HTMLElement | null {
     h("h2", { id: "outcome-heading", class: success ? "success" : "error" }, t(`outcome.${outcomeKey}`)),
     h("p", {}, t(`outcome.${outcomeKey}.help`)),
     success ? null : contact(state),
-    success && state.redirect ? h("p", {}, h("a", { class: "button", href: state.redirect.toString() }, t("outcome.return", { site: state.redirect.host }))) : null,
+    success && state.redirect
+      ? h("p", {}, h("a", { class: "button", href: state.redirect.toString() }, t("outcome.return", { site: state.redirect.host })))
+      : null,
   );
 }
 

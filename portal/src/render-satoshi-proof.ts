@@ -10,7 +10,14 @@ export async function renderSatoshiProof(state: PageState, view: PublicProofView
   const satoshi = view.satoshi!;
   const unit = view.asset.symbol ?? view.asset.name;
   const txId = fieldId("txid");
-  const input = h("input", { id: txId, name: "txId", autocomplete: "off", spellcheck: "false", required: true, oninput: (event) => (state.form.txId = (event.target as HTMLInputElement).value) }) as HTMLInputElement;
+  const input = h("input", {
+    id: txId,
+    name: "txId",
+    autocomplete: "off",
+    spellcheck: "false",
+    required: true,
+    oninput: (event) => (state.form.txId = (event.target as HTMLInputElement).value),
+  }) as HTMLInputElement;
   input.value = state.form.txId;
   return [
     h(

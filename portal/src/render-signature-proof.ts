@@ -7,7 +7,12 @@ import { renderPsbtOffer } from "./render-psbt-offer.js";
 import type { DiscoveredWallet } from "./wallets/discovered-wallet.js";
 
 /** A labelled field whose value lives in `state.form`, so a re-render keeps what was typed. */
-function field(state: PageState, name: "address" | "signature" | "xpub", label: string, options: { multiline?: boolean; readonly?: boolean; value?: string; hint?: string } = {}): HTMLElement[] {
+function field(
+  state: PageState,
+  name: "address" | "signature" | "xpub",
+  label: string,
+  options: { multiline?: boolean; readonly?: boolean; value?: string; hint?: string } = {},
+): HTMLElement[] {
   const id = fieldId(name);
   const value = options.value ?? state.form[name];
   const control = h(options.multiline ? "textarea" : "input", {
@@ -21,7 +26,9 @@ function field(state: PageState, name: "address" | "signature" | "xpub", label: 
     oninput: (event) => (state.form[name] = (event.target as HTMLInputElement).value),
   }) as HTMLInputElement;
   control.value = value;
-  return [h("label", { for: id }, label), control, options.hint ? h("small", { id: `${id}-hint` }, options.hint) : null].filter((node): node is HTMLElement => node !== null);
+  return [h("label", { for: id }, label), control, options.hint ? h("small", { id: `${id}-hint` }, options.hint) : null].filter(
+    (node): node is HTMLElement => node !== null,
+  );
 }
 
 /**
@@ -92,7 +99,9 @@ export async function renderSignatureProof(state: PageState, view: PublicProofVi
     },
     ...field(state, "address", t("form.address"), view.address ? { readonly: true, value: view.address } : { hint: t("form.addressHint") }),
     ...field(state, "signature", t("form.signature"), { multiline: true, hint: t("form.signatureHint") }),
-    ...(signature.xpubRequired || view.asset.addressFamily === "bitcoin" ? field(state, "xpub", signature.xpubRequired ? t("form.xpubRequired") : t("form.xpubOptional")) : []),
+    ...(signature.xpubRequired || view.asset.addressFamily === "bitcoin"
+      ? field(state, "xpub", signature.xpubRequired ? t("form.xpubRequired") : t("form.xpubOptional"))
+      : []),
     h("button", { type: "submit", disabled: state.busy }, t("form.submit")),
   );
   const picker = walletPicker(state, view, actions);
@@ -108,7 +117,11 @@ export async function renderSignatureProof(state: PageState, view: PublicProofVi
       h("textarea", { id: messageId, readonly: true, class: "mono" }, signature.message),
       copyButton(t, t("form.copy"), signature.message),
       ...(signature.signInMessage
-        ? [h("label", { for: fieldId("sign-in") }, t("signIn.label")), h("textarea", { id: fieldId("sign-in"), readonly: true, class: "mono" }, signature.signInMessage), copyButton(t, t("signIn.copy"), signature.signInMessage)]
+        ? [
+            h("label", { for: fieldId("sign-in") }, t("signIn.label")),
+            h("textarea", { id: fieldId("sign-in"), readonly: true, class: "mono" }, signature.signInMessage),
+            copyButton(t, t("signIn.copy"), signature.signInMessage),
+          ]
         : []),
       form,
     ),

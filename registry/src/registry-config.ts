@@ -24,7 +24,8 @@ export function registryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Reg
   const whole = (name: string, fallback: number, minimum: number): number => {
     const value = env[name];
     if (value === undefined || value === "") return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < minimum) throw new Error(`${name} must be a whole number of at least ${minimum}; got ${JSON.stringify(value)}.`);
+    if (!/^\d+$/.test(value) || Number(value) < minimum)
+      throw new Error(`${name} must be a whole number of at least ${minimum}; got ${JSON.stringify(value)}.`);
     return Number(value);
   };
   return {

@@ -12,6 +12,9 @@ export function requireRole(actor: Actor, role: string): void {
 /** Refuses a client that does not own the subgraph. */
 export function requireOwner(actor: Actor, subgraph: string, owners: readonly string[]): void {
   if (!owners.includes(actor.client)) {
-    throw new RegistryError("not_owner", `The subgraph ${subgraph} is owned by ${owners.join(", ")}; the client ${actor.client} may not change it (an administrator with ${registryRoles.admin} can add it to the owners).`);
+    throw new RegistryError(
+      "not_owner",
+      `The subgraph ${subgraph} is owned by ${owners.join(", ")}; the client ${actor.client} may not change it (an administrator with ${registryRoles.admin} can add it to the owners).`,
+    );
   }
 }

@@ -39,14 +39,23 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
     production: config.production,
     logger,
   });
-  const signingKey = await registrySigningKeyFrom(config.signingKey, { production: config.production, keyId: config.signingKeyId, warn: (message) => logger.warn(message) });
+  const signingKey = await registrySigningKeyFrom(config.signingKey, {
+    production: config.production,
+    keyId: config.signingKeyId,
+    warn: (message) => logger.warn(message),
+  });
   const retired = config.retiredPublicKeys ? parseRetiredKeys(config.retiredPublicKeys) : [];
   const database = await openRegistryDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const context: RegistryContext = { db: database.db, key: signingKey, usageWindowDays: config.usageRetentionDays };
-  const stopPruning = startRepeatingJob("usage retention", 3_600, async () => {
-    await pruneUsage(database.db, config.usageRetentionDays);
-    return false;
-  }, logger);
+  const stopPruning = startRepeatingJob(
+    "usage retention",
+    3_600,
+    async () => {
+      await pruneUsage(database.db, config.usageRetentionDays);
+      return false;
+    },
+    logger,
+  );
   const shell = createHttpServerShell<Identity>({
     port: config.port,
     host: config.host,
@@ -82,7 +91,7 @@ function parseRetiredKeys(text: string): JWK[] {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new Error("REGISTRY_RETIRED_PUBLIC_JWKS must be a JWKS ({\"keys\": [...]}) or a JSON list of public JWKs.");
+    throw new Error('REGISTRY_RETIRED_PUBLIC_JWKS must be a JWKS ({"keys": [...]}) or a JSON list of public JWKs.');
   }
   const keys = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown }).keys;
   if (!Array.isArray(keys) || keys.some((key: JWK) => typeof key !== "object" || key === null || "d" in key || typeof key.kid !== "string")) {

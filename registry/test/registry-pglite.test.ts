@@ -11,20 +11,36 @@ describe("the registry on embedded PGlite", () => {
   beforeAll(async () => {
     const key = await generateInternalSigningKey();
     mint = await createInternalTokenMinter({ privateJwk: key.privateJwk });
-    registry = await startRegistry({ config: { port: 0, databaseUrl: undefined, dataDir: "memory://" }, authenticate: createInternalTokenVerifier({ audience: "registry", publicKeys: [key.publicJwk] }) });
+    registry = await startRegistry({
+      config: { port: 0, databaseUrl: undefined, dataDir: "memory://" },
+      authenticate: createInternalTokenVerifier({ audience: "registry", publicKeys: [key.publicJwk] }),
+    });
   });
   afterAll(async () => {
     await registry?.close();
   });
   const call = async (identity: Identity, path: string, body: unknown) => {
-    const response = await fetch(`${registry.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${await mint(identity, "registry")}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${registry.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await mint(identity, "registry")}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
   it("publishes, records usage and finds a breaking change in use", async () => {
-    expect((await call(publisher, "/registry/subgraphs/publish", { name: "kyc", url: "http://kyc/graphql", schema: kycV1 })).body).toMatchObject({ published: true, version: 1 });
+    expect((await call(publisher, "/registry/subgraphs/publish", { name: "kyc", url: "http://kyc/graphql", schema: kycV1 })).body).toMatchObject({
+      published: true,
+      version: 1,
+    });
     const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
-    expect((await call(gateway, "/usage", { reports: [{ operationHash: "d".repeat(64), client: "officers-console", hour, count: 2, coordinates: ["KycStatus.note"] }] })).status).toBe(202);
+    expect(
+      (
+        await call(gateway, "/usage", {
+          reports: [{ operationHash: "d".repeat(64), client: "officers-console", hour, count: 2, coordinates: ["KycStatus.note"] }],
+        })
+      ).status,
+    ).toBe(202);
     const check = await call(publisher, "/registry/subgraphs/check", { name: "kyc", url: "http://kyc/graphql", schema: kycWithoutNote });
     expect(check.body).toMatchObject({ safe: false, usage: [{ coordinate: "KycStatus.note", requests: 2, clients: ["officers-console"] }] });
   });

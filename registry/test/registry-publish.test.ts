@@ -44,7 +44,9 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
     const { protectedHeader } = await compactVerify(served.signature, createLocalJWKSet(keys));
     expect(protectedHeader).toEqual({ alg: "ES256", kid: test.registry.signingKey.kid });
     // A supergraph changed on the way (or in the store) does not verify.
-    await expect(verifySupergraphSignature(keys, { ...served, supergraph: served.supergraph.replace("KycStatus", "KycStatuz") })).rejects.toThrow(/does not match/);
+    await expect(verifySupergraphSignature(keys, { ...served, supergraph: served.supergraph.replace("KycStatus", "KycStatuz") })).rejects.toThrow(
+      /does not match/,
+    );
 
     const unchanged = await fetch(`${test.registry.url}/supergraph`, { headers: { "if-none-match": '"1"' } });
     expect(unchanged.status).toBe(304);
@@ -59,20 +61,39 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
 
   it("records usage from the gateway only, and refuses a wrong report whole", async () => {
     const reports = [
-      { operationHash: hash("a"), client: "officers-console", hour: thisHour(), count: 5, coordinates: ["Query", "Query.kycStatus", "Query.kycStatus.address", "KycStatus", "KycStatus.note"] },
+      {
+        operationHash: hash("a"),
+        client: "officers-console",
+        hour: thisHour(),
+        count: 5,
+        coordinates: ["Query", "Query.kycStatus", "Query.kycStatus.address", "KycStatus", "KycStatus.note"],
+      },
       { operationHash: hash("b"), client: "kyc-app", hour: thisHour(), count: 7, coordinates: ["Query.kycStatus", "KycStatus.note", "KycStatus.verified"] },
-      { operationHash: hash("a"), client: "officers-console", hour: thisHour(), count: 3, coordinates: ["Query", "Query.kycStatus", "Query.kycStatus.address", "KycStatus", "KycStatus.note"] },
+      {
+        operationHash: hash("a"),
+        client: "officers-console",
+        hour: thisHour(),
+        count: 3,
+        coordinates: ["Query", "Query.kycStatus", "Query.kycStatus.address", "KycStatus", "KycStatus.note"],
+      },
     ];
     expect(await test.call(publisher, "POST", "/usage", { reports })).toMatchObject({ status: 403, body: { error: "forbidden" } });
     expect(await test.call(undefined, "POST", "/usage", { reports })).toMatchObject({ status: 401 });
     const wrong = await test.call(gateway, "POST", "/usage", { reports: [{ ...reports[0], hour: "2026-11-27T15:30:00.000Z" }] });
-    expect(wrong).toEqual({ status: 400, body: { error: "invalid_input", reason: "reports[0].hour must be the ISO start of a UTC hour, such as 2026-11-27T15:00:00.000Z." } });
+    expect(wrong).toEqual({
+      status: 400,
+      body: { error: "invalid_input", reason: "reports[0].hour must be the ISO start of a UTC hour, such as 2026-11-27T15:00:00.000Z." },
+    });
     expect(await test.call(gateway, "POST", "/usage", { reports })).toEqual({ status: 202, body: { accepted: 3 } });
   });
 
   it("checks a removed field against recorded usage, naming the coordinate, the requests and the clients", async () => {
     const check = await test.call(publisher, "POST", "/registry/subgraphs/check", { name: "kyc", url: kycUrl, schema: kycWithoutNote });
-    expect(check.body).toMatchObject({ safe: false, compositionErrors: [], usage: [{ coordinate: "KycStatus.note", requests: 15, clients: ["kyc-app", "officers-console"] }] });
+    expect(check.body).toMatchObject({
+      safe: false,
+      compositionErrors: [],
+      usage: [{ coordinate: "KycStatus.note", requests: 15, clients: ["kyc-app", "officers-console"] }],
+    });
     expect(check.body.changes).toEqual([expect.objectContaining({ level: "breaking", type: "FIELD_REMOVED", coordinate: "KycStatus.note" })]);
   });
 
@@ -83,27 +104,52 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
     expect((await fetch(`${test.registry.url}/supergraph`, { headers: { "if-none-match": '"1"' } })).status).toBe(304);
     const noReason = await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyc", url: kycUrl, schema: kycWithoutNote, force: true });
     expect(noReason).toMatchObject({ status: 400, body: { error: "invalid_input" } });
-    const forced = await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyc", url: kycUrl, schema: kycWithoutNote, force: true, reason: "the console stopped reading note in release 42" });
+    const forced = await test.call(publisher, "POST", "/registry/subgraphs/publish", {
+      name: "kyc",
+      url: kycUrl,
+      schema: kycWithoutNote,
+      force: true,
+      reason: "the console stopped reading note in release 42",
+    });
     expect(forced.body).toMatchObject({ published: true, version: 2, forced: true });
     const history = await test.call(publisher, "GET", "/registry/subgraphs/history?name=kyc");
     expect(history.body.versions).toEqual([
-      expect.objectContaining({ version: 2, subgraph: "kyc", action: "publish", client: "dev-api-client", subject: "service-account-dev-api-client", reason: "the console stopped reading note in release 42" }),
+      expect.objectContaining({
+        version: 2,
+        subgraph: "kyc",
+        action: "publish",
+        client: "dev-api-client",
+        subject: "service-account-dev-api-client",
+        reason: "the console stopped reading note in release 42",
+      }),
       expect.objectContaining({ version: 1, subgraph: "kyc", action: "publish", reason: null }),
     ]);
-    expect((history.body.versions as { diff: { usage: unknown[] } }[])[0]?.diff.usage).toEqual([{ coordinate: "KycStatus.note", requests: 15, clients: ["kyc-app", "officers-console"] }]);
+    expect((history.body.versions as { diff: { usage: unknown[] } }[])[0]?.diff.usage).toEqual([
+      { coordinate: "KycStatus.note", requests: 15, clients: ["kyc-app", "officers-console"] },
+    ]);
   });
 
   it("publishes a breaking change nobody uses", async () => {
     const published = await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyc", url: kycUrl, schema: kycWithoutNoteAndLevel });
     expect(published.body).toMatchObject({ published: true, version: 3, check: { safe: true, usage: [] } });
-    expect((published.body.check as { changes: { level: string; coordinate: string }[] }).changes).toEqual([expect.objectContaining({ level: "breaking", coordinate: "KycStatus.level" })]);
+    expect((published.body.check as { changes: { level: string; coordinate: string }[] }).changes).toEqual([
+      expect.objectContaining({ level: "breaking", coordinate: "KycStatus.level" }),
+    ]);
   });
 
   it("names the subgraphs and the coordinate when composition fails, and publishes nothing", async () => {
     const check = await test.call(otherTeam, "POST", "/registry/subgraphs/check", { name: "kyb", url: "http://kyb.internal/graphql", schema: kybConflicting });
     expect(check.body.safe).toBe(false);
-    expect(check.body.compositionErrors).toContainEqual(expect.objectContaining({ code: "FIELD_TYPE_MISMATCH", subgraphs: ["kyb", "kyc"], coordinates: ["KycStatus.verified"] }));
-    const forced = await test.call(otherTeam, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal/graphql", schema: kybConflicting, force: true, reason: "try" });
+    expect(check.body.compositionErrors).toContainEqual(
+      expect.objectContaining({ code: "FIELD_TYPE_MISMATCH", subgraphs: ["kyb", "kyc"], coordinates: ["KycStatus.verified"] }),
+    );
+    const forced = await test.call(otherTeam, "POST", "/registry/subgraphs/publish", {
+      name: "kyb",
+      url: "http://kyb.internal/graphql",
+      schema: kybConflicting,
+      force: true,
+      reason: "try",
+    });
     expect(forced.status).toBe(409);
   });
 
@@ -113,10 +159,20 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
     expect(notOwner.body.reason).toContain("owned by dev-api-client; the client kyc-pipeline may not change it");
     const kyb = await test.call(otherTeam, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal/graphql", schema: kybV1 });
     expect(kyb.body).toMatchObject({ published: true, version: 4 });
-    expect(await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal:81/graphql", schema: kybV1 })).toMatchObject({ status: 403, body: { error: "not_owner" } });
-    expect(await test.call(otherTeam, "POST", "/registry/owners/set", { name: "kyb", owners: ["kyc-pipeline", "dev-api-client"] })).toMatchObject({ status: 403, body: { error: "forbidden", reason: "The role schema:admin is required." } });
-    expect(await test.call(publisher, "POST", "/registry/owners/set", { name: "kyb", owners: ["kyc-pipeline", "dev-api-client"] })).toEqual({ status: 200, body: { name: "kyb", owners: ["dev-api-client", "kyc-pipeline"] } });
-    expect((await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal:81/graphql", schema: kybV1 })).body).toMatchObject({ published: true, version: 5 });
+    expect(
+      await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal:81/graphql", schema: kybV1 }),
+    ).toMatchObject({ status: 403, body: { error: "not_owner" } });
+    expect(await test.call(otherTeam, "POST", "/registry/owners/set", { name: "kyb", owners: ["kyc-pipeline", "dev-api-client"] })).toMatchObject({
+      status: 403,
+      body: { error: "forbidden", reason: "The role schema:admin is required." },
+    });
+    expect(await test.call(publisher, "POST", "/registry/owners/set", { name: "kyb", owners: ["kyc-pipeline", "dev-api-client"] })).toEqual({
+      status: 200,
+      body: { name: "kyb", owners: ["dev-api-client", "kyc-pipeline"] },
+    });
+    expect(
+      (await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal:81/graphql", schema: kybV1 })).body,
+    ).toMatchObject({ published: true, version: 5 });
     const list = await test.call(publisher, "GET", "/registry/subgraphs/list");
     expect(list.body.subgraphs).toEqual([
       expect.objectContaining({ name: "kyb", url: "http://kyb.internal:81/graphql", owners: ["dev-api-client", "kyc-pipeline"] }),
@@ -135,13 +191,27 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
     expect((await test.call(publisher, "GET", "/registry/subgraphs/list")).body.subgraphs).toEqual([expect.objectContaining({ name: "kyc" })]);
     expect(await test.call(publisher, "POST", "/registry/subgraphs/rollback", { to: 99 })).toMatchObject({ status: 404, body: { error: "not_found" } });
 
-    expect(await test.call(otherTeam, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal/graphql", schema: kybV1 })).toMatchObject({ body: { published: true, version: 7 } });
+    expect(await test.call(otherTeam, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal/graphql", schema: kybV1 })).toMatchObject(
+      { body: { published: true, version: 7 } },
+    );
     const removed = await test.call(otherTeam, "POST", "/registry/subgraphs/remove", { name: "kyb" });
     expect(removed.body).toMatchObject({ published: true, version: 8 });
-    expect(await test.call(publisher, "POST", "/registry/subgraphs/remove", { name: "kyc" })).toMatchObject({ status: 409, body: { published: false, check: { compositionErrors: [expect.objectContaining({ code: "NO_SUBGRAPHS" })] } } });
+    expect(await test.call(publisher, "POST", "/registry/subgraphs/remove", { name: "kyc" })).toMatchObject({
+      status: 409,
+      body: { published: false, check: { compositionErrors: [expect.objectContaining({ code: "NO_SUBGRAPHS" })] } },
+    });
 
     const versions = (await test.call(publisher, "GET", "/registry/subgraphs/history")).body.versions as { version: number; action: string }[];
-    expect(versions.map(({ version, action }) => `${version} ${action}`)).toEqual(["8 remove", "7 publish", "6 rollback", "5 publish", "4 publish", "3 publish", "2 publish", "1 publish"]);
+    expect(versions.map(({ version, action }) => `${version} ${action}`)).toEqual([
+      "8 remove",
+      "7 publish",
+      "6 rollback",
+      "5 publish",
+      "4 publish",
+      "3 publish",
+      "2 publish",
+      "1 publish",
+    ]);
     await expect(pgQuery(test.databaseUrl, "UPDATE registry_version SET reason = 'rewritten' WHERE version = 2")).rejects.toThrow(/append-only/);
     await expect(pgQuery(test.databaseUrl, "DELETE FROM registry_version WHERE version = 1")).rejects.toThrow(/append-only/);
   });
@@ -160,7 +230,11 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
       expect(answer.body.error).toBe("invalid_input");
       expect(answer.body.reason).toMatch(reason);
     }
-    const malformed = await fetch(`${test.registry.url}/registry/subgraphs/publish`, { method: "POST", headers: { authorization: `Bearer ${await test.tokenFor(publisher)}` }, body: "{not json" });
+    const malformed = await fetch(`${test.registry.url}/registry/subgraphs/publish`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await test.tokenFor(publisher)}` },
+      body: "{not json",
+    });
     expect(malformed.status).toBe(400);
     expect(((await (await fetch(`${test.registry.url}/supergraph`)).json()) as { version: number }).version).toBe(8);
   });

@@ -28,7 +28,13 @@ describe("npm run subgraph: exit codes against a running registry", () => {
   beforeAll(async () => {
     test = await startTestRegistry("registry_cli");
     dir = await mkdtemp(join(tmpdir(), "registry-cli-"));
-    for (const [file, text] of Object.entries({ "v1.graphql": kycV1, "risk.graphql": kycWithRiskScore, "no-note.graphql": kycWithoutNote, "kyb.graphql": kybConflicting })) await writeFile(join(dir, file), text);
+    for (const [file, text] of Object.entries({
+      "v1.graphql": kycV1,
+      "risk.graphql": kycWithRiskScore,
+      "no-note.graphql": kycWithoutNote,
+      "kyb.graphql": kybConflicting,
+    }))
+      await writeFile(join(dir, file), text);
     await writeFile(join(dir, "routes.yaml"), "routes:\n  - path: /kyc/documents/\n    methods: [GET]\n    role: kyc:read\n");
     env = { GRAPH_URL: test.registry.url, GRAPH_TOKEN: await test.tokenFor(publisher) };
   });
@@ -39,7 +45,10 @@ describe("npm run subgraph: exit codes against a running registry", () => {
 
   // Each command is a process of its own compiling TypeScript: minutes on a loaded machine.
   it("publishes, checks safe and breaking changes, refuses and forces, with exit codes 0 and 1", { timeout: 300_000 }, async () => {
-    const published = await subgraph(["publish", "--name", "kyc", "--url", "http://kyc:4100/graphql", "--schema", join(dir, "v1.graphql"), "--routes", join(dir, "routes.yaml")], env);
+    const published = await subgraph(
+      ["publish", "--name", "kyc", "--url", "http://kyc:4100/graphql", "--schema", join(dir, "v1.graphql"), "--routes", join(dir, "routes.yaml")],
+      env,
+    );
     expect(published).toMatchObject({ code: 0 });
     expect(published.stdout).toContain("kyc: published as version 1");
     const served = (await (await fetch(`${test.registry.url}/supergraph`)).json()) as { routes: string };
@@ -49,7 +58,13 @@ describe("npm run subgraph: exit codes against a running registry", () => {
     expect(safe.code).toBe(0);
     expect(JSON.parse(safe.stdout)).toMatchObject({ safe: true, changes: [{ level: "safe", coordinate: "KycStatus.riskScore" }] });
 
-    const report = { operationHash: "c".repeat(64), client: "officers-console", hour: thisHour(), count: 4, coordinates: ["Query.kycStatus", "KycStatus.note"] };
+    const report = {
+      operationHash: "c".repeat(64),
+      client: "officers-console",
+      hour: thisHour(),
+      count: 4,
+      coordinates: ["Query.kycStatus", "KycStatus.note"],
+    };
     expect((await test.call(gateway, "POST", "/usage", { reports: [report] })).status).toBe(202);
     const breaking = await subgraph(["check", "--name", "kyc", "--url", "http://kyc:4100/graphql", "--schema", join(dir, "no-note.graphql")], env);
     expect(breaking.code).toBe(1);
@@ -58,7 +73,21 @@ describe("npm run subgraph: exit codes against a running registry", () => {
     const refused = await subgraph(["publish", "--name", "kyc", "--url", "http://kyc:4100/graphql", "--schema", join(dir, "no-note.graphql")], env);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain("kyc: publish refused");
-    const forced = await subgraph(["publish", "--name", "kyc", "--url", "http://kyc:4100/graphql", "--schema", join(dir, "no-note.graphql"), "--force", "--reason", "console release 42 reads no note"], env);
+    const forced = await subgraph(
+      [
+        "publish",
+        "--name",
+        "kyc",
+        "--url",
+        "http://kyc:4100/graphql",
+        "--schema",
+        join(dir, "no-note.graphql"),
+        "--force",
+        "--reason",
+        "console release 42 reads no note",
+      ],
+      env,
+    );
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain("kyc: published as version 2 (forced: console release 42 reads no note)");
 
@@ -68,7 +97,9 @@ describe("npm run subgraph: exit codes against a running registry", () => {
 
     const history = await subgraph(["history", "--name", "kyc", "--json"], env);
     expect(history.code).toBe(0);
-    expect((JSON.parse(history.stdout) as { versions: { version: number; reason: string | null }[] }).versions.map(({ version, reason }) => [version, reason])).toEqual([
+    expect(
+      (JSON.parse(history.stdout) as { versions: { version: number; reason: string | null }[] }).versions.map(({ version, reason }) => [version, reason]),
+    ).toEqual([
       [2, "console release 42 reads no note"],
       [1, null],
     ]);
@@ -80,7 +111,9 @@ describe("npm run subgraph: exit codes against a running registry", () => {
     const noCommand = await subgraph(["frobnicate"], env);
     expect(noCommand.code).toBe(2);
     expect(noCommand.stderr).toContain("The command must be one of check, publish, history, rollback, remove");
-    expect((await subgraph(["publish", "--name", "kyc", "--url", "http://kyc/graphql", "--schema", join(dir, "v1.graphql"), "--force"], env)).stderr).toContain("--force needs --reason TEXT");
+    expect((await subgraph(["publish", "--name", "kyc", "--url", "http://kyc/graphql", "--schema", join(dir, "v1.graphql"), "--force"], env)).stderr).toContain(
+      "--force needs --reason TEXT",
+    );
     const missingFile = await subgraph(["check", "--name", "kyc", "--url", "http://kyc/graphql", "--schema", join(dir, "absent.graphql")], env);
     expect(missingFile).toMatchObject({ code: 2 });
     expect(missingFile.stderr).toContain("absent.graphql cannot be read (ENOENT)");

@@ -25,12 +25,16 @@ describe("a supergraph's signature", () => {
     const older = await signSupergraph(key, 2, "type Query { a: Int }", "[]");
     await expect(verifySupergraphSignature({ keys: [key.publicJwk] }, served(older))).rejects.toThrow("The signature is of version 2, not 3.");
     const genuine = await signSupergraph(key, 3, "type Query { a: Int }", "[]");
-    await expect(verifySupergraphSignature({ keys: [key.publicJwk] }, { ...served(genuine), routes: '[{"path":"/x/","subgraph":"evil"}]' })).rejects.toThrow("The routes do not match their signature.");
+    await expect(verifySupergraphSignature({ keys: [key.publicJwk] }, { ...served(genuine), routes: '[{"path":"/x/","subgraph":"evil"}]' })).rejects.toThrow(
+      "The routes do not match their signature.",
+    );
   });
 
   it("is refused in production without a key, or with a development key; development generates one and says so", async () => {
     await expect(registrySigningKeyFrom(undefined, { production: true, warn })).rejects.toThrow(/refuses to start in production without REGISTRY_SIGNING_KEY/);
-    await expect(registrySigningKeyFrom("not a key", { production: false, warn })).rejects.toThrow("REGISTRY_SIGNING_KEY must be a private EC P-256 JWK (JSON) or a PKCS#8 PEM.");
+    await expect(registrySigningKeyFrom("not a key", { production: false, warn })).rejects.toThrow(
+      "REGISTRY_SIGNING_KEY must be a private EC P-256 JWK (JSON) or a PKCS#8 PEM.",
+    );
     const said: string[] = [];
     const generated = await registrySigningKeyFrom("", { production: false, warn: (message) => said.push(message) });
     expect(generated.generated).toBe(true);

@@ -33,7 +33,11 @@ describe("the development identity provider's authorization code flow", () => {
     expect(html).toContain('<label for="username">Username</label>');
     expect(html).toContain('<label for="password">Password</label>');
 
-    const back = await step(jar, loginUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: "demo-officer", password: "demo-password" }) });
+    const back = await step(jar, loginUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "demo-officer", password: "demo-password" }),
+    });
     expect(back.status).toBe(303);
     const toClient = await step(jar, new URL(back.headers.get("location") ?? "", idp.issuer).href);
     expect(toClient.status).toBe(303);
@@ -47,12 +51,22 @@ describe("the development identity provider's authorization code flow", () => {
       return { status: response.status, body: (await response.json()) as { access_token?: string; refresh_token?: string; id_token?: string; error?: string } };
     };
     // The code without its verifier is worthless (PKCE).
-    expect((await token({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: pkcePair().verifier })).body.error).toBe("invalid_grant");
+    expect((await token({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: pkcePair().verifier })).body.error).toBe(
+      "invalid_grant",
+    );
     const tokens = await token({ grant_type: "authorization_code", code: await freshCode(), redirect_uri: redirectUri, code_verifier: verifier });
     expect(tokens.status).toBe(200);
     const claims = decodeJwt(tokens.body.access_token ?? "");
-    expect(claims).toMatchObject({ iss: idp.issuer, aud: "compliance-graph", azp: "compliance-graph-frontend", preferred_username: "demo-officer", typ: "Bearer" });
-    expect((claims.realm_access as { roles: string[] }).roles).toEqual(expect.arrayContaining(["proofs:read", "proofs:export", "proofs:write", "proofs:assess"]));
+    expect(claims).toMatchObject({
+      iss: idp.issuer,
+      aud: "compliance-graph",
+      azp: "compliance-graph-frontend",
+      preferred_username: "demo-officer",
+      typ: "Bearer",
+    });
+    expect((claims.realm_access as { roles: string[] }).roles).toEqual(
+      expect.arrayContaining(["proofs:read", "proofs:export", "proofs:write", "proofs:assess"]),
+    );
     expect(decodeJwt(tokens.body.id_token ?? "")).toMatchObject({ sub: claims.sub, preferred_username: "demo-officer" });
 
     const renewed = await token({ grant_type: "refresh_token", refresh_token: tokens.body.refresh_token ?? "" });

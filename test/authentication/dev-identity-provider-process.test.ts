@@ -11,7 +11,10 @@ import { fetchToken } from "../support/start-stack.js";
 
 /** The provider in its own process, as a developer or a container runs it; its standard error piped. */
 const spawnProvider = (env: Record<string, string>) =>
-  spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], {
+    env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
 
 /** `spawnProvider`, resolved once it answers. */
 async function startProvider(env: Record<string, string>, port: number): Promise<ChildProcess> {
@@ -20,7 +23,10 @@ async function startProvider(env: Record<string, string>, port: number): Promise
   const discovery = `http://127.0.0.1:${port}/auth/realms/dev/.well-known/openid-configuration`;
   const answering = async () => {
     if (child.exitCode !== null) throw new Error(`the provider exited with ${child.exitCode}`);
-    return fetch(discovery).then((response) => response.ok, () => false);
+    return fetch(discovery).then(
+      (response) => response.ok,
+      () => false,
+    );
   };
   try {
     await pollUntil("the provider answering", answering, (ok) => ok, { intervalMs: 100 });
@@ -31,10 +37,11 @@ async function startProvider(env: Record<string, string>, port: number): Promise
   }
 }
 
-const stop = (child: ChildProcess) => new Promise<void>((resolve) => {
-  child.once("exit", () => resolve());
-  child.kill("SIGTERM");
-});
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
 
 describe("the development identity provider as a process of its own", () => {
   let folder: string;
@@ -56,7 +63,10 @@ describe("the development identity provider as a process of its own", () => {
 
     provider = await startProvider(env, port);
     try {
-      const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`)), { issuer, audience: "compliance-graph" });
+      const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${issuer}/protocol/openid-connect/certs`)), {
+        issuer,
+        audience: "compliance-graph",
+      });
       expect(payload.azp).toBe("dev-api-client");
     } finally {
       await stop(provider);

@@ -27,7 +27,10 @@ describe("the development identity provider at Keycloak's paths", () => {
   });
 
   it("issues a Keycloak-shaped access token for the spec's client-credentials form", async () => {
-    const response = await fetch(idp.tokenEndpoint, form({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "dev-secret", scope: "openid" }));
+    const response = await fetch(
+      idp.tokenEndpoint,
+      form({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "dev-secret", scope: "openid" }),
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { access_token: string; token_type: string };
     expect(body.token_type).toBe("Bearer");
@@ -46,7 +49,10 @@ describe("the development identity provider at Keycloak's paths", () => {
   });
 
   it("refuses a wrong client secret", async () => {
-    const response = await fetch(idp.tokenEndpoint, form({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "guess", scope: "openid" }));
+    const response = await fetch(
+      idp.tokenEndpoint,
+      form({ client_id: "dev-api-client", grant_type: "client_credentials", client_secret: "guess", scope: "openid" }),
+    );
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: "invalid_client" });
   });

@@ -9,7 +9,10 @@ describe("consoleRoute", () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    const route = consoleRoute(consoleDistDir, { issuer: "http://127.0.0.1:9/auth/realms/dev", explorers: { bitcoin: { tx: "https://blockstream.info/tx/{tx}" } } });
+    const route = consoleRoute(consoleDistDir, {
+      issuer: "http://127.0.0.1:9/auth/realms/dev",
+      explorers: { bitcoin: { tx: "https://blockstream.info/tx/{tx}" } },
+    });
     const table = new RouteTable(route);
     server = createServer((request, response) => {
       void table.answer(request, response, "test").then((handled) => handled || response.writeHead(404).end());
@@ -37,13 +40,19 @@ describe("consoleRoute", () => {
   });
 
   it("answers the settings the page starts from, the client id defaulted", async () => {
-    expect(await (await fetch(`${base}/console/config.json`)).json()).toEqual({ clientId: "compliance-graph-frontend", issuer: "http://127.0.0.1:9/auth/realms/dev", explorers: { bitcoin: { tx: "https://blockstream.info/tx/{tx}" } } });
+    expect(await (await fetch(`${base}/console/config.json`)).json()).toEqual({
+      clientId: "compliance-graph-frontend",
+      issuer: "http://127.0.0.1:9/auth/realms/dev",
+      explorers: { bitcoin: { tx: "https://blockstream.info/tx/{tx}" } },
+    });
   });
 
   it("refuses settings it cannot serve safely, naming the setting and what is allowed", () => {
     expect(() => consoleRoute(consoleDistDir, { issuer: "id.example.com" })).toThrow(/issuer must be an absolute URL/);
     expect(() => consoleRoute(consoleDistDir, { issuer: "ftp://id.example.com/realms/x" })).toThrow(/issuer must use https or http/);
-    expect(() => consoleRoute(consoleDistDir, { issuer: "https://id.example.com/realms/x", explorers: { bitcoin: { address: "javascript:alert(1)//{address}" } } })).toThrow(/explorers\.bitcoin\.address must be an https URL containing \{address\}/);
+    expect(() =>
+      consoleRoute(consoleDistDir, { issuer: "https://id.example.com/realms/x", explorers: { bitcoin: { address: "javascript:alert(1)//{address}" } } }),
+    ).toThrow(/explorers\.bitcoin\.address must be an https URL containing \{address\}/);
     const previous = process.env.NODE_ENV;
     process.env.NODE_ENV = "production";
     try {

@@ -66,13 +66,23 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     // A proposal, not a decision: the proof stays in review and the proposer is told it is theirs.
     const settle = proposer.getByRole("region", { name: "Confirm or reject the proposal" });
     await settle.getByText("You proposed this decision.", { exact: false }).waitFor(slow);
-    await proposer.getByRole("region", { name: "Proposed decision, awaiting a second officer" }).getByText(/^demo-officer \(/).waitFor(slow);
+    await proposer
+      .getByRole("region", { name: "Proposed decision, awaiting a second officer" })
+      .getByText(/^demo-officer \(/)
+      .waitFor(slow);
     expect(await proposer.getByRole("region", { name: "Overview" }).getByText("Submitted", { exact: true }).count()).toBe(1);
-    expect(await proofById(id)).toMatchObject({ status: "SUBMITTED", decision: null, proposal: { action: "PROPOSED", outcome: "VERIFIED", decider: { username: "demo-officer" } } });
+    expect(await proofById(id)).toMatchObject({
+      status: "SUBMITTED",
+      decision: null,
+      proposal: { action: "PROPOSED", outcome: "VERIFIED", decider: { username: "demo-officer" } },
+    });
 
     // Trying anyway: the API's CONFLICT, shown as what it means; nothing changes.
     await settle.getByRole("button", { name: "Confirm the proposal" }).click();
-    await settle.getByRole("alert").filter({ hasText: "Not allowed: four eyes. You proposed this decision (demo-officer); four eyes: a second, different officer must confirm it." }).waitFor(slow);
+    await settle
+      .getByRole("alert")
+      .filter({ hasText: "Not allowed: four eyes. You proposed this decision (demo-officer); four eyes: a second, different officer must confirm it." })
+      .waitFor(slow);
     expect((await proofById(id)).status).toBe("SUBMITTED");
 
     // The review queue says a second officer is awaited.
@@ -84,10 +94,17 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await secondSettle.getByLabel("Your comment on confirming (optional)").fill("agree: the address is shown");
     await secondSettle.getByRole("button", { name: "Confirm the proposal" }).click();
     await second.getByRole("region", { name: "Overview" }).getByText("Verified", { exact: true }).waitFor(slow);
-    await second.getByRole("region", { name: "Decision" }).getByText(/^demo-officer-2 \(/).waitFor(slow);
+    await second
+      .getByRole("region", { name: "Decision" })
+      .getByText(/^demo-officer-2 \(/)
+      .waitFor(slow);
 
     const proof = await proofById(id);
-    expect(proof).toMatchObject({ status: "VERIFIED", proposal: null, decision: { action: "CONFIRMED", outcome: "VERIFIED", comment: "agree: the address is shown", decider: { username: "demo-officer-2" } } });
+    expect(proof).toMatchObject({
+      status: "VERIFIED",
+      proposal: null,
+      decision: { action: "CONFIRMED", outcome: "VERIFIED", comment: "agree: the address is shown", decider: { username: "demo-officer-2" } },
+    });
     expect(proof.decisions.map((decision) => `${decision.action}:${decision.decider.username}`)).toEqual(["PROPOSED:demo-officer", "CONFIRMED:demo-officer-2"]);
     // The proposer's open page turns VERIFIED by itself (a status change is a live event).
     await proposer.getByRole("region", { name: "Overview" }).getByText("Verified", { exact: true }).waitFor(slow);
@@ -114,8 +131,14 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await second.getByRole("button", { name: "Review decision" }).waitFor(slow);
     expect(await second.getByRole("region", { name: "Confirm or reject the proposal" }).count()).toBe(0);
     expect(await proofById(id)).toMatchObject({ status: "SUBMITTED", proposal: null, decision: null });
-    expect((await proofById(id)).decisions.map((decision) => `${decision.action}:${decision.decider.username}`)).toEqual(["PROPOSED:demo-officer", "REJECTED:demo-officer-2"]);
-    await second.getByRole("region", { name: "History" }).getByText(/Proposal rejected · by demo-officer-2/).waitFor(slow);
+    expect((await proofById(id)).decisions.map((decision) => `${decision.action}:${decision.decider.username}`)).toEqual([
+      "PROPOSED:demo-officer",
+      "REJECTED:demo-officer-2",
+    ]);
+    await second
+      .getByRole("region", { name: "History" })
+      .getByText(/Proposal rejected · by demo-officer-2/)
+      .waitFor(slow);
   });
 
   it("reopens a decided proof with a reason: back to review, the earlier decision kept in its history, decided again", async () => {
@@ -138,7 +161,10 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await correct.getByRole("button", { name: "Confirm reopening" }).click();
 
     await page.getByRole("region", { name: "Overview" }).getByText("Submitted", { exact: true }).waitFor(slow);
-    await page.getByRole("region", { name: "History" }).getByText(/Reopened · by demo-officer .*the customer sent the full amount in a second output/).waitFor(slow);
+    await page
+      .getByRole("region", { name: "History" })
+      .getByText(/Reopened · by demo-officer .*the customer sent the full amount in a second output/)
+      .waitFor(slow);
     expect(await proofById(id)).toMatchObject({ status: "SUBMITTED", decision: null });
 
     await page.getByRole("radio", { name: "Verified" }).check();
@@ -167,7 +193,10 @@ describe("corrections and four eyes in the officer console", { timeout: 240_000 
     await correct.getByRole("button", { name: "Propose reopening" }).click();
     await page.getByRole("region", { name: "Confirm or reject the proposal" }).getByText("You proposed this decision.", { exact: false }).waitFor(slow);
     expect(await page.getByRole("region", { name: "Overview" }).getByText("Verified", { exact: true }).count()).toBe(1);
-    expect(await proofById(id)).toMatchObject({ status: "VERIFIED", proposal: { action: "REOPEN_PROPOSED", reasonText: "the screenshot belongs to another customer", decider: { username: "demo-officer" } } });
+    expect(await proofById(id)).toMatchObject({
+      status: "VERIFIED",
+      proposal: { action: "REOPEN_PROPOSED", reasonText: "the screenshot belongs to another customer", decider: { username: "demo-officer" } },
+    });
 
     // The attack: the development realm's API client (client credentials) as the "second officer".
     const byService = await mutate(await stack.apiToken(), `($id: ID!) { aopd { confirmProofDecision(id: $id) { status } } }`, { id });

@@ -44,7 +44,8 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     ).then((data) => data.aopd.proofs[0]);
 
   const uploadedMediaProof = (customerId: string, file = pngImage(64, 48)) => uploadMediaProof(stack, customerId, file);
-  const signedIn = (path: string, username = "demo-officer", options: BrowserContextOptions = {}): Promise<Page> => signIn(browser, stack, path, username, options);
+  const signedIn = (path: string, username = "demo-officer", options: BrowserContextOptions = {}): Promise<Page> =>
+    signIn(browser, stack, path, username, options);
 
   it("signs in through the identity provider's page with PKCE and comes back to the filtered overview it was opened at", async () => {
     const page = await openPage(browser, `${stack.baseUrl}/console/?status=SUBMITTED&kind=media`);
@@ -70,7 +71,10 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     const file = pngImage(64, 48);
     const id = await uploadedMediaProof(`CUST-REVIEW-${Date.now()}`, file);
     const page = await signedIn("/console/review");
-    await page.getByRole("status").filter({ hasText: /waits? for review, oldest first/ }).waitFor(slow);
+    await page
+      .getByRole("status")
+      .filter({ hasText: /waits? for review, oldest first/ })
+      .waitFor(slow);
     await page.getByRole("link", { name: id }).click();
     await page.getByRole("heading", { name: `Proof ${id}` }).waitFor(slow);
     await page.getByRole("img", { name: `The customer's wallet showing ${bitcoinAddress}` }).waitFor(slow);
@@ -97,7 +101,10 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
       comment: null,
       decision: { outcome: "VERIFIED", reason: null, reasonText: null, comment: "address visible in the wallet", decider: { username: "demo-officer" } },
     });
-    await page.getByRole("region", { name: "Decision" }).getByText(/^demo-officer \(/).waitFor(slow);
+    await page
+      .getByRole("region", { name: "Decision" })
+      .getByText(/^demo-officer \(/)
+      .waitFor(slow);
     expect(await page.getByRole("region", { name: "Decide" }).count()).toBe(0);
   });
 
@@ -155,7 +162,10 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     await table.getByRole("cell", { name: "Pending", exact: true }).waitFor(slow);
 
     const portal = await openPage(browser, portalUrl, {}, async (portalPage) => {
-      await portalPage.exposeFunction("testWalletSign", (hexMessage: string) => `0x${Buffer.from(signPersonalMessage(etherKey, Buffer.from(hexMessage.slice(2), "hex").toString("utf8"))).toString("hex")}`);
+      await portalPage.exposeFunction(
+        "testWalletSign",
+        (hexMessage: string) => `0x${Buffer.from(signPersonalMessage(etherKey, Buffer.from(hexMessage.slice(2), "hex").toString("utf8"))).toString("hex")}`,
+      );
       await portalPage.addInitScript((address: string) => {
         const sign = (window as unknown as { testWalletSign: (hex: string) => Promise<string> }).testWalletSign;
         (window as unknown as { ethereum: unknown }).ethereum = {
@@ -194,7 +204,10 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     expect(portalUrl.startsWith(`${stack.baseUrl}/portal/`)).toBe(true);
 
     await page.getByRole("link", { name: /^Waiting for review/ }).click();
-    await page.getByRole("status").filter({ hasText: /waits? for review, oldest first/ }).waitFor(slow);
+    await page
+      .getByRole("status")
+      .filter({ hasText: /waits? for review, oldest first/ })
+      .waitFor(slow);
     expect(await page.getByRole("link", { name: id }).count()).toBe(0);
 
     const file = pngImage(80, 60);
@@ -218,7 +231,8 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     // cursor a moment apart, and each must get the gap (the gateway once let the later one join
     // the earlier one's subscription after its replay).
     const tabs = [await signedIn(`/console/?customer=${customerId}`), await signedIn(`/console/?customer=${customerId}`)];
-    const showing = (text: string | RegExp, options = slow) => Promise.all(tabs.map((tab) => tab.getByRole("status").filter({ hasText: text }).waitFor(options)));
+    const showing = (text: string | RegExp, options = slow) =>
+      Promise.all(tabs.map((tab) => tab.getByRole("status").filter({ hasText: text }).waitFor(options)));
     await showing("1 proof, page 1 of 1");
     await showing(/^Live$/);
     // An event seen while connected, so each tab holds an eventCursor. "Live" is the socket's
@@ -228,7 +242,10 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     for (;;) {
       await uploadedMediaProof(customerId);
       proofs += 1;
-      const shown = await showing(`${proofs} proofs, page 1 of 1`, { timeout: 10_000 }).then(() => true, () => false);
+      const shown = await showing(`${proofs} proofs, page 1 of 1`, { timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
       if (shown) break;
       expect(proofs, "no live event reached both tabs").toBeLessThan(8);
     }
@@ -256,7 +273,10 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     expect(text).toContain(ids[0]);
     expect(text).toContain(ids[1]);
     expect(text).not.toContain(ids[2]);
-    await page.getByRole("status").filter({ hasText: /Export downloaded \(\d+ KB\)\./ }).waitFor(slow);
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Export downloaded \(\d+ KB\)\./ })
+      .waitFor(slow);
   });
 
   it("shows the auditor no decide, request or export controls, and the API refuses the auditor those anyway", async () => {
@@ -283,9 +303,14 @@ describe("the officer console in a browser", { timeout: 180_000 }, () => {
     const path = `/console/?status=SUBMITTED&customer=${customerId}&sort=CUSTOMER_ID:ASC`;
     const page = await signedIn(path);
     await page.getByRole("status").filter({ hasText: "1 proof, page 1 of 1" }).waitFor(slow);
-    const firstToken = await page.evaluate(() => JSON.parse(sessionStorage.getItem(Object.keys(sessionStorage).find((key) => key.startsWith("oidc.user:"))!)!).access_token as string);
+    const firstToken = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem(Object.keys(sessionStorage).find((key) => key.startsWith("oidc.user:"))!)!).access_token as string,
+    );
     // The renewal: a refresh-token grant at the token endpoint, made by the page on its own.
-    const renewal = await page.waitForResponse((response) => response.url().endsWith("/protocol/openid-connect/token") && (response.request().postData() ?? "").includes("grant_type=refresh_token"), slow);
+    const renewal = await page.waitForResponse(
+      (response) => response.url().endsWith("/protocol/openid-connect/token") && (response.request().postData() ?? "").includes("grant_type=refresh_token"),
+      slow,
+    );
     const renewed = ((await renewal.json()) as { access_token: string }).access_token;
     expect(renewed).not.toBe(firstToken);
     expect(new URL(page.url()).search).toBe(`?status=SUBMITTED&customer=${customerId}&sort=CUSTOMER_ID%3AASC`.replace("%3A", ":"));

@@ -19,10 +19,19 @@ describe("the officer console in the operator's theme", { timeout: 180_000 }, ()
 
   beforeAll(async () => {
     const folder = await mkdtemp(join(tmpdir(), "console-theme-"));
-    const shipped = JSON.parse(await readFile(new URL("../../subgraphs/aopd/portal/theme.json", import.meta.url), "utf8")) as { colors: Record<string, string> };
-    await writeFile(join(folder, "theme.json"), JSON.stringify({ ...shipped, colors: { ...shipped.colors, primary: operatorPrimary }, shape: { borderRadius: "3px" } }));
+    const shipped = JSON.parse(await readFile(new URL("../../subgraphs/aopd/portal/theme.json", import.meta.url), "utf8")) as {
+      colors: Record<string, string>;
+    };
+    await writeFile(
+      join(folder, "theme.json"),
+      JSON.stringify({ ...shipped, colors: { ...shipped.colors, primary: operatorPrimary }, shape: { borderRadius: "3px" } }),
+    );
     await writeFile(join(folder, "logo.svg"), operatorLogo);
-    stack = await startConsoleStack({ databaseUrl: await createTestDatabase("console_theme"), themeFile: join(folder, "theme.json"), logoFile: join(folder, "logo.svg") });
+    stack = await startConsoleStack({
+      databaseUrl: await createTestDatabase("console_theme"),
+      themeFile: join(folder, "theme.json"),
+      logoFile: join(folder, "logo.svg"),
+    });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

@@ -60,19 +60,54 @@ describe("the proof detail's evidence and receipt in the officer console", { tim
   });
 
   const graphql = <T>(query: string, variables?: Record<string, unknown>) => apiQuery<T>(stack, query, variables);
-  const signedIn = (path: string, username = "demo-officer", options: BrowserContextOptions = {}): Promise<Page> => signIn(browser, stack, path, username, options);
-  const statusOf = async (id: string) => (await graphql<{ aopd: { proof: { status: string } } }>(`query($id: ID!) { aopd { proof(id: $id) { status } } }`, { id })).aopd.proof.status;
+  const signedIn = (path: string, username = "demo-officer", options: BrowserContextOptions = {}): Promise<Page> =>
+    signIn(browser, stack, path, username, options);
+  const statusOf = async (id: string) =>
+    (
+      await graphql<{ aopd: { proof: { status: string } } }>(
+        `
+          query ($id: ID!) {
+            aopd {
+              proof(id: $id) {
+                status
+              }
+            }
+          }
+        `,
+        { id },
+      )
+    ).aopd.proof.status;
 
   /** A Satoshi proof paid on anvil and verified by the chain check: its id, amount, transaction and block. */
   const verifiedSatoshiProof = async () => {
     const { aopd } = await graphql<{ aopd: { requestSatoshiProof: { id: string; amount: string } } }>(
-      `mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id amount } } }`,
+      `
+        mutation ($input: AopdRequestSatoshiProofInput!) {
+          aopd {
+            requestSatoshiProof(input: $input) {
+              id
+              amount
+            }
+          }
+        }
+      `,
       { input: { customerId: `CUST-EVIDENCE-${Date.now()}`, asset: ether, senderAddress: payer, depositAddress: deposit } },
     );
     const { id } = aopd.requestSatoshiProof;
     const amount = BigInt(aopd.requestSatoshiProof.amount);
     const txId = await anvil.send({ from: payer!, to: deposit, value: amount });
-    await graphql(`mutation($id: ID!, $txId: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $txId) { id } } }`, { id, txId });
+    await graphql(
+      `
+        mutation ($id: ID!, $txId: String!) {
+          aopd {
+            finalizeSatoshiProof(id: $id, txId: $txId) {
+              id
+            }
+          }
+        }
+      `,
+      { id, txId },
+    );
     const receipt = await anvil.rpc<{ blockNumber: string; blockHash: string }>("eth_getTransactionReceipt", [txId]);
     await anvil.mine(2);
     await pollUntil(
@@ -135,29 +170,62 @@ describe("the proof detail's evidence and receipt in the officer console", { tim
     await page.getByRole("region", { name: "Evidence" }).locator('dt:text-is("Block hash")').waitFor(slow);
     expect(await page.getByRole("region", { name: "Receipt" }).count()).toBe(0);
     expect(await page.getByRole("button", { name: "Issue a receipt" }).count()).toBe(0);
-    const refused = await stack.query(`query($id: ID!) { aopd { proofReceipt(id: $id) { jws } } }`, await stack.userToken("demo-auditor", "demo-password"), { id: proof.id });
+    const refused = await stack.query(`query($id: ID!) { aopd { proofReceipt(id: $id) { jws } } }`, await stack.userToken("demo-auditor", "demo-password"), {
+      id: proof.id,
+    });
     expect(refused.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
   it("names ERC-1271 and the block at which the wallet contract accepted a smart-contract wallet's signature, in English and German", async () => {
     const { aopd } = await graphql<{ aopd: { requestAoppProof: { proof: { id: string; message: string }; portalUrl: string } } }>(
-      `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { proof { id message } portalUrl } } }`,
+      `
+        mutation ($input: AopdRequestAoppProofInput!) {
+          aopd {
+            requestAoppProof(input: $input) {
+              proof {
+                id
+                message
+              }
+              portalUrl
+            }
+          }
+        }
+      `,
       { input: { customerId: `CUST-ERC1271-${Date.now()}`, asset: ether, expectedAddress: wallet } },
     );
     const { portalUrl } = aopd.requestAoppProof;
     const { id, message } = aopd.requestAoppProof.proof;
     const signature = `0x${Buffer.from(signPersonalMessage(walletOwnerKey, message)).toString("hex")}`;
-    const submitted = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(portalUrl)}/signature`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signature }) });
+    const submitted = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(portalUrl)}/signature`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ signature }),
+    });
     expect(submitted.status).toBe(200);
     const { contractCheckBlockHeight } = (
-      await graphql<{ aopd: { proof: { contractCheckBlockHeight: number } } }>(`query($id: ID!) { aopd { proof(id: $id) { ... on AopdSignatureProof { contractCheckBlockHeight } } } }`, { id })
+      await graphql<{ aopd: { proof: { contractCheckBlockHeight: number } } }>(
+        `
+          query ($id: ID!) {
+            aopd {
+              proof(id: $id) {
+                ... on AopdSignatureProof {
+                  contractCheckBlockHeight
+                }
+              }
+            }
+          }
+        `,
+        { id },
+      )
     ).aopd.proof;
     expect(contractCheckBlockHeight).toBeGreaterThan(0);
 
     const page = await signedIn(`/console/proofs/${id}`);
     const evidence = page.getByRole("region", { name: "Evidence" });
     await evidence.locator('dt:text-is("Verified with") + dd').getByText("ERC-1271 (smart-contract wallet: its contract accepted the signature)").waitFor(slow);
-    expect(await evidence.locator('dt:text-is("Accepted by the wallet contract at block") + dd').textContent()).toBe(new Intl.NumberFormat("en").format(contractCheckBlockHeight));
+    expect(await evidence.locator('dt:text-is("Accepted by the wallet contract at block") + dd').textContent()).toBe(
+      new Intl.NumberFormat("en").format(contractCheckBlockHeight),
+    );
     // A verified signature proof has its receipt too.
     await page.getByRole("region", { name: "Receipt" }).getByRole("button", { name: "Issue a receipt" }).waitFor(slow);
 

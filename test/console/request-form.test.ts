@@ -34,7 +34,11 @@ describe("requesting a proof in the officer console", { timeout: 240_000 }, () =
   });
 
   const proofsOf = (customerId: string) =>
-    apiQuery<{ aopd: { proofs: { id: string; address: string; screening: { status: string } }[] } }>(stack, `query($c: String!) { aopd { proofs(filter: { is: { any: { customerId: { eq: $c } } } }) { id address screening { status } } } }`, { c: customerId }).then((data) => data.aopd.proofs);
+    apiQuery<{ aopd: { proofs: { id: string; address: string; screening: { status: string } }[] } }>(
+      stack,
+      `query($c: String!) { aopd { proofs(filter: { is: { any: { customerId: { eq: $c } } } }) { id address screening { status } } } }`,
+      { c: customerId },
+    ).then((data) => data.aopd.proofs);
 
   /** Signs in on the form of `kind` and records the request mutations the page sends. */
   async function form(kind: string, language?: string): Promise<Page> {
@@ -47,7 +51,7 @@ describe("requesting a proof in the officer console", { timeout: 240_000 }, () =
   const fieldError = (page: Page, label: string) =>
     page.evaluate((name) => {
       const control = [...document.querySelectorAll("label")].find((label) => label.textContent === name)?.control;
-      return control ? document.getElementById(control.getAttribute("aria-describedby") ?? "")?.textContent ?? null : null;
+      return control ? (document.getElementById(control.getAttribute("aria-describedby") ?? "")?.textContent ?? null) : null;
     }, label);
 
   it("names each missing field beside it and sends nothing, for every kind", async () => {
@@ -73,8 +77,13 @@ describe("requesting a proof in the officer console", { timeout: 240_000 }, () =
     const filter = page.getByLabel(/^Find an asset/);
     await filter.fill("usdt");
     const options = await page.getByLabel("Asset", { exact: true }).locator("option").allTextContents();
-    expect(options).toEqual(expect.arrayContaining(["Tether USD (USDT) · Ethereum · ERC-20", "USD Tether (USDT) · TRON · TRC-20", "USD Tether (USDT) · Bitcoin · OMNI"]));
-    await page.getByRole("status").filter({ hasText: `${options.length} assets match.` }).waitFor();
+    expect(options).toEqual(
+      expect.arrayContaining(["Tether USD (USDT) · Ethereum · ERC-20", "USD Tether (USDT) · TRON · TRC-20", "USD Tether (USDT) · Bitcoin · OMNI"]),
+    );
+    await page
+      .getByRole("status")
+      .filter({ hasText: `${options.length} assets match.` })
+      .waitFor();
     await filter.fill("usdt ethereum");
     await page.getByRole("status").filter({ hasText: "1 asset matches." }).waitFor();
     expect(await page.getByLabel("Asset", { exact: true }).inputValue()).toBe("DTI2QWSBDMNC");

@@ -10,7 +10,12 @@ const listedAddress = "13JtX4h7G5ZuNK5mFudKGq9DHLvvMFuNuz";
 
 interface ScreenedProof {
   status: string;
-  screening: { status: string; list: string | null; listVersion: string | null; matchedEntry: { asset: string; address: string; sdnName: string | null } | null };
+  screening: {
+    status: string;
+    list: string | null;
+    listVersion: string | null;
+    matchedEntry: { asset: string; address: string; sdnName: string | null } | null;
+  };
   legalHold: { reason: string } | null;
 }
 
@@ -106,7 +111,10 @@ describe("screening, history and legal hold in the officer console", { timeout: 
 
     // German: the badge and the warning speak it too.
     const german = await signedIn(browser, stack, `/console/proofs/${listedId}`, "demo-officer", { locale: "de-DE" });
-    await german.getByRole("alert", { name: "Treffer auf der Sanktionsliste" }).getByText(`Diese Adresse steht auf der Sanktionsliste OFAC SDN (Version ${version}).`).waitFor(slow);
+    await german
+      .getByRole("alert", { name: "Treffer auf der Sanktionsliste" })
+      .getByText(`Diese Adresse steht auf der Sanktionsliste OFAC SDN (Version ${version}).`)
+      .waitFor(slow);
     await german.getByRole("region", { name: "Übersicht" }).getByText("GELISTET", { exact: true }).waitFor(slow);
   });
 
@@ -128,11 +136,17 @@ describe("screening, history and legal hold in the officer console", { timeout: 
     await place.getByText(`Place proof ${id} on legal hold for this reason:`).waitFor(slow);
     expect((await proofById(id)).legalHold).toBeNull();
     await place.getByRole("button", { name: "Place legal hold" }).click();
-    await officer.getByRole("region", { name: "Overview" }).getByText(/: Court order 12\/2026$/).waitFor(slow);
+    await officer
+      .getByRole("region", { name: "Overview" })
+      .getByText(/: Court order 12\/2026$/)
+      .waitFor(slow);
     expect((await proofById(id)).legalHold).toEqual({ reason: "Court order 12/2026" });
 
     // The officer lacks audit:read (docs/console.md): the decision record's history, not the trail.
-    await officer.getByRole("region", { name: "History" }).getByText(/Decided · Verified · by demo-officer/).waitFor(slow);
+    await officer
+      .getByRole("region", { name: "History" })
+      .getByText(/Decided · Verified · by demo-officer/)
+      .waitFor(slow);
     expect(await officer.getByRole("table", { name: "Audit trail of this proof" }).count()).toBe(0);
 
     const lift = officer.getByRole("region", { name: "Lift the legal hold" });
@@ -158,7 +172,11 @@ describe("screening, history and legal hold in the officer console", { timeout: 
     expect(await placed.textContent()).toMatch(/demo-officer \(/);
     expect(await trail.locator('tr[data-action="LEGAL_HOLD_LIFTED"]').textContent()).toContain("reason: Order withdrawn");
     const auditorToken = await stack.userToken("demo-auditor", "demo-password");
-    const history = await stack.query(`query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }, limit: 1) { history { action actor { username } } } } }`, auditorToken, { id });
+    const history = await stack.query(
+      `query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }, limit: 1) { history { action actor { username } } } } }`,
+      auditorToken,
+      { id },
+    );
     const entries = (history.data as { aopd: { proofs: { history: { action: string; actor: { username: string | null } }[] }[] } }).aopd.proofs[0]!.history;
     // The officer's page shows the file on each render: as views (never downloads), one entry per officer and file
     // within the view window. Views are left out of the comparison, since the first may land after the auditor's read.

@@ -35,13 +35,22 @@ describe("every screen at 1280x800 and 390x844", { timeout: 600_000 }, () => {
     ids.listed = await uploadedMediaProof(stack, customer, pngImage(64, 48), listedAddress);
     ids.satoshi = (await reportedSatoshiProof(stack, customer)).id;
     ids.verified = await uploadedMediaProof(stack, customer, pngImage(64, 48));
-    await apiQuery(stack, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address readable") { id } } }`, { id: ids.verified });
+    await apiQuery(stack, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address readable") { id } } }`, {
+      id: ids.verified,
+    });
     for (const kind of ["signature", "media"] as const) {
-      const input = kind === "signature" ? { customerId: customer, asset: bitcoin, expectedAddress: bitcoinAddress } : { customerId: customer, asset: bitcoin, expectedAddress: bitcoinAddress };
+      const input =
+        kind === "signature"
+          ? { customerId: customer, asset: bitcoin, expectedAddress: bitcoinAddress }
+          : { customerId: customer, asset: bitcoin, expectedAddress: bitcoinAddress };
       const field = kind === "signature" ? "requestAoppProof" : "requestMediaProof";
       const selection = kind === "signature" ? "portalUrl proof { id }" : "portalUrl id";
       const type = kind === "signature" ? "AopdRequestAoppProofInput" : "AopdRequestMediaProofInput";
-      const data = await apiQuery<{ aopd: Record<string, { portalUrl: string; id?: string; proof?: { id: string } }> }>(stack, `mutation($input: ${type}!) { aopd { ${field}(input: $input) { ${selection} } } }`, { input });
+      const data = await apiQuery<{ aopd: Record<string, { portalUrl: string; id?: string; proof?: { id: string } }> }>(
+        stack,
+        `mutation($input: ${type}!) { aopd { ${field}(input: $input) { ${selection} } } }`,
+        { input },
+      );
       const answer = data.aopd[field]!;
       portalLinks[kind] = answer.portalUrl;
       ids[`pending-${kind}`] = answer.id ?? answer.proof!.id;
@@ -79,14 +88,20 @@ describe("every screen at 1280x800 and 390x844", { timeout: 600_000 }, () => {
         // The filter form leaves room for the table: its first rows are on the first screen.
         const form = await page.getByRole("search", { name: "Filter proofs" }).boundingBox();
         expect(form!.height).toBeLessThan(220);
-        const firstRows = await page.getByRole("table", { name: "Proofs" }).locator("tbody tr").evaluateAll((rows) => rows.slice(0, 3).map((row) => row.getBoundingClientRect().bottom));
+        const firstRows = await page
+          .getByRole("table", { name: "Proofs" })
+          .locator("tbody tr")
+          .evaluateAll((rows) => rows.slice(0, 3).map((row) => row.getBoundingClientRect().bottom));
         for (const bottom of firstRows) expect(bottom).toBeLessThan(800);
       }
       await shoot(page, size, "console-overview");
       await page.getByText("More filters").click();
       await shoot(page, size, "console-overview-more-filters");
       await visit(page, "/console/?page=999");
-      await page.getByRole("status").filter({ hasText: /page \d+ of \d+/ }).waitFor(slow);
+      await page
+        .getByRole("status")
+        .filter({ hasText: /page \d+ of \d+/ })
+        .waitFor(slow);
       expect(await page.getByRole("status").filter({ hasText: "page 999" }).count()).toBe(0);
       await visit(page, "/console/review");
       await shoot(page, size, "console-review-queue");
@@ -115,7 +130,10 @@ describe("every screen at 1280x800 and 390x844", { timeout: 600_000 }, () => {
       await visit(page, "/console/");
       await page.getByLabel("Language").selectOption("de");
       // Every word in German, "Live" and "Screening" too.
-      await page.getByRole("status").filter({ hasText: /^Verbunden$/ }).waitFor(slow);
+      await page
+        .getByRole("status")
+        .filter({ hasText: /^Verbunden$/ })
+        .waitFor(slow);
       await page.getByRole("columnheader", { name: "Sanktionsprüfung" }).waitFor(slow);
       await shoot(page, size, "console-overview-de");
       await visit(page, `/console/proofs/${ids["pending-media"]}`);

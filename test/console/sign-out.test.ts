@@ -33,7 +33,9 @@ describe("signing out of the officer console", { timeout: 180_000 }, () => {
     await page.getByLabel("Username").waitFor(slow);
     expect(new URL(page.url()).pathname).toMatch(/\/login\//);
     // The end-session request carried the ID token and the way back to the console.
-    const endSession = visited.map((url) => new URL(url)).find((url) => url.pathname.endsWith("/protocol/openid-connect/logout") && url.searchParams.has("id_token_hint"));
+    const endSession = visited
+      .map((url) => new URL(url))
+      .find((url) => url.pathname.endsWith("/protocol/openid-connect/logout") && url.searchParams.has("id_token_hint"));
     expect(endSession?.searchParams.get("post_logout_redirect_uri")).toBe(`${stack.baseUrl}/console/`);
     expect(await page.content()).not.toContain("Do you want to sign-out");
     // Signed out for real: the console asks for a sign-in again rather than passing through.

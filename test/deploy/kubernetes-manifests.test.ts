@@ -45,12 +45,18 @@ const ofKind = (kind: string) => cluster.filter((resource) => resource.kind === 
 function ingressPaths(): string[] {
   const operations = readFileSync("docs/operations.md", "utf8");
   const table = operations.slice(operations.indexOf("## What an ingress routes"), operations.indexOf("The gateway's rows other than"));
-  return [...table.matchAll(/^\| `([^`]+)`/gm)].map((match) => match[1]!.replace(/\/$/, "")).filter((path) => path !== "/auth").sort();
+  return [...table.matchAll(/^\| `([^`]+)`/gm)]
+    .map((match) => match[1]!.replace(/\/$/, ""))
+    .filter((path) => path !== "/auth")
+    .sort();
 }
 
 /** The kind's model from kubernetes-models (`apps/v1` -> `kubernetes-models/apps/v1/Deployment`). */
 async function validate(resource: Resource): Promise<void> {
-  const module = (await import(/* @vite-ignore */ `kubernetes-models/${resource.apiVersion}/${resource.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const module = (await import(/* @vite-ignore */ `kubernetes-models/${resource.apiVersion}/${resource.kind}`)) as Record<
+    string,
+    new (data: unknown) => { validate(): void }
+  >;
   const Model = module[resource.kind];
   if (!Model) throw new Error(`kubernetes-models has no ${resource.apiVersion} ${resource.kind}`);
   new Model(resource).validate();
@@ -77,7 +83,10 @@ describe("the Kubernetes manifests", () => {
   it("are valid resources of the Kubernetes API, every one of them", async () => {
     expect(cluster.length).toBeGreaterThan(15);
     for (const resource of cluster) {
-      await expect(validate(resource).then(() => "valid"), `${resource.kind} ${resource.metadata.name}`).resolves.toBe("valid");
+      await expect(
+        validate(resource).then(() => "valid"),
+        `${resource.kind} ${resource.metadata.name}`,
+      ).resolves.toBe("valid");
     }
   });
 
@@ -139,7 +148,10 @@ describe("the Kubernetes manifests", () => {
         expect(container.resources?.requests?.cpu && container.resources.requests.memory && container.resources.limits?.memory).toBeTruthy();
         expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
       }
-      const budgets = ofKind("PodDisruptionBudget").filter((budget) => (budget.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels["app.kubernetes.io/name"] === deployment.metadata.name);
+      const budgets = ofKind("PodDisruptionBudget").filter(
+        (budget) =>
+          (budget.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels["app.kubernetes.io/name"] === deployment.metadata.name,
+      );
       expect(budgets, `a PodDisruptionBudget for ${deployment.metadata.name}`).toHaveLength(1);
     }
     const autoscalers = ofKind("HorizontalPodAutoscaler");
@@ -149,7 +161,9 @@ describe("the Kubernetes manifests", () => {
   it("take secrets from Secrets and the rest from ConfigMaps: the signing key, the database URL and the chain keys never in a ConfigMap", () => {
     const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "DATABASE_URL", "AOPD_CHAIN_BITCOIN_URL"];
     for (const map of ofKind("ConfigMap")) for (const name of secretNames) expect(map.data ?? {}, map.metadata.name).not.toHaveProperty(name);
-    const secrets = ofKind("Secret").map((secret) => Object.keys((secret.stringData ?? {}) as object)).flat();
+    const secrets = ofKind("Secret")
+      .map((secret) => Object.keys((secret.stringData ?? {}) as object))
+      .flat();
     expect(secrets).toEqual(expect.arrayContaining(secretNames));
     const references = (name: string) => podSpecOf(ofKind("Deployment").find((deployment) => deployment.metadata.name === name)!).containers[0]!.envFrom!;
     expect(references("gateway")).toContainEqual({ secretRef: { name: "gateway-internal-signing-key" } });
@@ -174,9 +188,17 @@ describe("the Kubernetes manifests", () => {
 
   it("let only the gateway reach trpd, and aopd only from the gateway and the ingress controller", () => {
     const policies = ofKind("NetworkPolicy");
-    const forApp = (name: string) => policies.filter((policy) => ((policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels ?? {})["app.kubernetes.io/name"] === name);
+    const forApp = (name: string) =>
+      policies.filter(
+        (policy) =>
+          ((policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels ?? {})["app.kubernetes.io/name"] === name,
+      );
     const sources = (name: string) =>
-      forApp(name).flatMap((policy) => (policy.spec as { ingress: { from: Record<string, unknown>[]; ports: { port: number }[] }[] }).ingress.filter((rule) => rule.ports.some((port) => port.port !== 9464)).flatMap((rule) => rule.from));
+      forApp(name).flatMap((policy) =>
+        (policy.spec as { ingress: { from: Record<string, unknown>[]; ports: { port: number }[] }[] }).ingress
+          .filter((rule) => rule.ports.some((port) => port.port !== 9464))
+          .flatMap((rule) => rule.from),
+      );
     expect(sources("trpd")).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }]);
     expect(sources("aopd")).toEqual([
       { podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } },
@@ -186,10 +208,15 @@ describe("the Kubernetes manifests", () => {
   });
 
   it("let the gateway reach any pod labelled as a subgraph, so that a team's new subgraph needs no edit here", () => {
-    const labelled = ofKind("NetworkPolicy").filter((policy) => (policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels?.["compliance-graph.dev/subgraph"] === "true");
+    const labelled = ofKind("NetworkPolicy").filter(
+      (policy) =>
+        (policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels?.["compliance-graph.dev/subgraph"] === "true",
+    );
     expect(labelled).toHaveLength(1);
     const rules = (labelled[0]!.spec as { ingress: { from: Record<string, unknown>[]; ports?: { port: number }[] }[] }).ingress;
-    expect(rules.filter((rule) => rule.ports === undefined).flatMap((rule) => rule.from)).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }]);
+    expect(rules.filter((rule) => rule.ports === undefined).flatMap((rule) => rule.from)).toEqual([
+      { podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } },
+    ]);
     expect(rules.filter((rule) => rule.ports !== undefined).flatMap((rule) => rule.ports!.map((port) => port.port))).toEqual([9464]);
   });
 });
@@ -197,23 +224,48 @@ describe("the Kubernetes manifests", () => {
 describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
   const stack = resourcesOf("deploy/stack/stack.yaml");
   const pod = stack.find((resource) => resource.kind === "Pod")!;
-  const containers = (pod.spec as unknown as { containers: (Omit<Container, "env"> & { ports?: { containerPort: number; hostPort?: number }[]; env?: { name: string; value?: string; valueFrom?: unknown }[] })[] }).containers;
+  const containers = (
+    pod.spec as unknown as {
+      containers: (Omit<Container, "env"> & {
+        ports?: { containerPort: number; hostPort?: number }[];
+        env?: { name: string; value?: string; valueFrom?: unknown }[];
+      })[];
+    }
+  ).containers;
   const envOf = (name: string, key: string) => containers.find((container) => container.name === name)!.env!.find((entry) => entry.name === key)?.value;
 
   it("is valid Kubernetes resources with no unknown field", async () => {
-    for (const resource of stack) await expect(validate(resource).then(() => "valid"), `${resource.kind} ${resource.metadata.name}`).resolves.toBe("valid");
+    for (const resource of stack)
+      await expect(
+        validate(resource).then(() => "valid"),
+        `${resource.kind} ${resource.metadata.name}`,
+      ).resolves.toBe("valid");
     expect(unknownKubernetesFields(stack)).toEqual([]);
   });
 
   it("publishes only the door and the identity provider, and names one issuer everywhere", () => {
-    expect(containers.flatMap((container) => (container.ports ?? []).filter((port) => port.hostPort !== undefined).map((port) => port.hostPort)).sort()).toEqual([4000, 4080]);
+    expect(
+      containers.flatMap((container) => (container.ports ?? []).filter((port) => port.hostPort !== undefined).map((port) => port.hostPort)).sort(),
+    ).toEqual([4000, 4080]);
     const issuer = `${envOf("dev-identity-provider", "DEV_IDP_PUBLIC_URL")}/auth/realms/dev`;
     expect([envOf("gateway-1", "OIDC_ISSUER"), envOf("gateway-2", "OIDC_ISSUER"), envOf("console", "CONSOLE_OIDC_ISSUER")]).toEqual([issuer, issuer, issuer]);
   });
 
   it("takes every secret from its Secret, never as a value", () => {
-    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "INTERNAL_JWT_PUBLIC_JWKS", "AOPD_RECEIPT_SIGNING_KEY", "AOPD_AUDIT_KEY", "AOPD_CHECKPOINT_KEY", "POSTGRES_PASSWORD", "DATABASE_URL"];
-    const literal = containers.flatMap((container) => (container.env ?? []).filter((entry) => secretNames.includes(entry.name) && entry.valueFrom === undefined).map((entry) => `${container.name} ${entry.name}`));
+    const secretNames = [
+      "INTERNAL_JWT_PRIVATE_JWK",
+      "INTERNAL_JWT_PUBLIC_JWKS",
+      "AOPD_RECEIPT_SIGNING_KEY",
+      "AOPD_AUDIT_KEY",
+      "AOPD_CHECKPOINT_KEY",
+      "POSTGRES_PASSWORD",
+      "DATABASE_URL",
+    ];
+    const literal = containers.flatMap((container) =>
+      (container.env ?? [])
+        .filter((entry) => secretNames.includes(entry.name) && entry.valueFrom === undefined)
+        .map((entry) => `${container.name} ${entry.name}`),
+    );
     expect(literal).toEqual([]);
   });
 
@@ -221,7 +273,10 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
 
   it("balances with the replica test's HAProxy settings: its checks, timeouts and retries", () => {
     const defaults = (config: string) => {
-      const lines = config.split("\n").map((line) => line.trim()).filter((line) => line && !line.startsWith("#"));
+      const lines = config
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith("#"));
       const start = lines.indexOf("defaults");
       const end = lines.findIndex((line, index) => index > start && /^(frontend|backend|global|listen)\b/.test(line));
       return lines.slice(start, end);
@@ -232,7 +287,9 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
 
   it("routes at its door exactly the ingress paths of docs/operations.md", () => {
     const config = haproxyConfigOfStack();
-    const routed = [...config.matchAll(/^\s*acl \w+ (?:path|path_beg) (.+)$/gm)].flatMap((match) => match[1]!.split(" ")).map((path) => path.replace(/\/$/, ""));
+    const routed = [...config.matchAll(/^\s*acl \w+ (?:path|path_beg) (.+)$/gm)]
+      .flatMap((match) => match[1]!.split(" "))
+      .map((path) => path.replace(/\/$/, ""));
     expect(routed.sort()).toEqual(ingressPaths());
   });
 });

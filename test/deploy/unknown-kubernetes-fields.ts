@@ -22,7 +22,15 @@ export function unknownKubernetesFields(objects: readonly KubernetesObject[]): s
   const typeOf = (object: KubernetesObject) => `import("kubernetes-models/${object.apiVersion}/${object.kind}").I${object.kind}`;
   // One object per line: a diagnostic's line names its object.
   const source = objects.map((object, index) => `export const object${index}: ${typeOf(object)} = ${JSON.stringify(object)};`).join("\n");
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, skipLibCheck: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, types: [] };
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, onError) => (name === fileName ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, onError));

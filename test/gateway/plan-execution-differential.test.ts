@@ -71,10 +71,15 @@ describe("plan execution: the gateway's executor answers byte for byte as @apoll
   });
 
   const post = async (gateway: RunningGateway, body: unknown) => {
-    const response = await fetch(gateway.url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const response = await fetch(gateway.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text() };
   };
-  const gatewayExecutions = async () => Number(/^gateway_query_plan_executions_total\{executor="gateway"[^}]*\} (\d+)/m.exec(await (await fetch(ours.metricsUrl)).text())?.[1] ?? 0);
+  const gatewayExecutions = async () =>
+    Number(/^gateway_query_plan_executions_total\{executor="gateway"[^}]*\} (\d+)/m.exec(await (await fetch(ours.metricsUrl)).text())?.[1] ?? 0);
 
   /** Sends `body` to both; ours twice, the second time through its own executor. */
   const compare = async (body: unknown) => {
@@ -113,11 +118,16 @@ describe("plan execution: the gateway's executor answers byte for byte as @apoll
   it("generated operations: random selections, aliases, fragments, @skip/@include, variables, failing subgraphs", async () => {
     let gatewayRuns = 0;
     await fc.assert(
-      fc.asyncProperty(arbitraryBenchmarkOperation(), fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom(0, 0.02, 0.1, 0.3), async (operation, seed, rate) => {
-        Object.assign(faults, { seed, rate });
-        const { ranOurs } = await compare(operation);
-        if (ranOurs) gatewayRuns += 1;
-      }),
+      fc.asyncProperty(
+        arbitraryBenchmarkOperation(),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.constantFrom(0, 0.02, 0.1, 0.3),
+        async (operation, seed, rate) => {
+          Object.assign(faults, { seed, rate });
+          const { ranOurs } = await compare(operation);
+          if (ranOurs) gatewayRuns += 1;
+        },
+      ),
       { numRuns: 150 },
     );
     // Most operations are planned and then run by the gateway's executor (the others: refused by validation or a limit).

@@ -43,7 +43,11 @@ describe("plan execution on the project's supergraph: byte for byte @apollo/gate
   });
 
   const post = async (url: string, bearer: string, body: unknown) => {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` }, body: JSON.stringify(body) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, text: await response.text() };
   };
   const compare = async (body: unknown, bearer = token) => {
@@ -66,11 +70,29 @@ describe("plan execution on the project's supergraph: byte for byte @apollo/gate
     },
     {
       name: "the console's detail",
-      body: { query: `query Detail($filter: AopdProofFilterInput) { aopd { proofs(filter: $filter, limit: 1) { ${proofFields} ${decisionFields} } } }`, variables: { filter: { is: { any: { status: ["PENDING"] } } } } },
+      body: {
+        query: `query Detail($filter: AopdProofFilterInput) { aopd { proofs(filter: $filter, limit: 1) { ${proofFields} ${decisionFields} } } }`,
+        variables: { filter: { is: { any: { status: ["PENDING"] } } } },
+      },
     },
-    { name: "aopd and trpd together", body: { query: "{ aopd { proofsCount proofs(limit: 12) { id address ... on AopdSignatureProof { id } travelRuleTransfers { counterpartyVasp direction address } } } trpd { vasps { name } } }" } },
-    { name: "aliases and __typename", body: { query: "{ a: aopd { first: proofs(limit: 2) { __typename kind: __typename id } n: proofsCount } t: trpd { __typename vasps { name } } }" } },
-    { name: "@skip and @include", body: { query: "query($all: Boolean!) { aopd { proofs(limit: 3) { id comment @include(if: $all) address @skip(if: $all) } } }", variables: { all: true } } },
+    {
+      name: "aopd and trpd together",
+      body: {
+        query:
+          "{ aopd { proofsCount proofs(limit: 12) { id address ... on AopdSignatureProof { id } travelRuleTransfers { counterpartyVasp direction address } } } trpd { vasps { name } } }",
+      },
+    },
+    {
+      name: "aliases and __typename",
+      body: { query: "{ a: aopd { first: proofs(limit: 2) { __typename kind: __typename id } n: proofsCount } t: trpd { __typename vasps { name } } }" },
+    },
+    {
+      name: "@skip and @include",
+      body: {
+        query: "query($all: Boolean!) { aopd { proofs(limit: 3) { id comment @include(if: $all) address @skip(if: $all) } } }",
+        variables: { all: true },
+      },
+    },
     { name: "variables that do not coerce", body: { query: "query($limit: Int!) { aopd { proofs(limit: $limit) { id } } }", variables: { limit: "many" } } },
     { name: "a filter aopd refuses", body: { query: '{ aopd { proofs(limit: 5, filter: { is: { any: { address: { ilike: "" } } } }) { id } } }' } },
     { name: "an unknown field", body: { query: "{ aopd { proofs(limit: 1) { nothing } } }" } },

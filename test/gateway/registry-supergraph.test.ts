@@ -50,7 +50,8 @@ describe("the supergraph from the schema registry", () => {
     return Number(line.exec(text)?.[1] ?? "0");
   };
   const servedVersion = (gateway: RunningGateway) => metric(gateway, /^gateway_registry_supergraph_version\{[^}]*\} (\d+)$/m);
-  const readiness = async (gateway: RunningGateway) => (await (await fetch(`${gateway.baseUrl}/health/ready`)).json()) as { status: string; degraded?: string[] };
+  const readiness = async (gateway: RunningGateway) =>
+    (await (await fetch(`${gateway.baseUrl}/health/ready`)).json()) as { status: string; degraded?: string[] };
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "cg-registry-source-"));
@@ -97,7 +98,12 @@ describe("the supergraph from the schema registry", () => {
     const second = await startRegistryGateway("b.json");
     const version = registry.publish(supergraphs.v2);
     for (const gateway of [first, second]) {
-      await pollUntil("the new version served", () => kycCaseStatus(gateway), (status) => status === 200, { timeoutMs: 10_000 });
+      await pollUntil(
+        "the new version served",
+        () => kycCaseStatus(gateway),
+        (status) => status === 200,
+        { timeoutMs: 10_000 },
+      );
       expect(await servedVersion(gateway)).toBe(version);
       // Its routes replaced the previous version's: the route is gone.
       expect((await fetch(`${gateway.baseUrl}/kyc/files/report.pdf`, { headers: { authorization: `Bearer ${outsiderToken}` } })).status).toBe(404);
@@ -108,9 +114,19 @@ describe("the supergraph from the schema registry", () => {
     const [gateway] = gateways as [RunningGateway];
     const refusedBefore = await metric(gateway, refusedLine);
     registry.publishForged(supergraphs.v1);
-    await pollUntil("the forged version refused", () => metric(gateway, refusedLine), (count) => count > refusedBefore, { timeoutMs: 10_000 });
+    await pollUntil(
+      "the forged version refused",
+      () => metric(gateway, refusedLine),
+      (count) => count > refusedBefore,
+      { timeoutMs: 10_000 },
+    );
     registry.publishTampered(supergraphs.v2, supergraphs.v1);
-    await pollUntil("the tampered version refused", () => metric(gateway, refusedLine), (count) => count > refusedBefore + 1, { timeoutMs: 10_000 });
+    await pollUntil(
+      "the tampered version refused",
+      () => metric(gateway, refusedLine),
+      (count) => count > refusedBefore + 1,
+      { timeoutMs: 10_000 },
+    );
     expect(await servedVersion(gateway)).toBe(2);
     expect(await kycCaseStatus(gateway)).toBe(200);
     expect(JSON.parse(await readFile(join(folder, "a.json"), "utf8"))).toMatchObject({ version: 2 });
@@ -119,7 +135,12 @@ describe("the supergraph from the schema registry", () => {
   it("keeps serving while the registry is down, degraded; a gateway started meanwhile serves its copy from disk", async () => {
     const [gateway] = gateways as [RunningGateway];
     await registry.stop();
-    await pollUntil("readiness degraded", () => readiness(gateway), (report) => report.status === "degraded", { timeoutMs: 10_000 });
+    await pollUntil(
+      "readiness degraded",
+      () => readiness(gateway),
+      (report) => report.status === "degraded",
+      { timeoutMs: 10_000 },
+    );
     expect(await readiness(gateway)).toEqual({ status: "degraded", degraded: ["schema registry"] });
     expect(await kycCaseStatus(gateway)).toBe(200);
 
@@ -133,16 +154,28 @@ describe("the supergraph from the schema registry", () => {
     const copy = JSON.parse(await readFile(join(folder, "a.json"), "utf8")) as { supergraph: string };
     await writeFile(join(folder, "tampered.json"), JSON.stringify({ ...copy, supergraph: supergraphs.v1 }));
     await expect(startRegistryGateway("tampered.json")).rejects.toThrow(/not the one signed/);
-    await expect(startRegistryGateway("missing.json")).rejects.toThrow(/No supergraph to serve: the schema registry at .* gave none that verifies, and there is no copy at/);
+    await expect(startRegistryGateway("missing.json")).rejects.toThrow(
+      /No supergraph to serve: the schema registry at .* gave none that verifies, and there is no copy at/,
+    );
   });
 
   it("converges again when the registry is back: every gateway serves the next version", async () => {
     await registry.start();
     const version = registry.publish(supergraphs.v1, kycFilesRoute);
     for (const gateway of gateways) {
-      await pollUntil("the version after the outage served", () => servedVersion(gateway), (served) => served === version, { timeoutMs: 10_000 });
+      await pollUntil(
+        "the version after the outage served",
+        () => servedVersion(gateway),
+        (served) => served === version,
+        { timeoutMs: 10_000 },
+      );
       expect(await kycCaseStatus(gateway)).toBe(403);
-      await pollUntil("readiness back", () => readiness(gateway), (report) => report.status === "ready", { timeoutMs: 10_000 });
+      await pollUntil(
+        "readiness back",
+        () => readiness(gateway),
+        (report) => report.status === "ready",
+        { timeoutMs: 10_000 },
+      );
     }
   });
 

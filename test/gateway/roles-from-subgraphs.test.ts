@@ -25,12 +25,7 @@ describe("roles declared by the served subgraphs", () => {
   let supergraphPath: string;
 
   const writeSupergraph = async (kycVersion: keyof typeof kycSchemaFiles) =>
-    writeFile(
-      supergraphPath,
-      await composeSubgraphs([
-        { name: "kyc", routingUrl: kyc.url, schemaFile: kycSchemaFiles[kycVersion] },
-      ]),
-    );
+    writeFile(supergraphPath, await composeSubgraphs([{ name: "kyc", routingUrl: kyc.url, schemaFile: kycSchemaFiles[kycVersion] }]));
   const callerRoles = async (token: string) => {
     const { status, body } = await postGraphQL((gateway as RunningGateway).url, "{ kycCallerRoles }", token);
     expect(status).toBe(200);

@@ -105,7 +105,11 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
     const subject = received.at(-1)?.identity.subject;
     expect(await response.text()).toBe(`file of ${subject}`);
     const request = received.at(-1)!;
-    expect({ method: request.method, url: request.url, body: request.body }).toEqual({ method: "POST", url: "/ingress/trpd/travel/files/a.pdf?v=2", body: "the file" });
+    expect({ method: request.method, url: request.url, body: request.body }).toEqual({
+      method: "POST",
+      url: "/ingress/trpd/travel/files/a.pdf?v=2",
+      body: "the file",
+    });
     expect(request.identity.roles).toContain("proofs:read");
     expect(request.headers.authorization).not.toContain(token);
     expect(request.headers.cookie).toBeUndefined();

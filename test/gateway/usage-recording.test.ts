@@ -69,7 +69,12 @@ describe("usage recording", () => {
     for (const id of ["c-1", "c-2"]) expect((await postGraphQL(gateway.url, `{ kycCase(id: "${id}") { status } }`, pipeline)).status).toBe(200);
     expect((await postGraphQL(gateway.url, "{ kycCallerRoles }", developer)).status).toBe(200);
 
-    const seen = await pollUntil("all six requests reported", async () => totals(registry.usage), (byOperation) => [...byOperation.values()].reduce((sum, total) => sum + total.count, 0) >= 6, { timeoutMs: 30_000 });
+    const seen = await pollUntil(
+      "all six requests reported",
+      async () => totals(registry.usage),
+      (byOperation) => [...byOperation.values()].reduce((sum, total) => sum + total.count, 0) >= 6,
+      { timeoutMs: 30_000 },
+    );
     const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString();
     const entries = [...seen.entries()];
     expect(entries).toHaveLength(3);
@@ -77,7 +82,18 @@ describe("usage recording", () => {
     const casesTotal = find("kyc-pipeline", "Query.kycCases");
     expect(casesTotal?.count).toBe(3);
     expect([...(casesTotal?.coordinates ?? [])]).toEqual(
-      expect.arrayContaining(["Query", "Query.kycCases", "Query.kycCases.filter", "KycCaseFilter", "KycCaseFilter.status", "KycStatus.CLEARED", "KycStatus.REJECTED", "KycCase", "KycCase.id", "KycCase.status"]),
+      expect.arrayContaining([
+        "Query",
+        "Query.kycCases",
+        "Query.kycCases.filter",
+        "KycCaseFilter",
+        "KycCaseFilter.status",
+        "KycStatus.CLEARED",
+        "KycStatus.REJECTED",
+        "KycCase",
+        "KycCase.id",
+        "KycCase.status",
+      ]),
     );
     expect(casesTotal?.coordinates.has("KycStatus.IN_REVIEW")).toBe(false);
     expect(casesTotal?.coordinates.has("KycCaseFilter.customer")).toBe(false);
@@ -90,7 +106,11 @@ describe("usage recording", () => {
   });
 
   it("is on with a registry unless GATEWAY_USAGE_RECORDING=false", async () => {
-    const env = { OIDC_ISSUER: idp.issuer, GATEWAY_REGISTRY_URL: registry.url, INTERNAL_JWT_PRIVATE_JWK: JSON.stringify((await generateInternalSigningKey()).privateJwk) };
+    const env = {
+      OIDC_ISSUER: idp.issuer,
+      GATEWAY_REGISTRY_URL: registry.url,
+      INTERNAL_JWT_PRIVATE_JWK: JSON.stringify((await generateInternalSigningKey()).privateJwk),
+    };
     expect((await gatewayOptionsFromEnv(env)).usage).toEqual({ url: `${registry.url}/usage` });
     expect((await gatewayOptionsFromEnv({ ...env, GATEWAY_USAGE_RECORDING: "false" })).usage).toBeUndefined();
     await expect(gatewayOptionsFromEnv({ ...env, GATEWAY_USAGE_RECORDING: "off" })).rejects.toThrow(/GATEWAY_USAGE_RECORDING must be true or false; got "off"/);

@@ -32,7 +32,11 @@ const operations: { name: string; query: string; variables?: Record<string, unkn
     query: `query ($filter: AopdProofFilterInput, $sortOrder: [AopdProofSortInput!]) { aopd { proofs(limit: 50, filter: $filter, sortOrder: $sortOrder) { id address travelRuleTransfers { counterpartyVasp direction address } } } }`,
     variables: { filter, sortOrder },
   },
-  { name: "the count for the pager", query: "query ($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) all: proofsCount } }", variables: { filter } },
+  {
+    name: "the count for the pager",
+    query: "query ($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) all: proofsCount } }",
+    variables: { filter },
+  },
   { name: "both subgraphs' root fields", query: "{ aopd { proofsCount } trpd { vasps { name } } }" },
 ];
 

@@ -61,7 +61,17 @@ describe("media proofs across the stack", () => {
     await awaitLive(writer, received, { customerId });
     await writer.close();
     const requested = await graphql<{ aopd: { requestMediaProof: { id: string; portalUrl: string; mediaUrl: string } } }>(
-      `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl mediaUrl } } }`,
+      `
+        mutation ($input: AopdRequestMediaProofInput!) {
+          aopd {
+            requestMediaProof(input: $input) {
+              id
+              portalUrl
+              mediaUrl
+            }
+          }
+        }
+      `,
       { input: { customerId, asset: "DTI4H95J0R2X", expectedAddress: bitcoinAddress, comment: "hardware wallet" } },
     ).then((data) => data.aopd.requestMediaProof);
     const { id } = requested;
@@ -76,7 +86,18 @@ describe("media proofs across the stack", () => {
     await page.getByRole("heading", { name: "Your file was received" }).waitFor();
     expect(await page.getByRole("status").first().textContent()).toContain("Received, being checked");
 
-    await graphql(`mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address visible in wallet") { id } } }`, { id });
+    await graphql(
+      `
+        mutation ($id: ID!) {
+          aopd {
+            assessMediaProof(id: $id, assessment: VERIFIED, comment: "address visible in wallet") {
+              id
+            }
+          }
+        }
+      `,
+      { id },
+    );
     await page.getByRole("heading", { name: "Your proof is verified" }).waitFor();
 
     const ofThisProof = () => received.results.map((result) => result.data?.aopdProofs as Record<string, unknown>).filter((event) => event.id === id);
@@ -97,12 +118,28 @@ describe("media proofs across the stack", () => {
     expect(download.headers.get("x-content-type-options")).toBe("nosniff");
     expect(Buffer.from(await download.arrayBuffer()).equals(file)).toBe(true);
 
-    const xlsx = await graphql<{ aopd: { proofsAsXlsx: string } }>(`query($id: String!) { aopd { proofsAsXlsx(filter: { is: { any: { id: { eq: $id } } } }) } }`, { id });
+    const xlsx = await graphql<{ aopd: { proofsAsXlsx: string } }>(
+      `
+        query ($id: String!) {
+          aopd {
+            proofsAsXlsx(filter: { is: { any: { id: { eq: $id } } } })
+          }
+        }
+      `,
+      { id },
+    );
     const workbook = Buffer.from(xlsx.aopd.proofsAsXlsx, "base64");
     const [sheet] = readWorkbook(workbook);
     const [headers, row] = sheet!.rows.map((cells) => cells.map((cell) => cell?.v));
     const cell = (header: string) => row![headers!.indexOf(header)];
-    expect({ kind: cell("Kind"), status: cell("Status"), type: cell("Media type"), size: cell("Media size (bytes)"), hash: cell("Media SHA-256"), assessment: cell("Assessment") }).toEqual({
+    expect({
+      kind: cell("Kind"),
+      status: cell("Status"),
+      type: cell("Media type"),
+      size: cell("Media size (bytes)"),
+      hash: cell("Media SHA-256"),
+      assessment: cell("Assessment"),
+    }).toEqual({
       kind: "media",
       status: "VERIFIED",
       type: "image/png",
@@ -122,12 +159,26 @@ describe("media proofs across the stack", () => {
     expect((await media(id, undefined, { method: "PUT", body: new Uint8Array(file) })).status).toBe(401);
     expect((await media(id, "not-a-token", { method: "PUT", body: new Uint8Array(file) })).status).toBe(401);
     const refused = await media(id, readerToken, { method: "PUT", body: new Uint8Array(file) });
-    expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 403, body: { error: "forbidden", reason: "This needs the role proofs:write." } });
+    expect({ status: refused.status, body: await refused.json() }).toEqual({
+      status: 403,
+      body: { error: "forbidden", reason: "This needs the role proofs:write." },
+    });
 
     const put = await media(id, apiToken, { method: "PUT", body: new Uint8Array(file) });
     expect(put.status).toBe(200);
     const { aopd } = await graphql<{ aopd: { proofs: { status: string; sha256: string }[] } }>(
-      `query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }) { status ... on AopdMediaProof { sha256 } } } }`,
+      `
+        query ($id: String!) {
+          aopd {
+            proofs(filter: { is: { any: { id: { eq: $id } } } }) {
+              status
+              ... on AopdMediaProof {
+                sha256
+              }
+            }
+          }
+        }
+      `,
       { id },
     );
     expect(aopd.proofs).toEqual([{ status: "SUBMITTED", sha256: sha256(file) }]);
@@ -146,7 +197,9 @@ describe("media proofs across the stack", () => {
     const page = await openPage(browser, `${portalBase}/portal/${new URL(portalUrl).pathname.split("/").at(-1)}`, { locale: "de-DE" });
     await page.getByRole("heading", { name: "Screenshot oder Video hochladen" }).waitFor();
     // A GIF named and typed as a PNG: the content decides.
-    await page.getByLabel("Screenshot oder Video", { exact: true }).setInputFiles({ name: "wallet.png", mimeType: "image/png", buffer: Buffer.from("GIF89a".padEnd(400, "\0"), "latin1") });
+    await page
+      .getByLabel("Screenshot oder Video", { exact: true })
+      .setInputFiles({ name: "wallet.png", mimeType: "image/png", buffer: Buffer.from("GIF89a".padEnd(400, "\0"), "latin1") });
     await page.getByRole("button", { name: "Hochladen" }).click();
     expect(await page.getByRole("alert").textContent()).toContain("Diese Art von Datei wird nicht angenommen");
     expect(await page.getByRole("button", { name: "Hochladen" }).isEnabled()).toBe(true);

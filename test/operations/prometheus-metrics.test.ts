@@ -47,7 +47,8 @@ describe("metrics scraped by a real Prometheus", () => {
   };
   const valueOf = async (promql: string) => Number((await query(promql))[0]?.value[1] ?? Number.NaN);
   /** Waits until Prometheus has scraped values that satisfy `check` (it scrapes every second). */
-  const eventually = (promql: string, check: (value: number) => boolean) => pollUntil(promql, () => valueOf(promql), check, { timeoutMs: 30_000, intervalMs: 500 });
+  const eventually = (promql: string, check: (value: number) => boolean) =>
+    pollUntil(promql, () => valueOf(promql), check, { timeoutMs: 30_000, intervalMs: 500 });
 
   beforeAll(async () => {
     await promisify(execFile)(prometheusBinary, ["--version"]).catch(() => {
@@ -68,8 +69,21 @@ describe("metrics scraped by a real Prometheus", () => {
       return `  - job_name: ${job}\n    scrape_interval: 1s\n    metrics_path: /metrics\n    static_configs:\n      - targets: ["${host}"]`;
     });
     await writeFile(join(folder, "prometheus.yml"), `global:\n  scrape_interval: 1s\nscrape_configs:\n${scrapeConfigs.join("\n")}\n`);
-    prometheus = spawn(prometheusBinary, [`--config.file=${join(folder, "prometheus.yml")}`, `--storage.tsdb.path=${join(folder, "data")}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: "ignore" });
-    await pollUntil("Prometheus ready", () => fetch(`${prometheusUrl}/-/ready`).then((response) => response.ok, () => false), (up) => up, { intervalMs: 500 });
+    prometheus = spawn(
+      prometheusBinary,
+      [`--config.file=${join(folder, "prometheus.yml")}`, `--storage.tsdb.path=${join(folder, "data")}`, `--web.listen-address=127.0.0.1:${port}`],
+      { stdio: "ignore" },
+    );
+    await pollUntil(
+      "Prometheus ready",
+      () =>
+        fetch(`${prometheusUrl}/-/ready`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      (up) => up,
+      { intervalMs: 500 },
+    );
   }, 60_000);
   afterAll(async () => {
     prometheus?.kill("SIGTERM");
@@ -107,17 +121,24 @@ describe("metrics scraped by a real Prometheus", () => {
       method: "POST",
       headers: { "content-type": "application/json" },
       // Well formed (65 bytes, base64) but made by no key: the verification runs and refuses it.
-      body: JSON.stringify({ address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", signature: Buffer.concat([Buffer.from([31]), Buffer.alloc(64, 7)]).toString("base64") }),
+      body: JSON.stringify({
+        address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        signature: Buffer.concat([Buffer.from([31]), Buffer.alloc(64, 7)]).toString("base64"),
+      }),
     });
     expect(refused.status).toBe(400);
 
-    expect(await eventually('sum(graphql_operations_total{job="gateway",operation_name="MetricsPage",operation_type="query",outcome="ok"})', (value) => value === 5)).toBe(5);
+    expect(
+      await eventually('sum(graphql_operations_total{job="gateway",operation_name="MetricsPage",operation_type="query",outcome="ok"})', (value) => value === 5),
+    ).toBe(5);
     expect(await eventually('sum(gateway_subgraph_fetches_total{subgraph="trpd",outcome="ok"})', (value) => value >= 5)).toBeGreaterThanOrEqual(5);
     expect(await eventually('sum(gateway_token_verifications_total{outcome!~"ok|cached|unavailable"})', (value) => value >= 1)).toBeGreaterThanOrEqual(1);
     expect(await eventually('sum(http_requests_total{job="gateway",route="/graphql",status="401"})', (value) => value >= 1)).toBeGreaterThanOrEqual(1);
     expect(await eventually('sum(aopd_proof_events_total{change="CREATED",kind="signature",status="PENDING"})', (value) => value === 1)).toBe(1);
     expect(await eventually('sum(aopd_signature_verifications_total{result!="verified"})', (value) => value === 1)).toBe(1);
-    expect(await eventually('max(aopd_db_pool_connections{state="idle"}) + max(aopd_db_pool_connections{state="in_use"})', (value) => value >= 1)).toBeGreaterThanOrEqual(1);
+    expect(
+      await eventually('max(aopd_db_pool_connections{state="idle"}) + max(aopd_db_pool_connections{state="in_use"})', (value) => value >= 1),
+    ).toBeGreaterThanOrEqual(1);
     // The queue is the whole server's: other databases' tests may hold a few notifications in it at this instant.
     const queueUsage = await eventually("max(aopd_notification_queue_usage_ratio)", (value) => value >= 0);
     expect(queueUsage).toBeGreaterThanOrEqual(0);

@@ -21,12 +21,22 @@ async function startReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; cl
     request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     request.on("end", () => {
       if (request.url === "/v1/traces" && request.method === "POST") {
-        const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: (Omit<ReceivedSpan, "attributes"> & { attributes?: { key: string; value: Record<string, unknown> }[] })[] }[] }[] };
+        const payload = JSON.parse(body) as {
+          resourceSpans: {
+            scopeSpans: { spans: (Omit<ReceivedSpan, "attributes"> & { attributes?: { key: string; value: Record<string, unknown> }[] })[] }[];
+          }[];
+        };
         for (const resource of payload.resourceSpans) {
           for (const scope of resource.scopeSpans) {
             for (const span of scope.spans) {
               const attributes = Object.fromEntries((span.attributes ?? []).map(({ key, value }) => [key, Object.values(value)[0]]));
-              spans.push({ traceId: span.traceId, spanId: span.spanId, ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}), name: span.name, attributes });
+              spans.push({
+                traceId: span.traceId,
+                spanId: span.spanId,
+                ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+                name: span.name,
+                attributes,
+              });
             }
           }
         }
@@ -85,7 +95,12 @@ describe("traces across the federation, exported with OTLP", () => {
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     const ancestors = (span: ReceivedSpan) => {
       const chain: ReceivedSpan[] = [];
-      for (let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined; parent; parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined) chain.push(parent);
+      for (
+        let parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+        parent;
+        parent = parent.parentSpanId ? byId.get(parent.parentSpanId) : undefined
+      )
+        chain.push(parent);
       return chain;
     };
 

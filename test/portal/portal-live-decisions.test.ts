@@ -42,14 +42,20 @@ describe("the customer portal, live and plain", { timeout: 120_000 }, () => {
 
   it("shows an officer's decision and its reopening on the open page, without a reload", async () => {
     const requested = await requestMediaProof();
-    const upload = await fetch(`${portalBase}/portal/api/proof/${requested.token}/media`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: new Uint8Array(pngImage(64, 64, { pixels: true })) });
+    const upload = await fetch(`${portalBase}/portal/api/proof/${requested.token}/media`, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream" },
+      body: new Uint8Array(pngImage(64, 64, { pixels: true })),
+    });
     expect(upload.status).toBe(200);
     const page = await openPage(browser, `${portalBase}/portal/${requested.token}`);
     await headingShown(page, "Your file was received");
 
     await proofs.graphql(`mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED) { status } } }`, { id: requested.id });
     await headingShown(page, "Your proof is verified");
-    await proofs.graphql(`mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "The screenshot shows another wallet.") { status } } }`, { id: requested.id });
+    await proofs.graphql(`mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "The screenshot shows another wallet.") { status } } }`, {
+      id: requested.id,
+    });
     // The stale "verified" is gone: the page says the file is back in review, as the proof is.
     await headingShown(page, "Your file was received");
     expect(await page.getByRole("heading", { name: "Your proof is verified" }).count()).toBe(0);
@@ -64,7 +70,9 @@ describe("the customer portal, live and plain", { timeout: 120_000 }, () => {
     await alert.waitFor();
     expect(await page.getByLabel("Screenshot or video", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     expect(await proofs.statusOf(requested.id)).toBe("PENDING");
-    await page.getByLabel("Screenshot or video", { exact: true }).setInputFiles({ name: "wallet.png", mimeType: "image/png", buffer: pngImage(64, 64, { pixels: true }) });
+    await page
+      .getByLabel("Screenshot or video", { exact: true })
+      .setInputFiles({ name: "wallet.png", mimeType: "image/png", buffer: pngImage(64, 64, { pixels: true }) });
     expect(await alert.isVisible()).toBe(false);
   });
 

@@ -188,8 +188,13 @@ describe("the customer portal on a phone", { timeout: 180_000 }, () => {
     for (const options of [phone, { viewport: { width: 1280, height: 800 } }]) {
       const page = await openPage(browser, pageOf(requested), options);
       const logo = page.locator("header img");
-      await pollUntil("the logo to load", () => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), Boolean, { timeoutMs: 15_000 });
-      const { rendered, natural } = await logo.evaluate((image: HTMLImageElement) => ({ rendered: image.clientWidth / image.clientHeight, natural: image.naturalWidth / image.naturalHeight }));
+      await pollUntil("the logo to load", () => logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), Boolean, {
+        timeoutMs: 15_000,
+      });
+      const { rendered, natural } = await logo.evaluate((image: HTMLImageElement) => ({
+        rendered: image.clientWidth / image.clientHeight,
+        natural: image.naturalWidth / image.naturalHeight,
+      }));
       expect(Math.abs(rendered - natural)).toBeLessThan(0.05);
       expect(await insideViewport(page, logo)).toBe(true);
     }
@@ -210,7 +215,12 @@ describe("the customer portal on a phone", { timeout: 180_000 }, () => {
     await client.connect();
     await client.query("UPDATE aopd_proof SET due_at = now() - interval '1 second' WHERE id = $1", [requested.id]);
     await client.end();
-    await pollUntil("the expiry job to expire the proof", () => proofs.statusOf(requested.id), (status) => status === "EXPIRED", { timeoutMs: 30_000 });
+    await pollUntil(
+      "the expiry job to expire the proof",
+      () => proofs.statusOf(requested.id),
+      (status) => status === "EXPIRED",
+      { timeoutMs: 30_000 },
+    );
     const page = await openPage(browser, pageOf(requested, "?lang=de"), phone);
     await headingShown(page, "Dieser Nachweis ist abgelaufen");
     const contact = page.getByRole("link", { name: contactAddress });

@@ -7,7 +7,22 @@ import { HDKey } from "@scure/bip32";
 import pg from "pg";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, ethereumAddressOf, multisigVault, p2wpkhAddress, signPsbtAsCoordinator, vaultKeys, publicKeyOf, signBip322PublicKeyHash, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
+import {
+  createTestDatabase,
+  ethereumAddressOf,
+  multisigVault,
+  p2wpkhAddress,
+  signPsbtAsCoordinator,
+  vaultKeys,
+  publicKeyOf,
+  signBip322PublicKeyHash,
+  signPersonalMessage,
+  signSolanaMessage,
+  signTronMessage,
+  solanaAddressOf,
+  testSecretKey,
+  tronAddressOf,
+} from "@compliance-graph/test-kit";
 import { startStack, type Stack } from "../support/start-stack.js";
 import { launchBrowser, openPage } from "./support/browser.js";
 import { headingShown, portalProofs, type RequestedProof } from "./support/portal-proofs.js";
@@ -36,9 +51,14 @@ describe("the customer portal in a browser", () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "cg-portal-"));
     // The operator's own theme and logo, replacing the shipped ones without a rebuild.
-    const shipped = JSON.parse(await readFile(new URL("../../subgraphs/aopd/portal/theme.json", import.meta.url), "utf8")) as { colors: Record<string, string> };
+    const shipped = JSON.parse(await readFile(new URL("../../subgraphs/aopd/portal/theme.json", import.meta.url), "utf8")) as {
+      colors: Record<string, string>;
+    };
     await writeFile(join(folder, "theme.json"), JSON.stringify({ ...shipped, colors: { ...shipped.colors, primary: "#7b2d43" } }));
-    await writeFile(join(folder, "logo.svg"), `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><title>Example VASP</title><rect width="120" height="32" fill="#7b2d43"/></svg>`);
+    await writeFile(
+      join(folder, "logo.svg"),
+      `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32"><title>Example VASP</title><rect width="120" height="32" fill="#7b2d43"/></svg>`,
+    );
     databaseUrl = await createTestDatabase("portalpage");
     stack = await startStack({
       realAopd: {
@@ -93,7 +113,11 @@ describe("the customer portal in a browser", () => {
     const file = join(folder, "signed.psbt");
     await writeFile(file, Buffer.from(signPsbtAsCoordinator(vault, offered, [secrets[0]!, secrets[2]!]), "base64"));
     await page.getByLabel("Load the signed PSBT file").setInputFiles(file);
-    await page.waitForFunction(() => (document.querySelector("textarea[name=signature]") as HTMLTextAreaElement | null)?.value.startsWith("cHNidP8"), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => (document.querySelector("textarea[name=signature]") as HTMLTextAreaElement | null)?.value.startsWith("cHNidP8"),
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.getByRole("button", { name: "Submit proof" }).click();
     await heading(page, "Your proof is verified");
     expect(await statusOf(requested.id)).toBe("VERIFIED");
@@ -169,7 +193,19 @@ describe("the customer portal in a browser", () => {
 
   it("takes a Satoshi test transaction id and moves the proof to SUBMITTED", async () => {
     const data = await graphql<{ aopd: { requestSatoshiProof: { id: string; amount: string; portalUrl: string } } }>(
-      `mutation($a: String!) { aopd { requestSatoshiProof(input: { customerId: "CUST-PORTAL", asset: DTI4H95J0R2X, senderAddress: $a, depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h" }) { id amount portalUrl } } }`,
+      `
+        mutation ($a: String!) {
+          aopd {
+            requestSatoshiProof(
+              input: { customerId: "CUST-PORTAL", asset: DTI4H95J0R2X, senderAddress: $a, depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h" }
+            ) {
+              id
+              amount
+              portalUrl
+            }
+          }
+        }
+      `,
       { a: bitcoinAddress },
     );
     const proof = data.aopd.requestSatoshiProof;

@@ -61,7 +61,14 @@ describe("the portal's wallet picker", () => {
   const pageOf = (requested: RequestedProof) => `${portalBase}/portal/${requested.token}`;
 
   /** The names the picker offers, in order. */
-  const offered = async (page: Page) => (await page.getByRole("list").filter({ has: page.getByRole("button", { name: /^Sign with / }) }).getByRole("button").allTextContents()).map((text) => text.trim());
+  const offered = async (page: Page) =>
+    (
+      await page
+        .getByRole("list")
+        .filter({ has: page.getByRole("button", { name: /^Sign with / }) })
+        .getByRole("button")
+        .allTextContents()
+    ).map((text) => text.trim());
 
   it("offers every EIP-6963 wallet by its announced name, and the chosen one signs to VERIFIED", async () => {
     const ownerKey = testSecretKey("picker ether owner");
@@ -92,14 +99,25 @@ describe("the portal's wallet picker", () => {
                   throw new Error(`unsupported method ${method}`);
                 },
               };
-              const info = Object.freeze({ uuid: `00000000-0000-4000-8000-00000000000${wallet.id === "one" ? 1 : 2}`, name: wallet.name, icon, rdns: `example.${wallet.id}` });
+              const info = Object.freeze({
+                uuid: `00000000-0000-4000-8000-00000000000${wallet.id === "one" ? 1 : 2}`,
+                name: wallet.name,
+                icon,
+                rdns: `example.${wallet.id}`,
+              });
               window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
             }
           };
           window.addEventListener("eip6963:requestProvider", announce);
           announce();
         },
-        { wallets: [{ id: "one", name: "Test Wallet One", address: ethereumAddressOf(otherKey) }, { id: "two", name: "Test Wallet Two", address: owner }], icon },
+        {
+          wallets: [
+            { id: "one", name: "Test Wallet One", address: ethereumAddressOf(otherKey) },
+            { id: "two", name: "Test Wallet Two", address: owner },
+          ],
+          icon,
+        },
       );
     });
     await page.getByRole("heading", { name: "Sign with a wallet in this browser" }).waitFor();
@@ -109,7 +127,9 @@ describe("the portal's wallet picker", () => {
     expect(scripts.filter((path) => path.includes("sign-with-"))).toEqual([]);
     await page.getByRole("button", { name: "Sign with Test Wallet Two" }).click();
     await headingShown(page, "Your proof is verified");
-    expect(scripts.filter((path) => path.includes("sign-with-")).map((path) => path.replace(/-[\w-]{8}\.js$/, ".js"))).toEqual(["/portal/assets/sign-with-ethereum-wallet.js"]);
+    expect(scripts.filter((path) => path.includes("sign-with-")).map((path) => path.replace(/-[\w-]{8}\.js$/, ".js"))).toEqual([
+      "/portal/assets/sign-with-ethereum-wallet.js",
+    ]);
     expect(signedBy).toEqual(["two"]);
     expect(await proofs.statusOf(requested.id)).toBe("VERIFIED");
   });
@@ -119,12 +139,22 @@ describe("the portal's wallet picker", () => {
     const otherKey = testSecretKey("picker ether stranger");
     const requested = await proofs.requestSignatureProof({ asset: "DTIX9J9K872S", expectedAddress: owner });
     const page = await openPage(browser, pageOf(requested), {}, async (page) => {
-      await page.exposeFunction("testEthereumSign", (hexMessage: string) => `0x${bytesToHex(signPersonalMessage(otherKey, Buffer.from(hexMessage.slice(2), "hex").toString("utf8")))}`);
+      await page.exposeFunction(
+        "testEthereumSign",
+        (hexMessage: string) => `0x${bytesToHex(signPersonalMessage(otherKey, Buffer.from(hexMessage.slice(2), "hex").toString("utf8")))}`,
+      );
       await page.addInitScript(
         ({ address, icon }) => {
           const sign = (window as unknown as TestWindow).testEthereumSign as (hex: string) => Promise<string>;
-          const provider = { request: async ({ method, params }: { method: string; params?: string[] }) => (method === "eth_requestAccounts" ? [address] : sign(params![0]!)) };
-          const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: { info: { uuid: "00000000-0000-4000-8000-000000000009", name: "Stranger Wallet", icon, rdns: "example.stranger" }, provider } }));
+          const provider = {
+            request: async ({ method, params }: { method: string; params?: string[] }) => (method === "eth_requestAccounts" ? [address] : sign(params![0]!)),
+          };
+          const announce = () =>
+            window.dispatchEvent(
+              new CustomEvent("eip6963:announceProvider", {
+                detail: { info: { uuid: "00000000-0000-4000-8000-000000000009", name: "Stranger Wallet", icon, rdns: "example.stranger" }, provider },
+              }),
+            );
           window.addEventListener("eip6963:requestProvider", announce);
         },
         { address: ethereumAddressOf(otherKey), icon },
@@ -141,13 +171,23 @@ describe("the portal's wallet picker", () => {
     const withKey = async (signer: Uint8Array) => {
       const requested = await proofs.requestSignatureProof({ asset: "DTIX9J9K872S", expectedAddress: contract });
       const page = await openPage(browser, pageOf(requested), {}, async (page) => {
-        await page.exposeFunction("testEthereumSign", (hexMessage: string) => `0x${bytesToHex(signPersonalMessage(signer, Buffer.from(hexMessage.slice(2), "hex").toString("utf8")))}`);
+        await page.exposeFunction(
+          "testEthereumSign",
+          (hexMessage: string) => `0x${bytesToHex(signPersonalMessage(signer, Buffer.from(hexMessage.slice(2), "hex").toString("utf8")))}`,
+        );
         // The wallet app of a contract account: its account is the contract, its signature the owner key's.
         await page.addInitScript(
           ({ address, icon }) => {
             const sign = (window as unknown as TestWindow).testEthereumSign as (hex: string) => Promise<string>;
-            const provider = { request: async ({ method, params }: { method: string; params?: string[] }) => (method === "eth_requestAccounts" ? [address] : sign(params![0]!)) };
-            const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: { info: { uuid: "00000000-0000-4000-8000-000000001271", name: "Test Safe", icon, rdns: "example.safe" }, provider } }));
+            const provider = {
+              request: async ({ method, params }: { method: string; params?: string[] }) => (method === "eth_requestAccounts" ? [address] : sign(params![0]!)),
+            };
+            const announce = () =>
+              window.dispatchEvent(
+                new CustomEvent("eip6963:announceProvider", {
+                  detail: { info: { uuid: "00000000-0000-4000-8000-000000001271", name: "Test Safe", icon, rdns: "example.safe" }, provider },
+                }),
+              );
             window.addEventListener("eip6963:requestProvider", announce);
           },
           { address: contract, icon },
@@ -229,7 +269,8 @@ describe("the portal's wallet picker", () => {
       await page.exposeFunction("testBitcoinSign", (method: string, params: { address?: string; message?: string; protocol?: string }) => {
         calls.push({ method, protocol: params.protocol });
         if (method === "getAddresses") return { jsonrpc: "2.0", id: "1", result: { addresses: [{ address, purpose: "payment", addressType: "p2wpkh" }] } };
-        if (method === "signMessage" && params.address === address) return { jsonrpc: "2.0", id: "2", result: { signature: signBip322PublicKeyHash(key, address, params.message!), address, protocol: params.protocol } };
+        if (method === "signMessage" && params.address === address)
+          return { jsonrpc: "2.0", id: "2", result: { signature: signBip322PublicKeyHash(key, address, params.message!), address, protocol: params.protocol } };
         return { jsonrpc: "2.0", id: "3", error: { code: -32601, message: `unsupported ${method}` } };
       });
       await page.addInitScript((icon: string) => {
@@ -241,7 +282,10 @@ describe("the portal's wallet picker", () => {
     });
     await page.getByRole("button", { name: "Sign with Test Bitcoin Wallet" }).click();
     await headingShown(page, "Your proof is verified");
-    expect(calls).toEqual([{ method: "getAddresses", protocol: undefined }, { method: "signMessage", protocol: "BIP322" }]);
+    expect(calls).toEqual([
+      { method: "getAddresses", protocol: undefined },
+      { method: "signMessage", protocol: "BIP322" },
+    ]);
     expect(await proofs.statusOf(requested.id)).toBe("VERIFIED");
   });
 

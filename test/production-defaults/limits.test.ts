@@ -17,7 +17,10 @@ describe("limits and CSRF prevention at the gateway", () => {
   });
 
   it("refuses more aliases than the limit", async () => {
-    const { body } = await stack.query("{ a: trpd { vasps { name } } b: trpd { vasps { name } } c: trpd { vasps { name } } d: trpd { vasps { name } } }", token);
+    const { body } = await stack.query(
+      "{ a: trpd { vasps { name } } b: trpd { vasps { name } } c: trpd { vasps { name } } d: trpd { vasps { name } } }",
+      token,
+    );
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: "GRAPHQL_VALIDATION_FAILED", limit: "maxAliases", allowed: 3 });
   });
 

@@ -24,7 +24,11 @@ describe("production mode of the gateway", () => {
       supergraph: { path: stack.supergraphPath },
       subgraphUrls: stack.subgraphUrls,
       oidc: { issuer: stack.idp.issuer, audience: stack.idp.audience },
-      internalToken: { privateJwk: stack.internalKey.privateJwk.kid?.startsWith("dev-") ? (await generateInternalSigningKey("production-key")).privateJwk : stack.internalKey.privateJwk },
+      internalToken: {
+        privateJwk: stack.internalKey.privateJwk.kid?.startsWith("dev-")
+          ? (await generateInternalSigningKey("production-key")).privateJwk
+          : stack.internalKey.privateJwk,
+      },
       ...options,
       logger: createLogger("gateway", "silent"),
     });
@@ -88,7 +92,10 @@ describe("production mode of the gateway", () => {
     const misspelt = "{ trpd { vaspz { name } } }";
     const hidden = await startProductionGateway();
     const refused = await postGraphQL(hidden.url, misspelt, token);
-    expect(refused.body.errors?.[0]).toMatchObject({ message: 'Cannot query field "vaspz" on type "Trpd".', extensions: { code: "GRAPHQL_VALIDATION_FAILED" } });
+    expect(refused.body.errors?.[0]).toMatchObject({
+      message: 'Cannot query field "vaspz" on type "Trpd".',
+      extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
+    });
     expect(JSON.stringify(refused.body)).not.toMatch(/Did you mean|"vasps"/);
     const badArgument = await postGraphQL(hidden.url, "{ aopd { proofs(limitt: 1) { id } } }", token);
     expect(badArgument.body.errors?.[0]?.message).toBe('Unknown argument "limitt" on field "Aopd.proofs".');
@@ -98,7 +105,8 @@ describe("production mode of the gateway", () => {
       socket.once("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { bearer_token: token } })));
       socket.on("message", (data) => {
         const message = JSON.parse(String(data)) as { type: string; payload?: unknown };
-        if (message.type === "connection_ack") socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: "subscription { aopdProofz { id } }" } }));
+        if (message.type === "connection_ack")
+          socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: "subscription { aopdProofz { id } }" } }));
         if (message.type === "error") resolve(message.payload as { message: string }[]);
       });
       socket.once("error", reject);

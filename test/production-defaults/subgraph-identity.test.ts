@@ -12,7 +12,16 @@ import { startTrpd } from "@compliance-graph/trpd";
 /** Runs the trpd deployable with `env` until `until` matches its output (then stops it) or it exits on its own. */
 function runTrpd(env: Record<string, string>, until: RegExp): Promise<{ exitCode: number | null; output: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "subgraphs/trpd/src/main.ts"], {
-    env: { ...process.env, NODE_ENV: "", INTERNAL_JWT_PUBLIC_JWKS: "", INTERNAL_JWKS_URL: "", INSECURE_DEVELOPMENT_IDENTITY: "", TRPD_PORT: "0", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "",
+      INTERNAL_JWT_PUBLIC_JWKS: "",
+      INTERNAL_JWKS_URL: "",
+      INSECURE_DEVELOPMENT_IDENTITY: "",
+      TRPD_PORT: "0",
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -50,7 +59,11 @@ describe("a subgraph without a way to verify the gateway's identity", () => {
   it("starts with INSECURE_DEVELOPMENT_IDENTITY=true, serving every caller every role", async () => {
     const trpd = await startTrpd({ config: { port: 0, production: false }, insecureDevelopmentIdentity: true, logger });
     try {
-      const response = await fetch(trpd.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ trpd { vasps { name } } }" }) });
+      const response = await fetch(trpd.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ trpd { vasps { name } } }" }),
+      });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
     } finally {

@@ -52,7 +52,9 @@ describe("quotas per client and per subject", () => {
   }
   async function refusalCount(quota: string, clientLabel: string): Promise<number> {
     const text = await (await fetch(stack.gateway.metricsUrl)).text();
-    const line = text.split("\n").find((row) => row.startsWith("gateway_quota_refusals_total{") && row.includes(`quota="${quota}"`) && row.includes(`client="${clientLabel}"`));
+    const line = text
+      .split("\n")
+      .find((row) => row.startsWith("gateway_quota_refusals_total{") && row.includes(`quota="${quota}"`) && row.includes(`client="${clientLabel}"`));
     return line ? Number(line.split(" ").at(-1)) : 0;
   }
 
@@ -80,7 +82,10 @@ describe("quotas per client and per subject", () => {
       await viaModern.until((state) => state.error !== undefined);
       await viaLegacy.until((state) => state.error !== undefined);
       // The same refusal; the seconds to wait may have moved on by one.
-      const sameRefusal = { message: expect.stringMatching(/^The client "quota-default" may use 3 requests per 86400 s window, and this window's are used\. Retry after \d+ s\.$/), extensions: { code: "RATE_LIMITED", quota: "clientRequests", allowed: 3, retryAfterSeconds: expect.any(Number) } };
+      const sameRefusal = {
+        message: expect.stringMatching(/^The client "quota-default" may use 3 requests per 86400 s window, and this window's are used\. Retry after \d+ s\.$/),
+        extensions: { code: "RATE_LIMITED", quota: "clientRequests", allowed: 3, retryAfterSeconds: expect.any(Number) },
+      };
       expect(viaModern.error).toEqual([sameRefusal]);
       expect(viaLegacy.error).toEqual(sameRefusal);
     } finally {
@@ -151,6 +156,11 @@ describe("quotas per client and per subject", () => {
     const retryAfter = Number(refused!.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(2);
-    await pollUntil("a request admitted in the next window", () => stack.query(cheap, token), (answer) => answer.status === 200, { timeoutMs: 30_000, intervalMs: 250 });
+    await pollUntil(
+      "a request admitted in the next window",
+      () => stack.query(cheap, token),
+      (answer) => answer.status === 200,
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
   });
 });

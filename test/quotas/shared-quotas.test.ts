@@ -20,7 +20,13 @@ describe("quotas shared by replicas", () => {
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("quota-sharing");
-    const quotas: GatewayOptions["quotas"] = { defaults: { clientRequests: 10, windowSeconds: 86_400 }, clients: {}, databaseUrl, replicas: 2, syncIntervalMs: 50 };
+    const quotas: GatewayOptions["quotas"] = {
+      defaults: { clientRequests: 10, windowSeconds: 86_400 },
+      clients: {},
+      databaseUrl,
+      replicas: 2,
+      syncIntervalMs: 50,
+    };
     stack = await startStack({ quotas });
     second = await startGateway({
       port: 0,
@@ -49,7 +55,9 @@ describe("quotas shared by replicas", () => {
     return line ? Number(line.split(" ").at(-1)) : 0;
   };
   const usedInDatabase = async () => {
-    const { rows } = await database.query<{ used: string }>("SELECT used FROM gateway_quota_usage WHERE key LIKE 'clientRequests % 14:dev-api-client'").catch(() => ({ rows: [] as { used: string }[] }));
+    const { rows } = await database
+      .query<{ used: string }>("SELECT used FROM gateway_quota_usage WHERE key LIKE 'clientRequests % 14:dev-api-client'")
+      .catch(() => ({ rows: [] as { used: string }[] }));
     return rows.reduce((sum, row) => sum + Number(row.used), 0);
   };
 
@@ -59,7 +67,12 @@ describe("quotas shared by replicas", () => {
     await pollUntil("the first gateway's 6 requests in the database", usedInDatabase, (used) => used === 6, { timeoutMs: 30_000, intervalMs: 50 });
     // Two syncs of the second gateway: the later one began after the first gateway's count was written.
     const before = await syncsOf(second);
-    await pollUntil("two syncs of the second gateway", () => syncsOf(second), (syncs) => syncs >= before + 2, { timeoutMs: 30_000, intervalMs: 50 });
+    await pollUntil(
+      "two syncs of the second gateway",
+      () => syncsOf(second),
+      (syncs) => syncs >= before + 2,
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
 
     const atSecond: number[] = [];
     for (let index = 0; index < 5; index += 1) atSecond.push(await statusAt(second));
@@ -67,7 +80,12 @@ describe("quotas shared by replicas", () => {
     expect(atSecond).toEqual([200, 200, 200, 200, 429]);
     await pollUntil("every admitted request in the database", usedInDatabase, (used) => used === 10, { timeoutMs: 30_000, intervalMs: 50 });
     const firstSyncs = await syncsOf(first);
-    await pollUntil("two syncs of the first gateway", () => syncsOf(first), (syncs) => syncs >= firstSyncs + 2, { timeoutMs: 30_000, intervalMs: 50 });
+    await pollUntil(
+      "two syncs of the first gateway",
+      () => syncsOf(first),
+      (syncs) => syncs >= firstSyncs + 2,
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
     expect(await statusAt(first)).toBe(429);
     expect(await usedInDatabase()).toBe(10);
   });

@@ -12,9 +12,14 @@ const keysPath = "/.well-known/aopd-receipt-keys.json";
 /** `npm run verify-receipt` as a user runs it (the script's command, in its own process), with its exit code and output. */
 function verifyReceiptCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", "subgraphs/aopd/src/cli/verify-receipt.ts", ...args], { cwd: root, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "subgraphs/aopd/src/cli/verify-receipt.ts", ...args],
+      { cwd: root, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,7 +41,12 @@ describe("proof receipts through the gateway", () => {
   const satoshiProof = async (decide: boolean) => {
     const requested = (
       await run(`mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id } } }`, {
-        input: { customerId: "CUST-GATEWAY-RECEIPT", asset: "DTI4H95J0R2X", senderAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h" },
+        input: {
+          customerId: "CUST-GATEWAY-RECEIPT",
+          asset: "DTI4H95J0R2X",
+          senderAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+          depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h",
+        },
       })
     ).requestSatoshiProof!;
     const id = String(requested.id);
@@ -44,7 +54,12 @@ describe("proof receipts through the gateway", () => {
     if (decide) await run(`mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: VERIFIED, comment: "paid as asked") { id } } }`, { id });
     return id;
   };
-  const receiptOf = async (id: string) => (await run(`query($id: ID!) { aopd { proofReceipt(id: $id) { jws keyId jwksPath } } }`, { id })).proofReceipt as { jws: string; keyId: string; jwksPath: string };
+  const receiptOf = async (id: string) =>
+    (await run(`query($id: ID!) { aopd { proofReceipt(id: $id) { jws keyId jwksPath } } }`, { id })).proofReceipt as {
+      jws: string;
+      keyId: string;
+      jwksPath: string;
+    };
 
   beforeAll(async () => {
     const pair = await generateKeyPair("ES256", { extractable: true });
@@ -52,7 +67,14 @@ describe("proof receipts through the gateway", () => {
       realAopd: {
         databaseUrl: await createTestDatabase("receiptsgateway"),
         seedDemoProofs: 0,
-        config: { receipts: { signingKey: JSON.stringify({ ...(await exportJWK(pair.privateKey)), kid: "gateway-test-key" }), previousKeys: undefined, issuer, validityDays: 365 } },
+        config: {
+          receipts: {
+            signingKey: JSON.stringify({ ...(await exportJWK(pair.privateKey)), kid: "gateway-test-key" }),
+            previousKeys: undefined,
+            issuer,
+            validityDays: 365,
+          },
+        },
       },
     });
     token = await stack.fetchToken();
@@ -77,18 +99,28 @@ describe("proof receipts through the gateway", () => {
     // The documented snippet (docs/receipts.md), word for word but for the URL.
     const keys = createRemoteJWKSet(new URL(`${stack.gateway.baseUrl}${receipt.jwksPath}`));
     const { payload } = await jwtVerify(receipt.jws, keys, { algorithms: ["ES256"], typ: "aopd-receipt+jwt", issuer });
-    expect(payload).toMatchObject({ sub: id, proof: { id, customerId: "CUST-GATEWAY-RECEIPT", method: { kind: "satoshi" }, decision: { outcome: "VERIFIED", decider: { client: "dev-api-client" } } } });
+    expect(payload).toMatchObject({
+      sub: id,
+      proof: { id, customerId: "CUST-GATEWAY-RECEIPT", method: { kind: "satoshi" }, decision: { outcome: "VERIFIED", decider: { client: "dev-api-client" } } },
+    });
 
     const [header, body, signature] = receipt.jws.split(".");
     const claims = JSON.parse(Buffer.from(body!, "base64url").toString("utf8")) as { proof: { address: string } };
     claims.proof.address = "bc1qattackerattackerattackerattackerattack";
     const tampered = `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.${signature}`;
-    await expect(jwtVerify(tampered, keys, { algorithms: ["ES256"], typ: "aopd-receipt+jwt", issuer })).rejects.toBeInstanceOf(errors.JWSSignatureVerificationFailed);
+    await expect(jwtVerify(tampered, keys, { algorithms: ["ES256"], typ: "aopd-receipt+jwt", issuer })).rejects.toBeInstanceOf(
+      errors.JWSSignatureVerificationFailed,
+    );
 
     // The CLI: valid prints the statement and exits 0; tampered names the reason and exits 1.
     const valid = await verifyReceiptCli([receipt.jws, "--jwks", keysUrl.href, "--issuer", issuer]);
     expect(valid.code, valid.stderr).toBe(0);
-    expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, keyId: "gateway-test-key", issuer, statement: { id, address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" } });
+    expect(JSON.parse(valid.stdout)).toMatchObject({
+      valid: true,
+      keyId: "gateway-test-key",
+      issuer,
+      statement: { id, address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" },
+    });
     const refused = await verifyReceiptCli([tampered, "--jwks", keysUrl.href]);
     expect([refused.code, refused.stderr.trim()]).toEqual([
       1,
@@ -103,7 +135,10 @@ describe("proof receipts through the gateway", () => {
     const receipt = await receiptOf(id);
     const { payload } = await jwtVerify(receipt.jws, createRemoteJWKSet(keysUrl), { algorithms: ["ES256"], typ: "aopd-receipt+jwt", issuer });
     // The receipt states the screening at issue (the bundled list, imported at start) and where its status is.
-    expect(payload).toMatchObject({ proof: { screening: { status: "CLEAR", list: "OFAC SDN", listVersion: expect.any(String), provider: null } }, status: `/.well-known/aopd-receipt-status/${String(payload.jti)}` });
+    expect(payload).toMatchObject({
+      proof: { screening: { status: "CLEAR", list: "OFAC SDN", listVersion: expect.any(String), provider: null } },
+      status: `/.well-known/aopd-receipt-status/${String(payload.jti)}`,
+    });
     const statusUrl = new URL(String(payload.status), stack.gateway.baseUrl);
     const before = await fetch(statusUrl);
     expect([before.status, before.headers.get("cache-control")]).toEqual([200, "no-store"]);
@@ -117,7 +152,10 @@ describe("proof receipts through the gateway", () => {
     expect(after).toMatchObject({ status: "revoked", reason: "reopened", reasonText: expect.stringContaining("reopened") });
     expect(Date.parse(String(after.revokedAt))).toBeGreaterThanOrEqual(Date.parse(String(after.issuedAt)));
     const revoked = await verifyReceiptCli([receipt.jws, "--jwks", keysUrl.href, "--issuer", issuer]);
-    expect([revoked.code, revoked.stderr.trim()]).toEqual([1, `The receipt is revoked (reopened) since ${String(after.revokedAt)}: ${String(after.reasonText)}`]);
+    expect([revoked.code, revoked.stderr.trim()]).toEqual([
+      1,
+      `The receipt is revoked (reopened) since ${String(after.revokedAt)}: ${String(after.reasonText)}`,
+    ]);
     // Deciding it again does not bring the old receipt back.
     await run(`mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: VERIFIED) { id } } }`, { id });
     expect(((await (await fetch(statusUrl)).json()) as Record<string, unknown>).status).toBe("revoked");
@@ -125,7 +163,9 @@ describe("proof receipts through the gateway", () => {
     // Where the status cannot be reached, the CLI says so (and still reports the signature valid).
     const unreachable = await verifyReceiptCli([receipt.jws, "--jwks", keysUrl.href, "--status-base", "http://127.0.0.1:9"]);
     expect(unreachable.code, unreachable.stderr).toBe(0);
-    expect(unreachable.stderr).toMatch(/^The receipt's status could not be checked: http:\/\/127\.0\.0\.1:9\/\.well-known\/aopd-receipt-status\/.* could not be reached/);
+    expect(unreachable.stderr).toMatch(
+      /^The receipt's status could not be checked: http:\/\/127\.0\.0\.1:9\/\.well-known\/aopd-receipt-status\/.* could not be reached/,
+    );
     expect(JSON.parse(unreachable.stdout)).toMatchObject({ valid: true, status: { checked: false } });
     // An id no receipt has: 404, nothing else told.
     expect((await fetch(new URL("/.well-known/aopd-receipt-status/6f1b7a52-3c1e-4d0e-9a7b-2f4c8d9e0a1b", stack.gateway.baseUrl))).status).toBe(404);
@@ -134,6 +174,9 @@ describe("proof receipts through the gateway", () => {
   it("refuses, through the gateway, a receipt for a proof still in review", async () => {
     const id = await satoshiProof(false);
     const { body } = await stack.query(`query($id: ID!) { aopd { proofReceipt(id: $id) { jws } } }`, token, { id });
-    expect(body.errors?.[0]).toMatchObject({ message: "The proof is SUBMITTED; a receipt is issued only for a VERIFIED proof.", extensions: { code: "CONFLICT" } });
+    expect(body.errors?.[0]).toMatchObject({
+      message: "The proof is SUBMITTED; a receipt is issued only for a VERIFIED proof.",
+      extensions: { code: "CONFLICT" },
+    });
   });
 });

@@ -50,7 +50,10 @@ describe("publish, serve, record usage, check against it", () => {
     const mint = await createInternalTokenMinter({ privateJwk: internalKey.privateJwk });
     const first = await fetch(`${registry.url}/registry/subgraphs/publish`, {
       method: "POST",
-      headers: { authorization: `Bearer ${await mint({ subject: "service-account-dev-api-client", client: "dev-api-client", roles: ["schema:publish"] }, "registry")}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${await mint({ subject: "service-account-dev-api-client", client: "dev-api-client", roles: ["schema:publish"] }, "registry")}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ name: "kyc", url: kyc.url, schema: await readFile(kycSchemaFiles.v1, "utf8") }),
     });
     expect(first.status).toBe(200);
@@ -67,7 +70,10 @@ describe("publish, serve, record usage, check against it", () => {
     env = { GRAPH_URL: gateway.baseUrl, GRAPH_TOKEN: await fetchToken(idp.tokenEndpoint, "dev-api-client", "dev-secret") };
     reviewerToken = await fetchToken(idp.tokenEndpoint, "kyc-reviewers", "reviewers-secret");
     await writeFile(join(folder, "kyc-without-status.graphql"), (await readFile(kycSchemaFiles.v1, "utf8")).replace("  status: String!\n", ""));
-    await writeFile(join(folder, "kyc-with-owner.graphql"), (await readFile(kycSchemaFiles.v1, "utf8")).replace("  status: String!\n", "  status: String!\n  owner: String\n"));
+    await writeFile(
+      join(folder, "kyc-with-owner.graphql"),
+      (await readFile(kycSchemaFiles.v1, "utf8")).replace("  status: String!\n", "  status: String!\n  owner: String\n"),
+    );
   });
   afterAll(async () => {
     await gateway?.close();

@@ -62,7 +62,13 @@ describe("the registry behind the gateway's door", () => {
   });
 
   it("publishes with dev-api-client's credentials through the gateway; the first publisher's client owns the subgraph", { timeout: 300_000 }, async () => {
-    const env = { GRAPH_URL: gateway.baseUrl, GRAPH_TOKEN: "", GRAPH_CLIENT_ID: defaultClient.clientId, GRAPH_CLIENT_SECRET: defaultClient.clientSecret, GRAPH_ISSUER_URL: stack.idp.issuer };
+    const env = {
+      GRAPH_URL: gateway.baseUrl,
+      GRAPH_TOKEN: "",
+      GRAPH_CLIENT_ID: defaultClient.clientId,
+      GRAPH_CLIENT_SECRET: defaultClient.clientSecret,
+      GRAPH_ISSUER_URL: stack.idp.issuer,
+    };
     const published = await subgraph(["publish", "--name", "kyc", "--url", "http://127.0.0.1:4199/graphql", "--schema", join(dir, "kyc.graphql")], env);
     expect(published.stderr).toBe("");
     expect(published).toMatchObject({ code: 0 });
@@ -82,11 +88,19 @@ describe("the registry behind the gateway's door", () => {
     const forbidden = await fetch(`${gateway.baseUrl}/registry/subgraphs/history`, { headers: { authorization: `Bearer ${reader}` } });
     expect(forbidden.status).toBe(403);
     expect(await forbidden.json()).toMatchObject({ error: "forbidden" });
-    const notAdmin = await fetch(`${gateway.baseUrl}/registry/owners/set`, { method: "POST", headers: { authorization: `Bearer ${reader}`, "content-type": "application/json" }, body: '{"name":"kyc","owners":["reader"]}' });
+    const notAdmin = await fetch(`${gateway.baseUrl}/registry/owners/set`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${reader}`, "content-type": "application/json" },
+      body: '{"name":"kyc","owners":["reader"]}',
+    });
     expect(notAdmin.status).toBe(403);
     const anonymous = await fetch(`${gateway.baseUrl}/registry/subgraphs/history`);
     expect(anonymous.status).toBe(401);
-    const internal = await fetch(`${gateway.baseUrl}/usage`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" });
+    const internal = await fetch(`${gateway.baseUrl}/usage`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(internal.status).toBe(404);
     const supergraph = await fetch(`${gateway.baseUrl}/supergraph`, { headers: { authorization: `Bearer ${token}` } });
     expect(supergraph.status).toBe(404);

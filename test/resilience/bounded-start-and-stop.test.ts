@@ -16,7 +16,10 @@ interface Started {
 /** A deployable in its own process, as an orchestrator runs it, with its JSON log readable. */
 function startProcess(entry: string, env: Record<string, string>): Started {
   // NODE_ENV empty rather than vitest's "test", as in production.
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "info", APOLLO_TELEMETRY_DISABLED: "1", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "info", APOLLO_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines: Started["lines"] = [];
   const waiting: { message: string; resolve: (line: Started["lines"][number]) => void }[] = [];
   let buffer = "";
@@ -36,7 +39,9 @@ function startProcess(entry: string, env: Record<string, string>): Started {
       const seen = lines.find((line) => line.msg === message);
       if (seen) return resolve(seen);
       waiting.push({ message, resolve });
-      void exited.then((code) => reject(new Error(`${entry} exited (${code}) before logging ${JSON.stringify(message)}; it logged ${JSON.stringify(lines.map((line) => line.msg))}`)));
+      void exited.then((code) =>
+        reject(new Error(`${entry} exited (${code}) before logging ${JSON.stringify(message)}; it logged ${JSON.stringify(lines.map((line) => line.msg))}`)),
+      );
     });
   return { child, lines, logged, exited };
 }

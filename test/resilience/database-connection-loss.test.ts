@@ -16,14 +16,22 @@ describe("aopd when PostgreSQL drops its connections", () => {
     databaseUrl = await createTestDatabase("connloss");
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    aopd = await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", LOG_LEVEL: "silent", INSECURE_DEVELOPMENT_IDENTITY: "true" }, `${base}/health/ready`);
+    aopd = await startProcess(
+      "subgraphs/aopd/src/main.ts",
+      { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", LOG_LEVEL: "silent", INSECURE_DEVELOPMENT_IDENTITY: "true" },
+      `${base}/health/ready`,
+    );
   });
   afterAll(async () => {
     await aopd?.stop();
   });
 
   const proofsCount = async () => {
-    const response = await fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ aopd { proofsCount } }" }) });
+    const response = await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ aopd { proofsCount } }" }),
+    });
     return { status: response.status, body: (await response.json()) as { data?: { aopd: { proofsCount: number } }; errors?: unknown[] } };
   };
 
@@ -33,7 +41,9 @@ describe("aopd when PostgreSQL drops its connections", () => {
     const exited = new Promise<number | null>((resolve) => aopd.child.once("exit", resolve));
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
-    const { rowCount } = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    const { rowCount } = await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
     await admin.end();
     expect(rowCount).toBeGreaterThan(1);
     // Before the fix the process died of an unhandled 'error' event here; now the next queries succeed.

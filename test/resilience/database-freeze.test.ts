@@ -168,7 +168,16 @@ describe("aopd when a statement runs past its statement timeout", { timeout: 120
         expiryIntervalSeconds: 0,
         eventPruneIntervalSeconds: 0,
         // A long grace, so that the server's own cancellation always comes first, however busy the machine.
-        database: { connectTimeoutMs: 5_000, statementTimeoutMs: 1_000, longStatementTimeoutMs: 120_000, clientGraceMs: 20_000, idleInTransactionTimeoutMs: 60_000, keepAliveMs: 10_000, startupTimeoutMs: 60_000, readyTimeoutMs: 2_000 },
+        database: {
+          connectTimeoutMs: 5_000,
+          statementTimeoutMs: 1_000,
+          longStatementTimeoutMs: 120_000,
+          clientGraceMs: 20_000,
+          idleInTransactionTimeoutMs: 60_000,
+          keepAliveMs: 10_000,
+          startupTimeoutMs: 60_000,
+          readyTimeoutMs: 2_000,
+        },
       },
       logger: log.logger,
       seedDemoProofs: 3,
@@ -196,7 +205,11 @@ describe("aopd when a statement runs past its statement timeout", { timeout: 120
       await locker.query("ROLLBACK");
       const { data, errors } = await exported;
       expect(errors).toBeUndefined();
-      expect(Buffer.from((data as { aopd: { proofsAsXlsx: string } }).aopd.proofsAsXlsx, "base64").subarray(0, 2).toString("latin1")).toBe("PK");
+      expect(
+        Buffer.from((data as { aopd: { proofsAsXlsx: string } }).aopd.proofsAsXlsx, "base64")
+          .subarray(0, 2)
+          .toString("latin1"),
+      ).toBe("PK");
     } finally {
       await locker.end();
     }

@@ -15,7 +15,10 @@ interface Deployable {
 /** A deployable in its own process, as an orchestrator runs it, with its JSON log readable. */
 async function startDeployable(entry: string, env: Record<string, string>, port: number): Promise<Deployable> {
   // NODE_ENV empty rather than vitest's "test": Apollo Server installs its signal handlers only outside tests.
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "info", APOLLO_TELEMETRY_DISABLED: "1", ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "info", APOLLO_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const messages: string[] = [];
   const waiting: { message: string; resolve: () => void }[] = [];
   let buffer = "";
@@ -31,11 +34,13 @@ async function startDeployable(entry: string, env: Record<string, string>, port:
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
-  const logged = (message: string) =>
-    messages.includes(message) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ message, resolve }));
+  const logged = (message: string) => (messages.includes(message) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ message, resolve })));
   const live = async () => {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-    return fetch(`${base}/health/live`).then((answer) => answer.ok, () => false);
+    return fetch(`${base}/health/live`).then(
+      (answer) => answer.ok,
+      () => false,
+    );
   };
   try {
     await pollUntil(`${entry} live`, live, (ok) => ok, { timeoutMs: 90_000, intervalMs: 100 });
@@ -51,11 +56,15 @@ function heldRequest(url: string, body: string): { finish(): void; answer: Promi
   const half = Math.floor(body.length / 2);
   let finish!: () => void;
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const outgoing = request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const outgoing = request(
+      url,
+      { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
     outgoing.on("error", reject);
     outgoing.write(body.slice(0, half));
     finish = () => outgoing.end(body.slice(half));
@@ -83,7 +92,11 @@ const query = JSON.stringify({ query: "{ aopd { proofsCount } }" });
 describe("a graceful stop on SIGTERM", { timeout: 120_000 }, () => {
   it("aopd finishes the request in flight, closes subscription sockets with 1001 and exits 0", async () => {
     const port = await freePort();
-    const aopd = await startDeployable("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), AOPD_DATA_DIR: "memory://", AOPD_EXPIRY_INTERVAL_SECONDS: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" }, port);
+    const aopd = await startDeployable(
+      "subgraphs/aopd/src/main.ts",
+      { AOPD_PORT: String(port), AOPD_DATA_DIR: "memory://", AOPD_EXPIRY_INTERVAL_SECONDS: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" },
+      port,
+    );
     const { closed: socketClosed } = await openSocket(`ws://127.0.0.1:${port}/graphql`);
     const held = heldRequest(`${aopd.base}/graphql`, query);
     aopd.child.kill("SIGTERM");
@@ -98,7 +111,11 @@ describe("a graceful stop on SIGTERM", { timeout: 120_000 }, () => {
 
   it("the gateway finishes the request in flight, closes subscription sockets with 1001 and exits 0", async () => {
     const port = await freePort();
-    const gateway = await startDeployable("gateway/src/main.ts", { PORT: String(port), DEV_IDENTITY_PROVIDER: "true", PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }, port);
+    const gateway = await startDeployable(
+      "gateway/src/main.ts",
+      { PORT: String(port), DEV_IDENTITY_PROVIDER: "true", PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+      port,
+    );
     const token = (await (
       await fetch(`${gateway.base}/auth/realms/dev/protocol/openid-connect/token`, {
         method: "POST",

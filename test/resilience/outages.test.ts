@@ -65,7 +65,11 @@ describe("outages reach clients as SERVICE_UNAVAILABLE, named but without addres
       proxy = await startCuttableProxy(port);
       const direct = new URL(await createTestDatabase("outage"));
       direct.port = String(port);
-      aopd = await startAopd({ config: { port: 0, databaseUrl: direct.toString(), expiryIntervalSeconds: 0 }, insecureDevelopmentIdentity: true, logger: log.logger });
+      aopd = await startAopd({
+        config: { port: 0, databaseUrl: direct.toString(), expiryIntervalSeconds: 0 },
+        insecureDevelopmentIdentity: true,
+        logger: log.logger,
+      });
     });
     afterAll(async () => {
       await aopd?.close();
@@ -73,7 +77,11 @@ describe("outages reach clients as SERVICE_UNAVAILABLE, named but without addres
     });
 
     const query = async () => {
-      const response = await fetch(aopd.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ aopd { proofsCount } }" }) });
+      const response = await fetch(aopd.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ aopd { proofsCount } }" }),
+      });
       return (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
     };
     const ready = async () => (await fetch(new URL("/health/ready", aopd.url))).status;

@@ -42,7 +42,11 @@ async function startSilentSubgraph(): Promise<{ url: string; close(): Promise<vo
 async function startUnavailableSubgraph(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createHttpServer((_request, response) => {
     response.writeHead(503, { "content-type": "application/json" });
-    response.end(JSON.stringify({ errors: [{ message: "The database is unavailable; try again shortly.", extensions: { code: "SERVICE_UNAVAILABLE", retryable: true } }] }));
+    response.end(
+      JSON.stringify({
+        errors: [{ message: "The database is unavailable; try again shortly.", extensions: { code: "SERVICE_UNAVAILABLE", retryable: true } }],
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   return {

@@ -43,10 +43,14 @@ function slowloris(base: string, count: number): Attack {
     socket.on("data", (chunk: Buffer) => (received[i] += chunk.toString("latin1")));
     // A refused socket may be reset while the client writes to it.
     socket.on("error", () => {});
-    closes.push(new Promise((resolve) => socket.once("close", () => {
-      clearInterval(timer);
-      resolve();
-    })));
+    closes.push(
+      new Promise((resolve) =>
+        socket.once("close", () => {
+          clearInterval(timer);
+          resolve();
+        }),
+      ),
+    );
   }
   return {
     allClosed: Promise.all(closes).then(() => undefined),
@@ -56,7 +60,11 @@ function slowloris(base: string, count: number): Attack {
 }
 
 /** One customer call from another address; resolves with its status and how long it took. */
-function call(base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; ms: number }> {
+function call(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; ms: number }> {
   const url = new URL(path, base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
@@ -81,12 +89,23 @@ describe("slowloris from one address against every public listener", () => {
   });
 
   const targets = () => [
-    { name: "gateway", base: stack.base, customerCall: () => call(stack.base, "/graphql", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` }, body: JSON.stringify({ query: "{ aopd { proofsCount } trpd { vasps { name } } }" }) }) },
+    {
+      name: "gateway",
+      base: stack.base,
+      customerCall: () =>
+        call(stack.base, "/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` },
+          body: JSON.stringify({ query: "{ aopd { proofsCount } trpd { vasps { name } } }" }),
+        }),
+    },
     { name: "aopd", base: stack.aopdBase, customerCall: () => call(stack.aopdBase, "/portal/") },
     { name: "trpd", base: stack.trpdBase, customerCall: () => call(stack.trpdBase, "/health/ready") },
   ];
 
-  it(`keeps serving customers while ${sockets} trickling sockets from one address pass its cap of ${cap}, and closes every one of them`, async ({ annotate }) => {
+  it(`keeps serving customers while ${sockets} trickling sockets from one address pass its cap of ${cap}, and closes every one of them`, async ({
+    annotate,
+  }) => {
     for (const target of targets()) {
       const started = performance.now();
       const attack = slowloris(target.base, sockets);
@@ -103,7 +122,10 @@ describe("slowloris from one address against every public listener", () => {
         `${target.name}: ${sockets} sockets, ${attack.refusedAtOnce()} refused at once, ${attack.timedOut()} answered 408; all closed after ${seconds.toFixed(1)} s; ` +
           `customers: ${answers.filter(({ status }) => status === 200).length}/${answers.length} answered 200 (statuses ${[...new Set(answers.map(({ status }) => status))].join(", ")}), p50 ${latencies[Math.floor(latencies.length / 2)]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
       );
-      expect(answers.every(({ status }) => status === 200), target.name).toBe(true);
+      expect(
+        answers.every(({ status }) => status === 200),
+        target.name,
+      ).toBe(true);
       // Every attacking socket was closed by the server: refused at the cap, or at the header deadline.
       // How many got past the cap depends on how fast the client opened them (places free up as
       // sockets time out); the unit test counts the cap by the server's own state.

@@ -47,7 +47,9 @@ describe("bad input through the gateway over HTTP", () => {
   });
 
   it("still answers a valid DateTime and string (control)", async () => {
-    const { status, body } = await stack.query(countQuery, token, { f: { is: { any: { createdAt: { gt: "2000-01-01T00:00:00+02:00" }, customerId: { ilike: "%" } } } } });
+    const { status, body } = await stack.query(countQuery, token, {
+      f: { is: { any: { createdAt: { gt: "2000-01-01T00:00:00+02:00" }, customerId: { ilike: "%" } } } },
+    });
     expect(status).toBe(200);
     expect(body).toEqual({ data: { aopd: { proofsCount: 3 } } });
   });

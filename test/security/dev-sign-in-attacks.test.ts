@@ -19,7 +19,12 @@ describe("attacks on the development sign-in", () => {
     `${idp.authorizationEndpoint}?${new URLSearchParams({ client_id: "compliance-graph-frontend", response_type: "code", scope: "openid", state: "s", code_challenge_method: "S256", code_challenge: pkcePair().challenge, ...fields })}`;
 
   it("never sends a code to a redirect URI outside the realm's patterns (open redirect, code theft)", async () => {
-    for (const redirectUri of ["https://evil.example/console/callback", `${origin}.evil.example/console/callback`, "http://localhost:40001/console/callback", `${origin}/console/callback#frag`]) {
+    for (const redirectUri of [
+      "https://evil.example/console/callback",
+      `${origin}.evil.example/console/callback`,
+      "http://localhost:40001/console/callback",
+      `${origin}/console/callback#frag`,
+    ]) {
       const response = await step(new CookieJar(), authorize({ redirect_uri: redirectUri }));
       expect(response.status, redirectUri).toBe(400);
       expect(response.headers.get("location"), redirectUri).toBeNull();
@@ -45,7 +50,11 @@ describe("attacks on the development sign-in", () => {
     expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(page.headers.get("x-frame-options")).toBe("DENY");
     const attempt = async (username: string, password: string) => {
-      const response = await step(jar, loginUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username, password }) });
+      const response = await step(jar, loginUrl, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username, password }),
+      });
       return { status: response.status, text: (await response.text()).replace(/value="[^"]*"/, "") };
     };
     const wrongPassword = await attempt("demo-officer", "guess");
@@ -53,13 +62,23 @@ describe("attacks on the development sign-in", () => {
     expect(wrongPassword.status).toBe(401);
     expect(unknownUser).toEqual(wrongPassword);
     // Markup in a username comes back as text.
-    expect((await step(jar, loginUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: '"><script>alert(1)</script>', password: "x" }) }).then((r) => r.text()))).not.toContain("<script>");
+    expect(
+      await step(jar, loginUrl, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username: '"><script>alert(1)</script>', password: "x" }),
+      }).then((r) => r.text()),
+    ).not.toContain("<script>");
   });
 
   it("refuses a sign-in form posted without the interaction's cookie (cross-site login)", async () => {
     const toLogin = await step(new CookieJar(), authorize({ redirect_uri: `${origin}/console/callback` }));
     const loginUrl = new URL(toLogin.headers.get("location") ?? "", origin).href;
-    const forged = await step(new CookieJar(), loginUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ username: "demo-officer", password: "demo-password" }) });
+    const forged = await step(new CookieJar(), loginUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "demo-officer", password: "demo-password" }),
+    });
     expect(forged.status).toBe(400);
     expect(forged.headers.get("location")).toBeNull();
   });

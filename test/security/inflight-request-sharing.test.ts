@@ -35,7 +35,12 @@ describe("sharing of identical requests in flight", () => {
     const [first, second] = [await stack.fetchToken(), await stack.fetchToken("second-officer", "second-secret")];
     hold.reset();
     const answers = Promise.all([stack.query(query, first), stack.query(query, second)]);
-    const calls = await pollUntil("one trpd call per caller", async () => hold.calls.length, (count) => count >= 2, { timeoutMs: 30_000 });
+    const calls = await pollUntil(
+      "one trpd call per caller",
+      async () => hold.calls.length,
+      (count) => count >= 2,
+      { timeoutMs: 30_000 },
+    );
     expect(calls).toBe(2);
     expect(new Set(hold.calls.map((call) => decodeJwt(call.token).sub))).toEqual(new Set([decodeJwt(first).sub, decodeJwt(second).sub]));
     hold.release();
@@ -50,7 +55,12 @@ describe("sharing of identical requests in flight", () => {
     hold.reset();
     const before = await sharedCount(stack);
     const answers = Promise.all([stack.query(query, token), stack.query(query, token)]);
-    await pollUntil("the second request joining the first", () => sharedCount(stack), (count) => count === before + 1, { timeoutMs: 30_000 });
+    await pollUntil(
+      "the second request joining the first",
+      () => sharedCount(stack),
+      (count) => count === before + 1,
+      { timeoutMs: 30_000 },
+    );
     hold.release();
     const [a, b] = await answers;
     expect(a.status).toBe(200);
@@ -101,13 +111,20 @@ async function startHoldingProxy(): Promise<HoldingProxy> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-  const forward = (incoming: IncomingMessage, body: Buffer, respond: (status: number, headers: Record<string, string | string[] | undefined>, body: Buffer) => void) => {
+  const forward = (
+    incoming: IncomingMessage,
+    body: Buffer,
+    respond: (status: number, headers: Record<string, string | string[] | undefined>, body: Buffer) => void,
+  ) => {
     const target = new URL(proxy.target);
-    const outgoing = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: incoming.method, headers: incoming.headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-      answer.on("end", () => respond(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks)));
-    });
+    const outgoing = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => respond(answer.statusCode ?? 502, answer.headers, Buffer.concat(chunks)));
+      },
+    );
     outgoing.end(body);
   };
   const server: Server = createServer((incoming, response) => {

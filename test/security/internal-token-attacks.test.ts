@@ -84,6 +84,9 @@ describe("direct subgraph calls with internal tokens", () => {
     const mint = await createInternalTokenMinter({ privateJwk: stack.internalKey.privateJwk });
     const { status, body } = await postGraphQL(stack.subgraphUrls.trpd, query, await mint({ ...caller, roles: ["proofs:read"] }, "trpd"));
     expect(status).toBe(200);
-    expect(body.errors?.[0]).toMatchObject({ message: 'Trpd.vasps requires the role "travel-rule:read".', extensions: { code: "FORBIDDEN", requiredRole: "travel-rule:read" } });
+    expect(body.errors?.[0]).toMatchObject({
+      message: 'Trpd.vasps requires the role "travel-rule:read".',
+      extensions: { code: "FORBIDDEN", requiredRole: "travel-rule:read" },
+    });
   });
 });

@@ -24,7 +24,11 @@ describe("operation cost limit at the gateway", () => {
   });
 
   it("takes the limit from a variable and caps it at the list row cap", async () => {
-    const { body } = await stack.query("query($n: Int!) { aopd { a: proofs(limit: $n) { id } b: proofs(limit: $n) { id } c: proofs(limit: $n) { id } } }", token, { n: 2_000_000_000 });
+    const { body } = await stack.query(
+      "query($n: Int!) { aopd { a: proofs(limit: $n) { id } b: proofs(limit: $n) { id } c: proofs(limit: $n) { id } } }",
+      token,
+      { n: 2_000_000_000 },
+    );
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: "LIMIT_EXCEEDED", limit: "maxCost", cost: 300_004 });
   });
 

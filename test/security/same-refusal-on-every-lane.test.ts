@@ -43,7 +43,8 @@ describe("one refusal on every lane", () => {
     // aopd 1 + proofs(limit: 10) 10 + id 1, and aopdProofs 1 + decisions (no limit: 10) 10 + id 1.
     const http = await stack.query(`{ aopd { proofs(limit: 10) { id } } }`, token);
     const refusal = {
-      message: "The operation can ask for 12 rows (every list field's limit, nested lists multiplied, across all aliases); at most 11 are allowed. Ask for smaller pages or fewer aliases.",
+      message:
+        "The operation can ask for 12 rows (every list field's limit, nested lists multiplied, across all aliases); at most 11 are allowed. Ask for smaller pages or fewer aliases.",
       extensions: { code: "LIMIT_EXCEEDED", limit: "maxCost", allowed: 11, cost: 12 },
     };
     expect({ status: http.status, errors: http.body.errors }).toEqual({ status: 400, errors: [refusal] });
@@ -54,7 +55,10 @@ describe("one refusal on every lane", () => {
   it("refuses an input value the database cannot hold alike", async () => {
     const filter = `filter: { is: { any: { customerId: { eq: "c\\u0000" } } } }`;
     const http = await stack.query(`{ aopd { proofs(${filter}) { id } } }`, token);
-    const refusal = { message: "filter.is.any.customerId.eq: must not contain a NUL character (U+0000).", extensions: { code: "BAD_USER_INPUT", field: "filter.is.any.customerId.eq" } };
+    const refusal = {
+      message: "filter.is.any.customerId.eq: must not contain a NUL character (U+0000).",
+      extensions: { code: "BAD_USER_INPUT", field: "filter.is.any.customerId.eq" },
+    };
     expect({ status: http.status, errors: http.body.errors }).toEqual({ status: 400, errors: [refusal] });
     const sockets = await overSockets(`subscription { aopdProofs(${filter}) { id } }`);
     expect(sockets).toEqual({ modern: [refusal], legacy: refusal });

@@ -58,7 +58,12 @@ describe("npm start's ports", () => {
     const base = await freePortRun();
     const trial = startTrial(base);
     children.push(trial.child);
-    await pollUntil("the banner", async () => trial.output.stdout, (text) => text.includes("is running at") || trial.child.exitCode !== null, { timeoutMs: 180_000 });
+    await pollUntil(
+      "the banner",
+      async () => trial.output.stdout,
+      (text) => text.includes("is running at") || trial.child.exitCode !== null,
+      { timeoutMs: 180_000 },
+    );
     expect(ownLines(trial.output.stderr)).toEqual([]);
     expect(trial.output.stdout).toMatch(/it lives 300 seconds \(DEV_IDP_ACCESS_TOKEN_TTL_SECONDS\)/);
     // The subgraphs answer on the two ports after PORT, not on 4001 and 4002, and the registry on the third.

@@ -8,7 +8,8 @@ import { conditionWaiters } from "./support/condition-waiters.js";
 import { openProofWriter, type ProofWriter } from "./support/proof-writer.js";
 import { closeOf, modernClient, subscribeModern, wsUrl } from "./support/subscription-clients.js";
 
-const byCustomer = (customerId: string) => `subscription { aopdProofs(filter: { is: { any: { customerId: { eq: "${customerId}" } } } }) { id ... on AopdSignatureProof { message } } }`;
+const byCustomer = (customerId: string) =>
+  `subscription { aopdProofs(filter: { is: { any: { customerId: { eq: "${customerId}" } } } }) { id ... on AopdSignatureProof { message } } }`;
 
 describe("subscription limits and lifecycle", () => {
   let stack: Stack;
@@ -71,7 +72,10 @@ describe("subscription limits and lifecycle", () => {
       await awaitLive(writer, watcher, { customerId: "c-slow" });
       const { socket, closed } = await open("graphql-transport-ws");
       const received: string[] = [];
-      const waiters = conditionWaiters(() => received, () => `received ${received.length} messages`);
+      const waiters = conditionWaiters(
+        () => received,
+        () => `received ${received.length} messages`,
+      );
       socket.on("message", (data) => {
         received.push(String(data));
         waiters.changed();
@@ -109,7 +113,10 @@ describe("subscription limits and lifecycle", () => {
       await stack.gateway.reloadSupergraph();
       await running.until((state) => state.error !== undefined);
       expect(running.error).toEqual([
-        { message: "The gateway loaded a new version of the supergraph; subscribe again.", extensions: { code: "SERVICE_UNAVAILABLE", reason: "SUPERGRAPH_RELOADED" } },
+        {
+          message: "The gateway loaded a new version of the supergraph; subscribe again.",
+          extensions: { code: "SERVICE_UNAVAILABLE", reason: "SUPERGRAPH_RELOADED" },
+        },
       ]);
       const next = subscribeModern(client, byCustomer("c-reload"));
       await awaitLive(writer, next, { customerId: "c-reload" });

@@ -25,7 +25,10 @@ describe("proof events on PGlite", () => {
   it("delivers committed writes that match the filter, in commit order, and nothing of a rolled-back one", async () => {
     const client = modernClient(aopd.url.replace(/^http/, "ws"), undefined);
     try {
-      const received = subscribeModern(client, 'subscription { aopdProofs(filter: { is: { any: { customerId: { ilike: "pg-%" } } } }) { id customerId status } }');
+      const received = subscribeModern(
+        client,
+        'subscription { aopdProofs(filter: { is: { any: { customerId: { ilike: "pg-%" } } } }) { id customerId status } }',
+      );
       const skip = await awaitLive(writer, received, { customerId: "pg-probe" });
       await writer.createRolledBack({ customerId: "pg-rolled-back" });
       const first = await writer.create({ customerId: "pg-a" });

@@ -18,7 +18,6 @@ const subscription = `subscription Proofs($filter: AopdProofFilterInput) {
 
 const byCustomer = (customerId: string) => ({ filter: { is: { any: { customerId: { eq: customerId } } } } });
 
-
 describe("proof subscriptions through the gateway", () => {
   let stack: Stack;
   let writer: ProofWriter;
@@ -70,13 +69,19 @@ describe("proof subscriptions through the gateway", () => {
         },
       })),
     );
-    expect(received.results.slice(skip).every((result) => (result.data?.aopdProofs as { travelRuleTransfers: unknown[] }).travelRuleTransfers.length > 0)).toBe(true);
+    expect(received.results.slice(skip).every((result) => (result.data?.aopdProofs as { travelRuleTransfers: unknown[] }).travelRuleTransfers.length > 0)).toBe(
+      true,
+    );
   });
 
   it("sends only proofs that match the filter, including status changes", async () => {
-    const received = subscribeModern(modern("/graphql-ws"), "subscription($filter: AopdProofFilterInput) { aopdProofs(filter: $filter) { id status customerId } }", {
-      filter: { is: { any: { customerId: { eq: "c-wanted" }, status: ["PENDING", "VERIFIED"] } } },
-    });
+    const received = subscribeModern(
+      modern("/graphql-ws"),
+      "subscription($filter: AopdProofFilterInput) { aopdProofs(filter: $filter) { id status customerId } }",
+      {
+        filter: { is: { any: { customerId: { eq: "c-wanted" }, status: ["PENDING", "VERIFIED"] } } },
+      },
+    );
     const skip = await awaitLive(writer, received, { customerId: "c-wanted" });
     await writer.create({ customerId: "c-other" });
     const wanted = await writer.create({ customerId: "c-wanted" });
@@ -126,8 +131,8 @@ describe("proof subscriptions through the gateway", () => {
 
   it("shares one subgraph subscription among identical subscriptions of one caller, each still receiving every event", async () => {
     const client = modern();
-    const first = subscribeModern(client, "subscription { aopdProofs(filter: { is: { any: { customerId: { eq: \"c-shared\" } } } }) { id } }");
-    const second = subscribeModern(client, "subscription { aopdProofs(filter: { is: { any: { customerId: { eq: \"c-shared\" } } } }) { id } }");
+    const first = subscribeModern(client, 'subscription { aopdProofs(filter: { is: { any: { customerId: { eq: "c-shared" } } } }) { id } }');
+    const second = subscribeModern(client, 'subscription { aopdProofs(filter: { is: { any: { customerId: { eq: "c-shared" } } } }) { id } }');
     const skipFirst = await awaitLive(writer, first, { customerId: "c-shared" });
     await second.until((state) => state.results.length > 0);
     const skipSecond = second.results.length;

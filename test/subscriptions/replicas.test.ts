@@ -63,7 +63,9 @@ describe("proof events across aopd replicas on one database", () => {
       // writes go on while they reconnect.
       const admin = new pg.Client({ connectionString: databaseUrl });
       await admin.connect();
-      const { rows } = await admin.query("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'");
+      const { rows } = await admin.query(
+        "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'",
+      );
       await admin.end();
       expect(rows.length).toBeGreaterThanOrEqual(2);
       const written: string[] = [];

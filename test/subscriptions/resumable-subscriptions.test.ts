@@ -35,7 +35,11 @@ async function untilLive(writer: ProofWriter, subscriber: ResumingSubscriber, cu
 /** `countBeforeEndMarker` for a resuming subscriber: the ids of the events before the marker. */
 async function idsBeforeEndMarker(writer: ProofWriter, subscriber: ResumingSubscriber, customerId: string): Promise<string[]> {
   const ids = () => subscriber.events.map((event) => event.id);
-  const count = await countBeforeEndMarker(() => writer.create({ customerId, comment: "end marker" }), ids, (predicate) => subscriber.until(() => predicate()));
+  const count = await countBeforeEndMarker(
+    () => writer.create({ customerId, comment: "end marker" }),
+    ids,
+    (predicate) => subscriber.until(() => predicate()),
+  );
   return ids().slice(0, count);
 }
 
@@ -198,7 +202,7 @@ describe("subscriptions that resume where they stopped", () => {
     expect(seenBySubscriber.map((event) => event.cursor)).toEqual(subscriber.events.map((event) => event.eventCursor));
     expect(polled.every((event) => event.cursor === event.proof.eventCursor)).toBe(true);
 
-    const { body } = await stack.query("{ aopd { proofEvents(after: \"nope\") { hasMore } } }", token);
+    const { body } = await stack.query('{ aopd { proofEvents(after: "nope") { hasMore } } }', token);
     expect(body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: "BAD_USER_INPUT" }) })]);
     expect(body.errors?.[0]?.message).toMatch(/^after: is not an event cursor/);
   });

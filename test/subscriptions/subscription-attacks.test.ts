@@ -50,7 +50,16 @@ describe("subscription attacks", () => {
     const forged = await signToken((await generateDevSigningKey("attacker")) as never, { ...decodeClaims(genuine), exp: now() + 300 });
     const foreign = await signToken(providerKey, { ...decodeClaims(genuine), aud: "some-other-api", exp: now() + 300 });
     const expired = await signToken(providerKey, { ...decodeClaims(genuine), iat: now() - 7200, exp: now() - 3600 });
-    for (const payload of [undefined, {}, { bearer_token: "" }, { bearer_token: "not.a.jwt" }, { bearer_token: forged }, { bearer_token: foreign }, { bearer_token: expired }, { authorization: `Bearer ${genuine}` }]) {
+    for (const payload of [
+      undefined,
+      {},
+      { bearer_token: "" },
+      { bearer_token: "not.a.jwt" },
+      { bearer_token: forged },
+      { bearer_token: foreign },
+      { bearer_token: expired },
+      { authorization: `Bearer ${genuine}` },
+    ]) {
       const { code, messages } = await handshake("graphql-transport-ws", payload);
       expect(code).toBe(4401);
       expect(messages).toEqual([]);
@@ -60,7 +69,9 @@ describe("subscription attacks", () => {
   it("answers a legacy socket without a valid token with connection_error, then closes it with 4401", async () => {
     const { code, messages } = await handshake("graphql-ws", { bearer_token: "not.a.jwt" });
     expect(code).toBe(4401);
-    expect(messages).toEqual([{ type: "connection_error", payload: { message: "A valid bearer token is required.", extensions: { code: "UNAUTHENTICATED" } } }]);
+    expect(messages).toEqual([
+      { type: "connection_error", payload: { message: "A valid bearer token is required.", extensions: { code: "UNAUTHENTICATED" } } },
+    ]);
   });
 
   it("answers a subscription posted over HTTP with BAD_REQUEST pointing to the WebSocket endpoint", async () => {
@@ -131,7 +142,10 @@ describe("subscription attacks", () => {
     async function initAopd(payload: unknown) {
       const socket = aopdSocket();
       const messages: unknown[] = [];
-      const waiters = conditionWaiters(() => messages, () => `received ${JSON.stringify(messages)}`);
+      const waiters = conditionWaiters(
+        () => messages,
+        () => `received ${JSON.stringify(messages)}`,
+      );
       socket.on("message", (data) => {
         messages.push(JSON.parse(String(data)));
         waiters.changed();
@@ -165,11 +179,7 @@ describe("subscription attacks", () => {
       await until(3);
       socket.close();
       const refusal = { message: 'Subscription.aopdProofs requires the role "proofs:read".', extensions: { code: "FORBIDDEN", requiredRole: "proofs:read" } };
-      expect(messages).toEqual([
-        { type: "connection_ack" },
-        { type: "error", id: "1", payload: [refusal] },
-        { type: "error", id: "2", payload: [refusal] },
-      ]);
+      expect(messages).toEqual([{ type: "connection_ack" }, { type: "error", id: "1", payload: [refusal] }, { type: "error", id: "2", payload: [refusal] }]);
     });
   });
 });

@@ -13,7 +13,9 @@ interface Opened {
   /** Messages received, parsed. */
   messages: { type: string; id?: string; payload?: unknown }[];
   /** Resolves with the first message that satisfies `predicate`, or with the close if the socket closes first. */
-  next(predicate: (message: { type: string; id?: string; payload?: unknown }) => boolean): Promise<{ type: string; id?: string; payload?: unknown } | { code: number; reason: string }>;
+  next(
+    predicate: (message: { type: string; id?: string; payload?: unknown }) => boolean,
+  ): Promise<{ type: string; id?: string; payload?: unknown } | { code: number; reason: string }>;
 }
 
 /**
@@ -73,7 +75,10 @@ describe("subscription caps per subject, per address and per replica", () => {
   const total = (counts: Map<string, number>) => [...counts.values()].reduce((sum, count) => sum + count, 0);
 
   async function open(localAddress: string, protocol = "graphql-transport-ws", forwardedFor?: string): Promise<Opened> {
-    const socket = new WebSocket(wsUrl(stack.gateway.url), protocol, { localAddress, ...(forwardedFor ? { headers: { "x-forwarded-for": forwardedFor } } : {}) });
+    const socket = new WebSocket(wsUrl(stack.gateway.url), protocol, {
+      localAddress,
+      ...(forwardedFor ? { headers: { "x-forwarded-for": forwardedFor } } : {}),
+    });
     opened.push(socket);
     const closed = closeOf(socket);
     const messages: Opened["messages"] = [];
@@ -117,7 +122,10 @@ describe("subscription caps per subject, per address and per replica", () => {
   async function receives(connection: Opened, id: string): Promise<void> {
     for (let attempt = 0; attempt < 50; attempt += 1) {
       await writer.create({ customerId: `cap-${id}` });
-      const arrived = await Promise.race([connection.next((message) => message.type === "next" && message.id === id), new Promise((resolve) => setTimeout(() => resolve(undefined), 300))]);
+      const arrived = await Promise.race([
+        connection.next((message) => message.type === "next" && message.id === id),
+        new Promise((resolve) => setTimeout(() => resolve(undefined), 300)),
+      ]);
       if (arrived && "type" in (arrived as object)) return;
       if (arrived) throw new Error(`The socket closed: ${JSON.stringify(arrived)}`);
     }
@@ -152,7 +160,12 @@ describe("subscription caps per subject, per address and per replica", () => {
     expect(await sockets[2]!.next((message) => message.id === "s5")).toEqual({
       type: "error",
       id: "s5",
-      payload: [{ message: "One subject may run at most 5 subscriptions; complete one first.", extensions: { code: "LIMIT_EXCEEDED", limit: "maxSubscriptionsPerSubject", allowed: 5 } }],
+      payload: [
+        {
+          message: "One subject may run at most 5 subscriptions; complete one first.",
+          extensions: { code: "LIMIT_EXCEEDED", limit: "maxSubscriptionsPerSubject", allowed: 5 },
+        },
+      ],
     });
     expect(running()).toBe(5);
     // The sockets stay open and the running subscriptions live; completing one frees its place.
@@ -189,7 +202,10 @@ describe("subscription caps per subject, per address and per replica", () => {
     for (let i = 0; i < 2; i += 1) subscribe(second, `b${i}`);
     await expect.poll(running, { timeout: 15_000 }).toBe(7);
     subscribe(second, "b2");
-    expect(await second.next((message) => message.id === "b2")).toMatchObject({ type: "error", payload: [{ extensions: { code: "LIMIT_EXCEEDED", limit: "maxSubscriptionsPerAddress", allowed: 7 } }] });
+    expect(await second.next((message) => message.id === "b2")).toMatchObject({
+      type: "error",
+      payload: [{ extensions: { code: "LIMIT_EXCEEDED", limit: "maxSubscriptionsPerAddress", allowed: 7 } }],
+    });
   });
 
   it("closes sockets past the replica's cap with 1013 and refuses subscriptions past its cap", async () => {
@@ -206,7 +222,12 @@ describe("subscription caps per subject, per address and per replica", () => {
     subscribe(sockets[8]!, "r10");
     expect(await sockets[8]!.next((message) => message.id === "r10")).toMatchObject({
       type: "error",
-      payload: [{ message: "This gateway runs as many subscriptions as it may; try again later.", extensions: { code: "LIMIT_EXCEEDED", limit: "maxSubscriptions", allowed: 10 } }],
+      payload: [
+        {
+          message: "This gateway runs as many subscriptions as it may; try again later.",
+          extensions: { code: "LIMIT_EXCEEDED", limit: "maxSubscriptions", allowed: 10 },
+        },
+      ],
     });
   });
 });

@@ -8,8 +8,22 @@ import { startSubgraphServer, type RunningSubgraphServer } from "@compliance-gra
 export const aopdStandInSchemaFile = new URL("./fixtures/aopd-stand-in.graphql", import.meta.url).pathname;
 
 export const standInProofs = [
-  { __typename: "AopdSignatureProof", id: "proof-1", createdAt: "2026-01-01T00:00:00Z", address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", customerId: "customer-1", xpub: null },
-  { __typename: "AopdSatoshiProof", id: "proof-2", createdAt: "2026-01-02T00:00:00Z", address: "0x52908400098527886E0F7030069857D2E4169EE7", customerId: "customer-2", amount: "10000" },
+  {
+    __typename: "AopdSignatureProof",
+    id: "proof-1",
+    createdAt: "2026-01-01T00:00:00Z",
+    address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+    customerId: "customer-1",
+    xpub: null,
+  },
+  {
+    __typename: "AopdSatoshiProof",
+    id: "proof-2",
+    createdAt: "2026-01-02T00:00:00Z",
+    address: "0x52908400098527886E0F7030069857D2E4169EE7",
+    customerId: "customer-2",
+    amount: "10000",
+  },
 ];
 
 /**

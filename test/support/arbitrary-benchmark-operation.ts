@@ -6,7 +6,15 @@ const types: Record<string, Record<string, { type?: string; list?: boolean; args
     me: { type: "User" },
     user: { type: "User", args: () => fc.integer({ min: 1, max: 7 }).map((id) => `(id: "${id}")`) },
     users: { type: "User", list: true },
-    topProducts: { type: "Product", list: true, args: () => fc.oneof(fc.constant(""), fc.integer({ min: 0, max: 9 }).map((first) => `(first: ${first})`)) },
+    topProducts: {
+      type: "Product",
+      list: true,
+      args: () =>
+        fc.oneof(
+          fc.constant(""),
+          fc.integer({ min: 0, max: 9 }).map((first) => `(first: ${first})`),
+        ),
+    },
   },
   User: { id: {}, name: {}, username: {}, birthday: {}, reviews: { type: "Review", list: true } },
   Review: { id: {}, body: {}, product: { type: "Product" }, author: { type: "User" } },
@@ -26,16 +34,26 @@ function selectionSet(type: string, depth: number): fc.Arbitrary<string> {
   const item = fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom(...fields).chain(([name, field]) => selection(name, field, depth)) },
     { weight: 1, arbitrary: directive.map((condition) => `__typename${condition}`) },
-    { weight: 1, arbitrary: fc.tuple(directive, depth > 1 ? selectionSet(type, depth - 1) : fc.constant("{ __typename }")).map(([condition, inner]) => `... on ${type}${condition} ${inner}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(directive, depth > 1 ? selectionSet(type, depth - 1) : fc.constant("{ __typename }"))
+        .map(([condition, inner]) => `... on ${type}${condition} ${inner}`),
+    },
   );
   return fc.array(item, { minLength: 1, maxLength: 5 }).map((items) => `{ ${items.join(" ")} }`);
 }
 
 function selection(name: string, field: { type?: string; args?: () => fc.Arbitrary<string> }, depth: number): fc.Arbitrary<string> {
-  const alias = fc.oneof({ weight: 4, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom("a", "b", "c").map((suffix) => `${name}_${suffix}: `) });
+  const alias = fc.oneof(
+    { weight: 4, arbitrary: fc.constant("") },
+    { weight: 1, arbitrary: fc.constantFrom("a", "b", "c").map((suffix) => `${name}_${suffix}: `) },
+  );
   const args = field.args ? field.args() : fc.constant("");
   const sub = field.type ? selectionSet(field.type, depth - 1) : fc.constant("");
-  return fc.tuple(alias, args, directive, sub).map(([prefix, argument, condition, inner]) => `${prefix}${name}${argument}${condition}${inner ? ` ${inner}` : ""}`);
+  return fc
+    .tuple(alias, args, directive, sub)
+    .map(([prefix, argument, condition, inner]) => `${prefix}${name}${argument}${condition}${inner ? ` ${inner}` : ""}`);
 }
 
 /**

@@ -63,7 +63,11 @@ export async function startRegistryTestPeer(usageVerifier?: InternalTokenVerifie
   const usageWaiters: (() => void)[] = [];
 
   const sign = async (key: CryptoKey, signedVersion: number, supergraph: string, routes: string) =>
-    new CompactSign(new TextEncoder().encode(JSON.stringify({ version: signedVersion, supergraphSha256: sha256(supergraph), routesSha256: sha256(routes), iat: Math.floor(Date.now() / 1000) })))
+    new CompactSign(
+      new TextEncoder().encode(
+        JSON.stringify({ version: signedVersion, supergraphSha256: sha256(supergraph), routesSha256: sha256(routes), iat: Math.floor(Date.now() / 1000) }),
+      ),
+    )
       .setProtectedHeader({ alg: "ES256", kid: "registry-1" })
       .sign(key);
   // Signing is asynchronous; a publish is served once its signature is ready.
@@ -82,7 +86,10 @@ export async function startRegistryTestPeer(usageVerifier?: InternalTokenVerifie
       const path = (request.url ?? "/").split("?")[0];
       if (request.method === "GET" && path === "/supergraph") {
         await signing;
-        if (!served) return void response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found", reason: "Nothing is published yet." }));
+        if (!served)
+          return void response
+            .writeHead(404, { "content-type": "application/json" })
+            .end(JSON.stringify({ error: "not_found", reason: "Nothing is published yet." }));
         if (request.headers["if-none-match"] === `"${served.version}"`) return void response.writeHead(304).end();
         return void response.writeHead(200, { "content-type": "application/json", etag: `"${served.version}"` }).end(JSON.stringify(served));
       }

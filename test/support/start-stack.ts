@@ -112,34 +112,37 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const supergraphPath = join(folder, "supergraph.graphql");
     await writeFile(
       supergraphPath,
-      options.realAopd ? await readFile(committedSupergraph, "utf8") : await composeSubgraphs([
-        { name: "aopd", routingUrl: "http://localhost:4001/graphql", schemaFile: aopdStandInSchemaFile },
-        { name: "trpd", routingUrl: "http://localhost:4002/graphql", schemaFile: trpdSchemaFile },
-      ]),
+      options.realAopd
+        ? await readFile(committedSupergraph, "utf8")
+        : await composeSubgraphs([
+            { name: "aopd", routingUrl: "http://localhost:4001/graphql", schemaFile: aopdStandInSchemaFile },
+            { name: "trpd", routingUrl: "http://localhost:4002/graphql", schemaFile: trpdSchemaFile },
+          ]),
     );
     const subgraphUrls = { aopd: aopd.url, trpd: trpd.url };
-    const startGatewayOn = (port: number) => startGateway({
-      port,
-      production: false,
-      supergraph: { path: supergraphPath, pollIntervalMs: options.supergraphPollIntervalMs ?? 100 },
-      subgraphUrls: { ...subgraphUrls, ...options.subgraphUrlOverrides },
-      oidc: {
-        issuer: idp.issuer,
-        audience: idp.audience,
-        ...(options.jwksCooldownMs !== undefined ? { jwksCooldownMs: options.jwksCooldownMs } : {}),
-        ...(options.roleSources ? { roleSources: options.roleSources } : {}),
-      },
-      internalToken: { privateJwk: internalKey.privateJwk },
-      ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-      ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
-      ...(options.trustedProxyHops !== undefined ? { trustedProxyHops: options.trustedProxyHops } : {}),
-      ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
-      ...(options.cost ? { cost: options.cost } : {}),
-      ...(options.subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs: options.subgraphTimeoutMs } : {}),
-      ...(options.quotas ? { quotas: options.quotas } : {}),
-      logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
-    });
+    const startGatewayOn = (port: number) =>
+      startGateway({
+        port,
+        production: false,
+        supergraph: { path: supergraphPath, pollIntervalMs: options.supergraphPollIntervalMs ?? 100 },
+        subgraphUrls: { ...subgraphUrls, ...options.subgraphUrlOverrides },
+        oidc: {
+          issuer: idp.issuer,
+          audience: idp.audience,
+          ...(options.jwksCooldownMs !== undefined ? { jwksCooldownMs: options.jwksCooldownMs } : {}),
+          ...(options.roleSources ? { roleSources: options.roleSources } : {}),
+        },
+        internalToken: { privateJwk: internalKey.privateJwk },
+        ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        ...(options.subscriptions ? { subscriptions: options.subscriptions } : {}),
+        ...(options.trustedProxyHops !== undefined ? { trustedProxyHops: options.trustedProxyHops } : {}),
+        ...(options.maxSubgraphFetches !== undefined ? { maxSubgraphFetches: options.maxSubgraphFetches } : {}),
+        ...(options.cost ? { cost: options.cost } : {}),
+        ...(options.subgraphTimeoutMs !== undefined ? { subgraphTimeoutMs: options.subgraphTimeoutMs } : {}),
+        ...(options.quotas ? { quotas: options.quotas } : {}),
+        logger: options.gatewayLogger ?? createLogger("gateway", "silent"),
+      });
     let gateway = await startGatewayOn(0);
     closers.push(() => gateway.close());
     const portOf = (url: string) => Number(new URL(url).port);

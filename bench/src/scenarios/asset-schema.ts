@@ -36,7 +36,10 @@ async function schemaTable(runs: number): Promise<BenchmarkTable> {
   const folder = await mkdtemp(join(tmpdir(), "cg-asset-schema-"));
   try {
     const variants: Variant[] = [];
-    for (const [label, registry] of [["natives only (the enum before the import)", nativesOnly], ["full registry", full]] as const) {
+    for (const [label, registry] of [
+      ["natives only (the enum before the import)", nativesOnly],
+      ["full registry", full],
+    ] as const) {
       const aopdFile = join(folder, `aopd-${registry.assets.length}.graphql`);
       const aopdSdl = assembleAopdSdl(registry);
       await writeFile(aopdFile, aopdSdl);
@@ -64,12 +67,29 @@ async function schemaTable(runs: number): Promise<BenchmarkTable> {
         variant.samples.load.push(await time(variant.load));
       }
     }
-    const p50 = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 50).toFixed(1);
-    const p95 = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 95).toFixed(1);
+    const p50 = (samples: number[]) =>
+      percentile(
+        [...samples].sort((a, b) => a - b),
+        50,
+      ).toFixed(1);
+    const p95 = (samples: number[]) =>
+      percentile(
+        [...samples].sort((a, b) => a - b),
+        95,
+      ).toFixed(1);
     return {
       title: "Schema size and composition time with the full DTI enum",
       method: `aopd's SDL assembled with each asset list, composed with trpd by @apollo/composition (as \`npm run compose\` and a gateway reading supergraph.yaml do), then loaded by @apollo/gateway (schema and query planner, as at start and on each hot reload); ${runs} runs of each, taken in turn after 3 warm-ups, one process.`,
-      columns: ["AopdAsset values", "assets", "aopd SDL KiB", "supergraph KiB", "compose p50 ms", "compose p95 ms", "gateway load p50 ms", "gateway load p95 ms"],
+      columns: [
+        "AopdAsset values",
+        "assets",
+        "aopd SDL KiB",
+        "supergraph KiB",
+        "compose p50 ms",
+        "compose p95 ms",
+        "gateway load p50 ms",
+        "gateway load p95 ms",
+      ],
       rows: variants.map((variant) => [
         variant.label,
         variant.assets,

@@ -48,7 +48,16 @@ async function decisionsPerSecond(db: Kysely<AopdDatabase>, ids: string[], recor
     Array.from({ length: 8 }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        await decideProof(db, { kind: "media", id, outcome: "VERIFIED", reason: null, reasonText: null, comment: "address visible", decider: officer, requestId: `bench-${id}` });
+        await decideProof(db, {
+          kind: "media",
+          id,
+          outcome: "VERIFIED",
+          reason: null,
+          reasonText: null,
+          comment: "address visible",
+          decider: officer,
+          requestId: `bench-${id}`,
+        });
         if (recording) sequencer.request();
       }
     }),
@@ -63,7 +72,12 @@ async function fillLog(db: Kysely<AopdDatabase>, count: number): Promise<number>
   const started = performance.now();
   const origin = { actor: officer, requestId: null };
   for (let written = 0; written < count; written += 1_000) {
-    const events = Array.from({ length: Math.min(1_000, count - written) }, (_unused, index) => ({ origin, action: "MEDIA_DOWNLOADED" as const, proofId: null, details: { byteSize: 1_000 + ((written + index) % 1_000) } }));
+    const events = Array.from({ length: Math.min(1_000, count - written) }, (_unused, index) => ({
+      origin,
+      action: "MEDIA_DOWNLOADED" as const,
+      proofId: null,
+      details: { byteSize: 1_000 + ((written + index) % 1_000) },
+    }));
     await appendAuditEntries(db, events);
     await chainAuditEntries(db);
   }
@@ -120,23 +134,39 @@ export const auditLogScenario: BenchmarkScenario = {
         rows: [[treeSize.toLocaleString("en"), ms(percentile(proofTimes, 50)), ms(percentile(proofTimes, 95)), ms(percentile(proofTimes, 99))]],
       });
 
-      const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0 }, insecureDevelopmentIdentity: true, logger, loadBundledSanctionsList: false });
+      const aopd = await startAopd({
+        config: { port: 0, databaseUrl, expiryIntervalSeconds: 0 },
+        insecureDevelopmentIdentity: true,
+        logger,
+        loadBundledSanctionsList: false,
+      });
       try {
         const base = new URL(aopd.url).origin;
-        await pollUntil("a checkpoint of the filled log", () => latestAuditCheckpoint(database.db), (latest) => latest !== null && latest.treeSize >= treeSize, { timeoutMs: 120_000, intervalMs: 200 });
+        await pollUntil(
+          "a checkpoint of the filled log",
+          () => latestAuditCheckpoint(database.db),
+          (latest) => latest !== null && latest.treeSize >= treeSize,
+          { timeoutMs: 120_000, intervalMs: 200 },
+        );
         const statePath = join(await mkdtemp(join(tmpdir(), "bench-witness-")), "state.json");
         const first = await runAuditWitness({ url: base, statePath });
         if (first.code !== 0) throw new Error(`the witness's first run failed: ${first.lines.join("; ")}`);
         const added = 10_000;
         await fillLog(database.db, added);
-        await pollUntil("a checkpoint of the new entries", () => latestAuditCheckpoint(database.db), (latest) => latest !== null && latest.treeSize >= treeSize + added, { timeoutMs: 120_000, intervalMs: 200 });
+        await pollUntil(
+          "a checkpoint of the new entries",
+          () => latestAuditCheckpoint(database.db),
+          (latest) => latest !== null && latest.treeSize >= treeSize + added,
+          { timeoutMs: 120_000, intervalMs: 200 },
+        );
         const started = performance.now();
         const run = await runAuditWitness({ url: base, statePath });
         const seconds = (performance.now() - started) / 1_000;
         if (run.code !== 0) throw new Error(`the witness failed: ${run.lines.join("; ")}`);
         tables.push({
           title: `Audit log: a witness's run after ${added.toLocaleString("en")} new entries at ${treeSize.toLocaleString("en")}`,
-          method: "`runAuditWitness` (what `npm run audit-witness` runs, without its process start) against aopd's public routes on this machine: the key, the latest checkpoint, its signature, the consistency proof, its verification, the state written. No cosignature.",
+          method:
+            "`runAuditWitness` (what `npm run audit-witness` runs, without its process start) against aopd's public routes on this machine: the key, the latest checkpoint, its signature, the consistency proof, its verification, the state written. No cosignature.",
           columns: ["log", "new entries", "witness run (s)"],
           rows: [[treeSize.toLocaleString("en"), added.toLocaleString("en"), seconds.toFixed(3)]],
         });

@@ -1,7 +1,15 @@
 import { spawn } from "node:child_process";
 import { sql, type Kysely } from "kysely";
 import { migrateToLatest, openDatabase, type AopdDatabase, type Database } from "@compliance-graph/aopd/internals";
-import { appendAuditEntries, chainAuditEntries, chainSpacingMs, decideProof, replayTrailAgainstTables, selectAuditTrailPage, Sequencer } from "@compliance-graph/aopd/internals";
+import {
+  appendAuditEntries,
+  chainAuditEntries,
+  chainSpacingMs,
+  decideProof,
+  replayTrailAgainstTables,
+  selectAuditTrailPage,
+  Sequencer,
+} from "@compliance-graph/aopd/internals";
 import { createLogger } from "@compliance-graph/process-shell";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
@@ -51,13 +59,27 @@ export async function setTrailRecording(db: Kysely<AopdDatabase>, recording: boo
  */
 async function decisionsPerSecond(db: Kysely<AopdDatabase>, ids: string[], workers: number, recording = true): Promise<number> {
   let next = 0;
-  const sequencer = new Sequencer({ what: "chaining audit entries", sequence: () => chainAuditEntries(db), logger: createLogger("bench"), spacingMs: chainSpacingMs });
+  const sequencer = new Sequencer({
+    what: "chaining audit entries",
+    sequence: () => chainAuditEntries(db),
+    logger: createLogger("bench"),
+    spacingMs: chainSpacingMs,
+  });
   const started = performance.now();
   await Promise.all(
     Array.from({ length: workers }, async () => {
       while (next < ids.length) {
         const id = ids[next++]!;
-        await decideProof(db, { kind: "media", id, outcome: "VERIFIED", reason: null, reasonText: null, comment: "address visible", decider: officer, requestId: `bench-${id}` });
+        await decideProof(db, {
+          kind: "media",
+          id,
+          outcome: "VERIFIED",
+          reason: null,
+          reasonText: null,
+          comment: "address visible",
+          decider: officer,
+          requestId: `bench-${id}`,
+        });
         if (recording) sequencer.request();
       }
     }),
@@ -95,13 +117,24 @@ async function chainHeadSeq(db: Kysely<AopdDatabase>): Promise<number> {
 async function pageReadTable(db: Kysely<AopdDatabase>, total: number, rounds: number): Promise<BenchmarkTable> {
   const unchained = 50;
   const origin = { actor: officer, requestId: null };
-  await appendAuditEntries(db, Array.from({ length: unchained }, (_unused, index) => ({ origin, action: "AUDIT_TRAIL_EXPORTED" as const, proofId: null, details: { rows: index } })));
+  await appendAuditEntries(
+    db,
+    Array.from({ length: unchained }, (_unused, index) => ({ origin, action: "AUDIT_TRAIL_EXPORTED" as const, proofId: null, details: { rows: index } })),
+  );
   const head = await chainHeadSeq(db);
   const kinds: { name: string; read: () => Promise<{ entries: unknown[] }> }[] = [
     { name: "first page (100)", read: () => selectAuditTrailPage(db, { limit: 100 }) },
     { name: "page in the middle (100)", read: () => selectAuditTrailPage(db, { after: String(Math.floor(head / 2)), limit: 100 }) },
     { name: `the chain's end (50 chained, ${unchained} unchained)`, read: () => selectAuditTrailPage(db, { after: String(head - 50), limit: 100 }) },
-    { name: "filtered by actor and action (1,000)", read: () => selectAuditTrailPage(db, { filter: { actorSubject: officer.subject, actions: ["MEDIA_DOWNLOADED"] }, after: String(Math.floor(head / 3)), limit: 1_000 }) },
+    {
+      name: "filtered by actor and action (1,000)",
+      read: () =>
+        selectAuditTrailPage(db, {
+          filter: { actorSubject: officer.subject, actions: ["MEDIA_DOWNLOADED"] },
+          after: String(Math.floor(head / 3)),
+          limit: 1_000,
+        }),
+    },
   ];
   const samples = kinds.map(() => [] as number[]);
   const sizes = kinds.map(() => 0);

@@ -35,11 +35,23 @@ export const callbackFloodScenario: BenchmarkScenario = {
     // Rate limits off: the flood measures what one replica does with the searches it lets in.
     const aopd = await startProcess(
       "subgraphs/aopd/src/main.ts",
-      { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", AOPD_RATE_LIMIT_PER_CLIENT: "0", AOPD_RATE_LIMIT_PER_CREDENTIAL: "0", AOPD_CALLBACK_BASE_URL: `${base}/aopp/callback`, INSECURE_DEVELOPMENT_IDENTITY: "true" },
+      {
+        AOPD_PORT: String(port),
+        DATABASE_URL: databaseUrl,
+        AOPD_EXPIRY_INTERVAL_SECONDS: "0",
+        AOPD_RATE_LIMIT_PER_CLIENT: "0",
+        AOPD_RATE_LIMIT_PER_CREDENTIAL: "0",
+        AOPD_CALLBACK_BASE_URL: `${base}/aopp/callback`,
+        INSECURE_DEVELOPMENT_IDENTITY: "true",
+      },
       `${base}/health/ready`,
     );
     const graphql = async (query: string, variables?: unknown) => {
-      const response = await fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+      const response = await fetch(`${base}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
       const body = (await response.json()) as { data?: unknown; errors?: unknown };
       if (body.errors) throw new Error(JSON.stringify(body.errors));
       return body.data;
@@ -49,7 +61,21 @@ export const callbackFloodScenario: BenchmarkScenario = {
       const callbacks: Callback[] = [];
       const sameXpub = HDKey.fromMasterSeed(testSecretKey("other wallet")).derive("m/84'/0'/0'").publicExtendedKey;
       for (let i = 0; i < count; i += 1) {
-        const data = (await graphql(`mutation($a: String!) { aopd { requestAoppProof(input: { customerId: "FLOOD", asset: DTI4H95J0R2X, expectedAddress: $a, xpubRequired: true }) { aoppUri proof { message } } } }`, { a: address })) as {
+        const data = (await graphql(
+          `
+            mutation ($a: String!) {
+              aopd {
+                requestAoppProof(input: { customerId: "FLOOD", asset: DTI4H95J0R2X, expectedAddress: $a, xpubRequired: true }) {
+                  aoppUri
+                  proof {
+                    message
+                  }
+                }
+              }
+            }
+          `,
+          { a: address },
+        )) as {
           aopd: { requestAoppProof: { aoppUri: string; proof: { message: string } } };
         };
         const { aoppUri, proof } = data.aopd.requestAoppProof;
@@ -65,12 +91,15 @@ export const callbackFloodScenario: BenchmarkScenario = {
       const flood = callbacks.map(
         (callback, i) =>
           new Promise<void>((resolve) =>
-            setTimeout(() => {
-              fetch(callback.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(callback.body) })
-                .then((answer) => statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1))
-                .catch(() => statuses.set(0, (statuses.get(0) ?? 0) + 1))
-                .finally(resolve);
-            }, (i * 1000) / ratePerSecond),
+            setTimeout(
+              () => {
+                fetch(callback.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(callback.body) })
+                  .then((answer) => statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1))
+                  .catch(() => statuses.set(0, (statuses.get(0) ?? 0) + 1))
+                  .finally(resolve);
+              },
+              (i * 1000) / ratePerSecond,
+            ),
           ),
       );
       const samples: number[] = [];
@@ -82,7 +111,14 @@ export const callbackFloodScenario: BenchmarkScenario = {
       }
       await Promise.all(flood);
       samples.sort((a, b) => a - b);
-      return { samples, statuses: [...statuses].sort().map(([status, n]) => `${n}× ${status}`).join(", ") || "none" };
+      return {
+        samples,
+        statuses:
+          [...statuses]
+            .sort()
+            .map(([status, n]) => `${n}× ${status}`)
+            .join(", ") || "none",
+      };
     };
     try {
       for (let i = 0; i < 20; i += 1) await graphql(pageQuery);

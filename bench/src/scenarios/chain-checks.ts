@@ -1,6 +1,14 @@
 import { performance } from "node:perf_hooks";
 import { aopdConfigFromEnv } from "@compliance-graph/aopd";
-import { ChainWatcher, claimProofsForChainCheck, customerActor, finalizeSatoshiProof, migrateToLatest, openDatabase, requestSatoshiProof } from "@compliance-graph/aopd/internals";
+import {
+  ChainWatcher,
+  claimProofsForChainCheck,
+  customerActor,
+  finalizeSatoshiProof,
+  migrateToLatest,
+  openDatabase,
+  requestSatoshiProof,
+} from "@compliance-graph/aopd/internals";
 import { createLogger } from "@compliance-graph/process-shell";
 import { sql } from "kysely";
 import { anvilAccounts, startLocalAnvil } from "@compliance-graph/test-kit";
@@ -28,12 +36,22 @@ export const chainChecksScenario: BenchmarkScenario = {
     const database = await openDatabase({ databaseUrl: await freshBenchDatabase("bench_chain_checks"), maxConnections: 8 });
     try {
       await migrateToLatest(database.db);
-      const env = { AOPD_CHAIN_ETHEREUM_URL: anvil.url, AOPD_CHAIN_ETHEREUM_CONFIRMATIONS: "1", AOPD_CHAIN_RECHECK_SECONDS: "0", AOPD_CHAIN_CHECK_BATCH: "100" };
+      const env = {
+        AOPD_CHAIN_ETHEREUM_URL: anvil.url,
+        AOPD_CHAIN_ETHEREUM_CONFIRMATIONS: "1",
+        AOPD_CHAIN_RECHECK_SECONDS: "0",
+        AOPD_CHAIN_CHECK_BATCH: "100",
+      };
       const config = aopdConfigFromEnv(env);
       const watcher = new ChainWatcher(database.db, config.assets, config.chain, createLogger("bench"));
 
       for (let i = 0; i < proofs; i++) {
-        const { row } = await requestSatoshiProof(database.db, config, { customerId: `BENCH-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit }, requester);
+        const { row } = await requestSatoshiProof(
+          database.db,
+          config,
+          { customerId: `BENCH-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit },
+          requester,
+        );
         await finalizeSatoshiProof(database.db, config, row.id, await anvil.send({ from: sender, to: deposit, value: BigInt(row.amount!) }), {
           actor: customerActor("portal"),
           requestId: null,
@@ -72,7 +90,12 @@ export const chainChecksScenario: BenchmarkScenario = {
       const watchConfig = aopdConfigFromEnv({ ...env, AOPD_CHAIN_WATCH_PENDING: "true" });
       const firstBlock = Number(BigInt(await anvil.rpc<string>("eth_blockNumber")));
       for (let i = 0; i < pendingCount; i++) {
-        const { row } = await requestSatoshiProof(database.db, watchConfig, { customerId: `PENDING-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit }, requester);
+        const { row } = await requestSatoshiProof(
+          database.db,
+          watchConfig,
+          { customerId: `PENDING-${i}`, asset: ether, senderAddress: sender, depositAddress: deposit },
+          requester,
+        );
         await anvil.send({ from: sender, to: deposit, value: BigInt(row.amount!) });
       }
       const scannedBlocks = Number(BigInt(await anvil.rpc<string>("eth_blockNumber"))) - firstBlock;
@@ -100,7 +123,9 @@ export const chainChecksScenario: BenchmarkScenario = {
             [`full sweep of ${waiting.toLocaleString("en")} waiting proofs`, `${sweepSeconds.toFixed(1)} s (${(waiting / sweepSeconds).toFixed(0)} checks/s)`],
             ["checks made by the watcher in all", stats.checks],
           ],
-          notes: ["A real provider adds its latency per request (one to three calls per check) and its rate limit; the sweep rate then falls to about concurrency / latency."],
+          notes: [
+            "A real provider adds its latency per request (one to three calls per check) and its rate limit; the sweep rate then falls to about concurrency / latency.",
+          ],
         },
         {
           title: "PENDING proofs matched by their deposit address (anvil)",
@@ -112,7 +137,9 @@ export const chainChecksScenario: BenchmarkScenario = {
             ["matched per second", (watchStats.matched / matchSeconds).toFixed(0)],
             ["deposit watches (one proof, one pass)", watchStats.depositWatches],
           ],
-          notes: ["Every proof re-reads the blocks since its creation, from the cache when they are deep: a busy network or a long-lived proof costs more requests per match than this local chain of a few hundred blocks."],
+          notes: [
+            "Every proof re-reads the blocks since its creation, from the cache when they are deep: a busy network or a long-lived proof costs more requests per match than this local chain of a few hundred blocks.",
+          ],
         },
       ];
     } finally {

@@ -54,7 +54,15 @@ export const consolePageScenario: BenchmarkScenario = {
         title: "Officer console: first load and first page of proofs",
         method: `The whole system on one loopback origin (identity provider, gateway, aopd on PostgreSQL with ${proofCount.toLocaleString("en")} seeded proofs${seededSeconds !== undefined ? `, seeded in ${seededSeconds.toFixed(1)} s` : ""}), the console in headless Debian Chromium through playwright-core. Bytes: the console's JavaScript and CSS of the first load as transferred (brotli), before sign-in (the QR encoder, loaded on first use, is not part of it). Time: ${loads} navigations to /console/?page=N of a signed-in tab, from \`goto\` until the table shows 50 proofs (page, script, config, token from session storage, \`configuration\`, then \`proofsCount\` and the page of 50 through the gateway). Milliseconds.`,
         columns: ["JS bytes", "CSS bytes", "first page of 50 p50", "p95", "max"],
-        rows: [[assetBytes.js.toLocaleString("en"), assetBytes.css.toLocaleString("en"), ms(percentile(samples, 50)), ms(percentile(samples, 95)), ms(samples.at(-1) ?? Number.NaN)]],
+        rows: [
+          [
+            assetBytes.js.toLocaleString("en"),
+            assetBytes.css.toLocaleString("en"),
+            ms(percentile(samples, 50)),
+            ms(percentile(samples, 95)),
+            ms(samples.at(-1) ?? Number.NaN),
+          ],
+        ],
       };
       return [table];
     } finally {

@@ -43,7 +43,16 @@ async function contractWalletTable(quick: boolean): Promise<BenchmarkTable> {
   const databaseUrl = await freshBenchDatabase("aopd_bench_contract_wallets");
   const { chain } = aopdConfigFromEnv({ AOPD_CHAIN_ETHEREUM_URL: anvil.url, AOPD_CHAIN_CHECK_INTERVAL_SECONDS: "0" });
   const aopd = await startAopd({
-    config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, chain, rateLimitPerClient: 0, rateLimitPerCredential: 0, readRateLimitPerClient: 0, readRateLimitPerCredential: 0 },
+    config: {
+      port: 0,
+      databaseUrl,
+      expiryIntervalSeconds: 0,
+      chain,
+      rateLimitPerClient: 0,
+      rateLimitPerCredential: 0,
+      readRateLimitPerClient: 0,
+      readRateLimitPerCredential: 0,
+    },
     insecureDevelopmentIdentity: true,
   });
   const origin = new URL(aopd.url).origin;
@@ -81,7 +90,11 @@ async function contractWalletTable(quick: boolean): Promise<BenchmarkTable> {
           while (next < proofs.length) {
             const proof = proofs[next++]!;
             const t = performance.now();
-            const answer = await fetch(`${origin}/portal/api/proof/${proof.token}/signature`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signature: proof.signature }) });
+            const answer = await fetch(`${origin}/portal/api/proof/${proof.token}/signature`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ signature: proof.signature }),
+            });
             if (answer.status !== 200) throw new Error(`submission answered ${answer.status}: ${await answer.text()}`);
             await answer.arrayBuffer();
             samples.push(performance.now() - t);
@@ -101,7 +114,8 @@ async function contractWalletTable(quick: boolean): Promise<BenchmarkTable> {
       return JSON.stringify({ address: ethereumAddressOf(ownerKey), msg, sig: personalSign(msg) });
     });
     return {
-      title: "Smart-contract wallet (ERC-1271), counterfactual account (ERC-6492) and sign-in message (EIP-4361) signatures beside a key's, through the portal API",
+      title:
+        "Smart-contract wallet (ERC-1271), counterfactual account (ERC-6492) and sign-in message (EIP-4361) signatures beside a key's, through the portal API",
       method: `${count} fresh proofs per row (requested beforehand), each owner signature posted once, ${concurrency} at a time, to one aopd on PostgreSQL; the contract on a local anvil node. Rate limits off; loopback.`,
       columns: ["signature of", "verified/s", "p50 ms", "p99 ms"],
       rows: [

@@ -52,7 +52,11 @@ const readyPost = (url: string, headers: Record<string, string> = {}) => ({
 });
 
 async function postData(url: string, headers: Record<string, string>, query: Pick<GatewayQuery, "query" | "variables">): Promise<unknown> {
-  const response = await fetch(url, { method: "POST", headers: { ...graphqlHeaders, ...headers }, body: JSON.stringify({ query: query.query, variables: query.variables }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...graphqlHeaders, ...headers },
+    body: JSON.stringify({ query: query.query, variables: query.variables }),
+  });
   const body = (await response.json()) as { data?: unknown; errors?: unknown };
   if (response.status !== 200 || body.errors) throw new Error(`${url} answered ${response.status}: ${JSON.stringify(body.errors ?? body)}`);
   return body.data;
@@ -76,7 +80,12 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
     const identities = quick ? 8 : 50;
     const defaultClients = devIdentityProviderConfigFromEnv().clients;
     const apiClient = defaultClients.find((client) => client.clientId === "dev-api-client");
-    const officers = Array.from({ length: identities }, (_, index) => ({ clientId: `bench-officer-${index}`, clientSecret: "bench-secret", roles: apiClient?.roles ?? [], serviceAccount: true }));
+    const officers = Array.from({ length: identities }, (_, index) => ({
+      clientId: `bench-officer-${index}`,
+      clientSecret: "bench-secret",
+      roles: apiClient?.roles ?? [],
+      serviceAccount: true,
+    }));
     const idp = await startDevIdentityProvider({ accessTokenTtlSeconds: 3_600, clients: [...defaultClients, ...officers] });
     // The registry's `POST /usage` for the usage-recording row: it takes every report and keeps
     // nothing, so the row measures what recording costs the gateway.
@@ -95,12 +104,23 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
       const publicJwks = JSON.stringify({ keys: [key.publicJwk] });
       const [aopdPort, trpdPort] = [await freePort(), await freePort()];
       const subgraphEnv = { INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0" };
-      const aopd = await startProcess("subgraphs/aopd/src/main.ts", { ...subgraphEnv, AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl }, `http://127.0.0.1:${aopdPort}/health/ready`);
+      const aopd = await startProcess(
+        "subgraphs/aopd/src/main.ts",
+        { ...subgraphEnv, AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl },
+        `http://127.0.0.1:${aopdPort}/health/ready`,
+      );
       stack.push(aopd);
-      stack.push(await startProcess("subgraphs/trpd/src/main.ts", { ...subgraphEnv, TRPD_PORT: String(trpdPort) }, `http://127.0.0.1:${trpdPort}/health/ready`));
+      stack.push(
+        await startProcess("subgraphs/trpd/src/main.ts", { ...subgraphEnv, TRPD_PORT: String(trpdPort) }, `http://127.0.0.1:${trpdPort}/health/ready`),
+      );
       const supergraphPath = join(folder, "supergraph.graphql");
       const committed = await readFile(join(root, "supergraph.graphql"), "utf8");
-      await writeFile(supergraphPath, committed.replace("http://localhost:4001/graphql", `http://127.0.0.1:${aopdPort}/graphql`).replace("http://localhost:4002/graphql", `http://127.0.0.1:${trpdPort}/graphql`));
+      await writeFile(
+        supergraphPath,
+        committed
+          .replace("http://localhost:4001/graphql", `http://127.0.0.1:${aopdPort}/graphql`)
+          .replace("http://localhost:4002/graphql", `http://127.0.0.1:${trpdPort}/graphql`),
+      );
 
       // What the other gateways send instead of minting: one long-lived token per subgraph.
       // An hour: the longest lifetime the subgraphs accept (INTERNAL_JWT_MAX_LIFETIME_SECONDS), and
@@ -124,7 +144,14 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
       const ours = (name: string, extraEnv: Record<string, string>): Target => ({
         ...gatewayTarget(name, async (port) => {
           const headers = { authorization: `Bearer ${accessToken}` };
-          const env = { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(key.privateJwk), ...extraEnv };
+          const env = {
+            PORT: String(port),
+            SUPERGRAPH_PATH: supergraphPath,
+            OIDC_ISSUER: idp.issuer,
+            OIDC_AUDIENCE: idp.audience,
+            INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(key.privateJwk),
+            ...extraEnv,
+          };
           return { process: await startProcess("gateway/src/main.ts", env, readyPost(`http://127.0.0.1:${port}/graphql`, headers)), headers };
         }),
         identities: true,
@@ -138,20 +165,38 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
         // The gateway before its own plan executor and request sharing (issue 36): the before of "not slower than today".
         ours("ours, Apollo's executor, no request sharing", { GATEWAY_EXECUTE_PLANS: "false", GATEWAY_SHARE_REQUESTS: "false" }),
         gatewayTarget("@apollo/gateway", async (port) => ({
-          process: await startProcess("bench/src/support/stock-apollo-gateway.ts", { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, SUBGRAPH_AUTHORIZATION: staticAuthorization }, readyPost(`http://127.0.0.1:${port}/graphql`)),
+          process: await startProcess(
+            "bench/src/support/stock-apollo-gateway.ts",
+            { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, SUBGRAPH_AUTHORIZATION: staticAuthorization },
+            readyPost(`http://127.0.0.1:${port}/graphql`),
+          ),
         })),
         gatewayTarget("Hive Gateway", async (port) => ({
           process: await startProcess(
             "node_modules/@graphql-hive/gateway/dist/bin.js",
             { SUBGRAPH_AUTHORIZATION: staticAuthorization },
             readyPost(`http://127.0.0.1:${port}/graphql`),
-            ["supergraph", supergraphPath, "--config-path", join(root, "bench/src/support/hive-gateway.config.ts"), "--port", String(port), "--host", "127.0.0.1"],
+            [
+              "supergraph",
+              supergraphPath,
+              "--config-path",
+              join(root, "bench/src/support/hive-gateway.config.ts"),
+              "--port",
+              String(port),
+              "--host",
+              "127.0.0.1",
+            ],
           ),
         })),
         {
           name: "aopd directly",
           serves: (query) => query.aopdOnly,
-          start: async () => ({ url: `http://127.0.0.1:${aopdPort}/graphql`, headers: { authorization: JSON.parse(staticAuthorization).aopd as string }, process: aopd, external: true }),
+          start: async () => ({
+            url: `http://127.0.0.1:${aopdPort}/graphql`,
+            headers: { authorization: JSON.parse(staticAuthorization).aopd as string },
+            process: aopd,
+            external: true,
+          }),
         },
       ];
       // `BENCH_GATEWAY_TARGETS`: only the targets whose names are in this list, separated by `;` (a before-and-after run of two rows).
@@ -211,7 +256,13 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
           name: query.name,
           aopdOnly: query.aopdOnly,
           load: (server: { url: string; headers: Record<string, string> }, seconds: number) =>
-            runAutocannon({ url: server.url, body: JSON.stringify({ query: query.query, variables: query.variables }), headers: { ...graphqlHeaders, ...server.headers }, connections, durationSeconds: seconds }),
+            runAutocannon({
+              url: server.url,
+              body: JSON.stringify({ query: query.query, variables: query.variables }),
+              headers: { ...graphqlHeaders, ...server.headers },
+              connections,
+              durationSeconds: seconds,
+            }),
         })),
         ...varied.map((workload) => ({
           name: workload.name,
@@ -257,10 +308,17 @@ export const gatewayComparisonScenario: BenchmarkScenario = {
             const result = await workload.load(server, durationSeconds);
             const peakRssBytes = rss.stop();
             if (result.failures > 0) throw new Error(`${target.name}, ${workload.name}: ${result.failures} of ${result.requests} requests failed`);
-            console.log(`round ${round + 1}: ${target.name.padEnd(18)} ${workload.name.padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${Math.round(peakRssBytes / 2 ** 20)} MiB  load ${os.loadavg()[0]!.toFixed(1)}`);
+            console.log(
+              `round ${round + 1}: ${target.name.padEnd(18)} ${workload.name.padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  ${Math.round(peakRssBytes / 2 ** 20)} MiB  load ${os.loadavg()[0]!.toFixed(1)}`,
+            );
             loadAverages.push(os.loadavg()[0]!);
             const previous = measurements.findIndex((m) => m.target === target.name && m.query === workload.name);
-            const measurement = { ...result, target: target.name, query: workload.name, peakRssBytes: Math.max(peakRssBytes, measurements[previous]?.peakRssBytes ?? 0) };
+            const measurement = {
+              ...result,
+              target: target.name,
+              query: workload.name,
+              peakRssBytes: Math.max(peakRssBytes, measurements[previous]?.peakRssBytes ?? 0),
+            };
             if (previous === -1) measurements.push(measurement);
             else if (result.requestsPerSecond > measurements[previous]!.requestsPerSecond) measurements[previous] = measurement;
             else measurements[previous]!.peakRssBytes = measurement.peakRssBytes;
@@ -298,10 +356,19 @@ function comparisonTable(input: {
   const rows = measurements.map((m) => {
     const base = find(ours, m.query);
     const ratio = base ? base.requestsPerSecond / m.requestsPerSecond : Number.NaN;
-    return [m.query, m.target, Math.round(m.requestsPerSecond).toLocaleString("en"), m.p50.toFixed(1), m.p99.toFixed(1), Math.round(m.peakRssBytes / 2 ** 20), ratio.toFixed(2)];
+    return [
+      m.query,
+      m.target,
+      Math.round(m.requestsPerSecond).toLocaleString("en"),
+      m.p50.toFixed(1),
+      m.p99.toFixed(1),
+      Math.round(m.peakRssBytes / 2 ** 20),
+      ratio.toFixed(2),
+    ];
   });
   const versions = ["@apollo/gateway", "@apollo/server", "@graphql-hive/gateway", "autocannon"].map((name) => `${name} ${packageVersion(name)}`).join(", ");
-  const values = (pick: (m: Measurement) => number) => queries.map((query) => targets.map((target) => (find(target, query) ? pick(find(target, query)!) : undefined)));
+  const values = (pick: (m: Measurement) => number) =>
+    queries.map((query) => targets.map((target) => (find(target, query) ? pick(find(target, query)!) : undefined)));
   return {
     title: `Gateways side by side on ${input.proofCount.toLocaleString("en")} proofs`,
     method:
@@ -315,9 +382,11 @@ function comparisonTable(input: {
       "Aims: ours ahead of both gateways on every query (2x stock @apollo/gateway where the subgraph is not the bottleneck), and at least 0.6x the req/s of calling aopd directly (ours ÷ direct >= 0.6).",
       "The join query cannot be sent to aopd alone, so it has no direct row.",
       `"ours, N workers" is the same gateway with GATEWAY_WORKERS=N (node:cluster, N = the machine's cores); the subgraphs, PostgreSQL and the load generator share those cores.`,
-      "Ours and Hive Gateway share one subgraph call among identical subgraph queries in flight for the same identity; the repeated rows (page of 50, page of 50 + trpd join, proofsCount) send one operation over and over, which is where that helps most (docs/benchmark-method.md). \"ours, no query sharing\" is ours with GATEWAY_DEDUPLICATE_QUERIES=false, the fair row against stock @apollo/gateway, which does not share.",
+      'Ours and Hive Gateway share one subgraph call among identical subgraph queries in flight for the same identity; the repeated rows (page of 50, page of 50 + trpd join, proofsCount) send one operation over and over, which is where that helps most (docs/benchmark-method.md). "ours, no query sharing" is ours with GATEWAY_DEDUPLICATE_QUERIES=false, the fair row against stock @apollo/gateway, which does not share.',
       `The varied rows send a seeded rotation of distinct requests (bench/src/support/varied-gateway-workload.ts): pages with rotating filters, sort orders, offsets, cursors and page sizes, and one proofsCount in five; ours gets each request with the token of one of ${input.identities} identities (a client each at the development identity provider), the others their static internal token. No two requests in flight are the same, so query sharing cannot help: this is what a compliance team's screens send.`,
-      loads.length > 0 ? `Load average (1 min) after each measured run: ${loads[0]!.toFixed(1)} to ${loads.at(-1)!.toFixed(1)}, median ${loads[Math.floor(loads.length / 2)]!.toFixed(1)}; compare rows of one run.` : "",
+      loads.length > 0
+        ? `Load average (1 min) after each measured run: ${loads[0]!.toFixed(1)} to ${loads.at(-1)!.toFixed(1)}, median ${loads[Math.floor(loads.length / 2)]!.toFixed(1)}; compare rows of one run.`
+        : "",
     ].filter(Boolean),
     chart: {
       name: "gateway-comparison",

@@ -26,7 +26,8 @@ function* videoPieces(size: number): Generator<Buffer> {
       state = (state * 1_103_515_245 + 12_345) >>> 0;
       bytes.writeUInt32LE(state, i - (i + 4 > bytes.length ? i + 4 - bytes.length : 0));
     }
-    if (at === 0) Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 0, 0, 2, 0, 0x69, 0x73, 0x6f, 0x6d, 0x6d, 0x70, 0x34, 0x31]).copy(bytes);
+    if (at === 0)
+      Buffer.from([0, 0, 0, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 0, 0, 2, 0, 0x69, 0x73, 0x6f, 0x6d, 0x6d, 0x70, 0x34, 0x31]).copy(bytes);
     yield bytes;
   }
 }
@@ -75,7 +76,14 @@ async function mediaTable(quick: boolean): Promise<BenchmarkTable> {
   const port = await freePort();
   const aopd = await startProcess(
     "subgraphs/aopd/src/main.ts",
-    { AOPD_PORT: String(port), DATABASE_URL: databaseUrl, AOPD_EXPIRY_INTERVAL_SECONDS: "0", AOPD_RATE_LIMIT_PER_CLIENT: "0", AOPD_RATE_LIMIT_PER_CREDENTIAL: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" },
+    {
+      AOPD_PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      AOPD_EXPIRY_INTERVAL_SECONDS: "0",
+      AOPD_RATE_LIMIT_PER_CLIENT: "0",
+      AOPD_RATE_LIMIT_PER_CREDENTIAL: "0",
+      INSECURE_DEVELOPMENT_IDENTITY: "true",
+    },
     `http://127.0.0.1:${port}/health/ready`,
   );
   const origin = `http://127.0.0.1:${port}`;
@@ -115,7 +123,9 @@ async function mediaTable(quick: boolean): Promise<BenchmarkTable> {
       const downloadGrowth = (memoryKb(pid, "VmHWM") - before) / 1024;
       if (received.bytes !== size || received.sha256 !== sent.sha256) throw new Error("the download differs from the upload");
       const megabytes = size / 1_000_000;
-      console.log(`${megabytes} MB: up ${(megabytes / uploadSeconds).toFixed(1)} MB/s +${uploadGrowth.toFixed(1)} MiB, down ${(megabytes / downloadSeconds).toFixed(1)} MB/s +${downloadGrowth.toFixed(1)} MiB`);
+      console.log(
+        `${megabytes} MB: up ${(megabytes / uploadSeconds).toFixed(1)} MB/s +${uploadGrowth.toFixed(1)} MiB, down ${(megabytes / downloadSeconds).toFixed(1)} MB/s +${downloadGrowth.toFixed(1)} MiB`,
+      );
       rows.push(
         [`upload ${megabytes} MB video (portal)`, (megabytes / uploadSeconds).toFixed(1), uploadSeconds.toFixed(2), uploadGrowth.toFixed(1)],
         [`download ${megabytes} MB video (officer)`, (megabytes / downloadSeconds).toFixed(1), downloadSeconds.toFixed(2), downloadGrowth.toFixed(1)],

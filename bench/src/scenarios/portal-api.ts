@@ -15,7 +15,18 @@ const address = p2wpkhAddress(publicKeyOf(key));
  */
 async function portalTable(quick: boolean): Promise<BenchmarkTable> {
   const databaseUrl = await freshBenchDatabase("aopd_bench_portal");
-  const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0, readRateLimitPerClient: 0, readRateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
+  const aopd = await startAopd({
+    config: {
+      port: 0,
+      databaseUrl,
+      expiryIntervalSeconds: 0,
+      rateLimitPerClient: 0,
+      rateLimitPerCredential: 0,
+      readRateLimitPerClient: 0,
+      readRateLimitPerCredential: 0,
+    },
+    insecureDevelopmentIdentity: true,
+  });
   const origin = new URL(aopd.url).origin;
   const request = async () => {
     const response = await fetch(aopd.url, {
@@ -31,7 +42,11 @@ async function portalTable(quick: boolean): Promise<BenchmarkTable> {
     return { token: portalUrl.split("/").pop()!, signature: signBip322PublicKeyHash(key, address, proof.message) };
   };
   const submit = (token: string, signature: string) =>
-    fetch(`${origin}/portal/api/proof/${token}/signature`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signature }) });
+    fetch(`${origin}/portal/api/proof/${token}/signature`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ signature }),
+    });
   try {
     const seconds = quick ? 3 : 10;
     const connections = 16;

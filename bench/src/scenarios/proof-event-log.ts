@@ -26,7 +26,12 @@ const insertValues = (worker: number, index: number) => ({
 const throughEventLog: Write = async (db, worker, index, pending) => {
   if (index % 5 >= 3 && pending.length > 0) {
     const id = pending.pop() as string;
-    await db.updateTable("aopd_proof").set({ status: statuses[index % 3], updated_at: new Date() }).where("id", "=", id).where("status", "=", "PENDING").execute();
+    await db
+      .updateTable("aopd_proof")
+      .set({ status: statuses[index % 3], updated_at: new Date() })
+      .where("id", "=", id)
+      .where("status", "=", "PENDING")
+      .execute();
     return;
   }
   pending.push((await db.insertInto("aopd_proof").values(insertValues(worker, index)).returning("id").executeTakeFirstOrThrow()).id);
@@ -37,7 +42,13 @@ const throughNotifyOnly: Write = async (db, worker, index, pending) => {
   await db.transaction().execute(async (trx) => {
     if (index % 5 >= 3 && pending.length > 0) {
       const id = pending.pop() as string;
-      const row = await trx.updateTable("aopd_proof").set({ status: statuses[index % 3], updated_at: new Date() }).where("id", "=", id).where("status", "=", "PENDING").returning(["id", "status"]).executeTakeFirst();
+      const row = await trx
+        .updateTable("aopd_proof")
+        .set({ status: statuses[index % 3], updated_at: new Date() })
+        .where("id", "=", id)
+        .where("status", "=", "PENDING")
+        .returning(["id", "status"])
+        .executeTakeFirst();
       if (row) await sql`SELECT pg_notify('aopd_proof_events', ${JSON.stringify({ id: row.id, change: "STATUS_CHANGED", status: row.status })})`.execute(trx);
       return;
     }
@@ -109,7 +120,7 @@ export const proofEventLogScenario: BenchmarkScenario = {
         title: "Proof event log: write throughput",
         method:
           `${workers} concurrent writers on the PostgreSQL server, ${workers * perWorker} writes per round (three in five create a proof, the rest change a pending proof's status), median of ${rounds} alternating rounds; ` +
-          "writes per second. \"Event log\": one statement per write, the trigger records the event and an aopd replica numbers it; \"NOTIFY only\": the path the log replaced, the write and a NOTIFY in one transaction (triggers off).",
+          'writes per second. "Event log": one statement per write, the trigger records the event and an aopd replica numbers it; "NOTIFY only": the path the log replaced, the write and a NOTIFY in one transaction (triggers off).',
         columns: ["path", "writes/s", "rounds"],
         rows: [
           ["event log", Math.round(median(rates.log)), rates.log.map(Math.round).join(", ")],
@@ -120,7 +131,12 @@ export const proofEventLogScenario: BenchmarkScenario = {
 
       const { sequencedThrough: start } = await readEventLogBounds(db);
       await fillLog(db, backlog);
-      const client = createClient({ url: `${stack.base.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { bearer_token: stack.token }, retryAttempts: 0 });
+      const client = createClient({
+        url: `${stack.base.replace("http", "ws")}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { bearer_token: stack.token },
+        retryAttempts: 0,
+      });
       const replayStarted = performance.now();
       let received = 0;
       await new Promise<void>((resolve, reject) => {
@@ -149,16 +165,22 @@ export const proofEventLogScenario: BenchmarkScenario = {
         const response: Response = await fetch(`${stack.base}/graphql`, {
           method: "POST",
           headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` },
-          body: JSON.stringify({ query: "query($after: String) { aopd { proofEvents(after: $after, limit: 1000) { events { cursor proof { id status } } endCursor } } }", variables: { after } }),
+          body: JSON.stringify({
+            query: "query($after: String) { aopd { proofEvents(after: $after, limit: 1000) { events { cursor proof { id status } } endCursor } } }",
+            variables: { after },
+          }),
         });
-        const page: { events: unknown[]; endCursor: string } = ((await response.json()) as { data: { aopd: { proofEvents: { events: unknown[]; endCursor: string } } } }).data.aopd.proofEvents;
+        const page: { events: unknown[]; endCursor: string } = (
+          (await response.json()) as { data: { aopd: { proofEvents: { events: unknown[]; endCursor: string } } } }
+        ).data.aopd.proofEvents;
         polled += page.events.length;
         after = page.endCursor;
       }
       const pollRate = backlog / ((performance.now() - pollStarted) / 1000);
       const replayTable: BenchmarkTable = {
         title: `Proof event log: catching up on ${backlog.toLocaleString("en")} events`,
-        method: "A backlog of events written in multi-row statements and numbered by the aopd replica, then read by one client through the gateway from the cursor before it; events per second, end to end.",
+        method:
+          "A backlog of events written in multi-row statements and numbered by the aopd replica, then read by one client through the gateway from the cursor before it; events per second, end to end.",
         columns: ["how", "events", "events/s"],
         rows: [
           ["subscription `aopdProofs(after:)` (graphql-ws)", backlog, Math.round(subscriptionRate)],

@@ -60,7 +60,11 @@ function resetPeak(pid: number | "self"): void {
 async function httpRun(url: string): Promise<RunFigures> {
   const port = await freePort();
   // Expiry off: it would change the seeded proofs, and the other variants must see the same rows.
-  const subgraph = await startProcess("subgraphs/aopd/src/main.ts", { AOPD_PORT: String(port), DATABASE_URL: url, AOPD_MAX_EXPORT_ROWS: "2000000", AOPD_EXPIRY_INTERVAL_SECONDS: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" }, `http://127.0.0.1:${port}/health/ready`);
+  const subgraph = await startProcess(
+    "subgraphs/aopd/src/main.ts",
+    { AOPD_PORT: String(port), DATABASE_URL: url, AOPD_MAX_EXPORT_ROWS: "2000000", AOPD_EXPIRY_INTERVAL_SECONDS: "0", INSECURE_DEVELOPMENT_IDENTITY: "true" },
+    `http://127.0.0.1:${port}/health/ready`,
+  );
   const post = async (filter: unknown) => {
     const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
       method: "POST",
@@ -153,9 +157,26 @@ const columnsOfBaseline = (proof: Proof, assetName: (code: string) => string | u
   const signature = proof.__typename === "AopdSignatureProof" ? proof : undefined;
   const satoshi = proof.__typename === "AopdSatoshiProof" ? proof : undefined;
   return [
-    proof.id, signature ? "signature" : "satoshi", proof.createdAt, proof.updatedAt, proof.customerId, proof.asset, assetName(proof.asset),
-    proof.address, signature?.format, proof.status, proof.comment, signature?.xpub, signature?.message, signature?.signature, satoshi?.amount,
-    satoshi?.senderAddress, satoshi?.depositAddress, satoshi?.txId, proof.dueAt, satoshi?.assessment,
+    proof.id,
+    signature ? "signature" : "satoshi",
+    proof.createdAt,
+    proof.updatedAt,
+    proof.customerId,
+    proof.asset,
+    assetName(proof.asset),
+    proof.address,
+    signature?.format,
+    proof.status,
+    proof.comment,
+    signature?.xpub,
+    signature?.message,
+    signature?.signature,
+    satoshi?.amount,
+    satoshi?.senderAddress,
+    satoshi?.depositAddress,
+    satoshi?.txId,
+    proof.dueAt,
+    satoshi?.assessment,
   ].map((value) => value ?? undefined);
 };
 
@@ -169,7 +190,14 @@ async function child(variant: string, url: string): Promise<void> {
   const assetName = (code: string) => assets.get(code)?.name;
   const streamed = () => exportProofsAsXlsx(database.db, { limits: defaultFilterLimits, maxRows: 2_000_000, assetNames: assets.names, pool: database.pool });
   // Warm-up on a month of proofs, so that the measured run is not the first through the JIT.
-  if (variant === "streamed") await exportProofsAsXlsx(database.db, { limits: defaultFilterLimits, maxRows: 2_000_000, assetNames: assets.names, pool: database.pool, filter: { is: { any: { createdAt: { lt: new Date("2025-02-01T00:00:00Z") } } } } });
+  if (variant === "streamed")
+    await exportProofsAsXlsx(database.db, {
+      limits: defaultFilterLimits,
+      maxRows: 2_000_000,
+      assetNames: assets.names,
+      pool: database.pool,
+      filter: { is: { any: { createdAt: { lt: new Date("2025-02-01T00:00:00Z") } } } },
+    });
   resetPeak("self");
   // The pool holds one connection, so this backend serves the whole export.
   const backend = (await database.pool!.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
@@ -180,13 +208,20 @@ async function child(variant: string, url: string): Promise<void> {
   const { file, rows } =
     variant === "streamed"
       ? await streamed()
-      : { file: variant === "exceljs-streamed" ? await exceljsStreamedWorkbook(database, assetName) : await inMemoryWorkbook(database, assetName), rows: undefined };
+      : {
+          file: variant === "exceljs-streamed" ? await exceljsStreamedWorkbook(database, assetName) : await inMemoryWorkbook(database, assetName),
+          rows: undefined,
+        };
   const base64 = file.toString("base64");
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const figures: RunFigures = {
-    seconds, peakGrowthMb: mb(memoryKb("self", "VmHWM") - before), fileBytes: file.length, base64Length: base64.length,
-    cpuMicrosPerRow: rows ? (cpu.user + cpu.system) / rows : undefined, load: loadavg()[0]!,
+    seconds,
+    peakGrowthMb: mb(memoryKb("self", "VmHWM") - before),
+    fileBytes: file.length,
+    base64Length: base64.length,
+    cpuMicrosPerRow: rows ? (cpu.user + cpu.system) / rows : undefined,
+    load: loadavg()[0]!,
     databaseCpuMicrosPerRow: rows ? (processCpuMicros(backend) - backendCpuBefore) / rows : undefined,
   };
   process.stdout.write(JSON.stringify(figures));
@@ -197,7 +232,9 @@ async function inMemoryWorkbook(database: Awaited<ReturnType<typeof openDatabase
   const rows = await selectProofs(database.db, undefined, undefined, defaultFilterLimits).execute();
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet("Proofs");
-  sheet.columns = Array.from({ length: 20 }, (_, index) => ([2, 3, 18].includes(index) ? { width: 24, style: { numFmt: "yyyy-mm-dd hh:mm:ss.000" } } : { width: 20 }));
+  sheet.columns = Array.from({ length: 20 }, (_, index) =>
+    [2, 3, 18].includes(index) ? { width: 24, style: { numFmt: "yyyy-mm-dd hh:mm:ss.000" } } : { width: 20 },
+  );
   sheet.addRow(Array.from({ length: 20 }, (_, index) => `column ${index + 1}`));
   for (const row of rows) sheet.addRow(columnsOfBaseline(toProof(row), assetName));
   return Buffer.from(await workbook.xlsx.writeBuffer({ useSharedStrings: false, useStyles: true } as ExcelJS.XlsxWriteOptions));
@@ -209,9 +246,15 @@ async function inMemoryWorkbook(database: Awaited<ReturnType<typeof openDatabase
  */
 async function exceljsStreamedWorkbook(database: Awaited<ReturnType<typeof openDatabase>>, assetName: (code: string) => string | undefined): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: new Writable({ write: (chunk: Buffer, _encoding, callback) => (chunks.push(chunk), callback()) }), useSharedStrings: false, useStyles: true });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: new Writable({ write: (chunk: Buffer, _encoding, callback) => (chunks.push(chunk), callback()) }),
+    useSharedStrings: false,
+    useStyles: true,
+  });
   const sheet = workbook.addWorksheet("Proofs");
-  sheet.columns = Array.from({ length: 20 }, (_, index) => ([2, 3, 18].includes(index) ? { width: 24, style: { numFmt: "yyyy-mm-dd hh:mm:ss.000" } } : { width: 20 }));
+  sheet.columns = Array.from({ length: 20 }, (_, index) =>
+    [2, 3, 18].includes(index) ? { width: 24, style: { numFmt: "yyyy-mm-dd hh:mm:ss.000" } } : { width: 20 },
+  );
   sheet.addRow(Array.from({ length: 20 }, (_, index) => `column ${index + 1}`)).commit();
   const client = await database.pool!.connect();
   try {
@@ -251,23 +294,45 @@ export const proofExportScenario: BenchmarkScenario = {
           continue;
         }
         rows.push([
-          count.toLocaleString("en"), variant, figures.seconds.toFixed(2), Math.round(count / figures.seconds).toLocaleString("en"),
-          figures.peakGrowthMb.toFixed(0), (figures.fileBytes / 2 ** 20).toFixed(1), figures.base64Length.toLocaleString("en"),
+          count.toLocaleString("en"),
+          variant,
+          figures.seconds.toFixed(2),
+          Math.round(count / figures.seconds).toLocaleString("en"),
+          figures.peakGrowthMb.toFixed(0),
+          (figures.fileBytes / 2 ** 20).toFixed(1),
+          figures.base64Length.toLocaleString("en"),
           figures.cpuMicrosPerRow === undefined ? "" : figures.cpuMicrosPerRow.toFixed(1),
-          figures.databaseCpuMicrosPerRow === undefined ? "" : figures.databaseCpuMicrosPerRow.toFixed(1), figures.load.toFixed(1),
+          figures.databaseCpuMicrosPerRow === undefined ? "" : figures.databaseCpuMicrosPerRow.toFixed(1),
+          figures.load.toFixed(1),
         ]);
       }
       const download = await downloadRun(url);
       downloads.push([
-        count.toLocaleString("en"), download.seconds.toFixed(2), Math.round(count / download.seconds).toLocaleString("en"), (download.fileBytes / 2 ** 20).toFixed(1),
-        download.aopdPeakGrowthMb.toFixed(0), download.gatewayPeakGrowthMb.toFixed(0), loadavg()[0]!.toFixed(1),
+        count.toLocaleString("en"),
+        download.seconds.toFixed(2),
+        Math.round(count / download.seconds).toLocaleString("en"),
+        (download.fileBytes / 2 ** 20).toFixed(1),
+        download.aopdPeakGrowthMb.toFixed(0),
+        download.gatewayPeakGrowthMb.toFixed(0),
+        loadavg()[0]!.toFixed(1),
       ]);
     }
     const table: BenchmarkTable = {
       title: "XLSX export of proofs: streamed proofsAsXlsx vs exceljs's streaming and in-memory writers",
       method:
         "PostgreSQL server on loopback, databases seeded with the demo proofs, every proof exported (no filter). Each run is a fresh process. Streamed: `exportProofsAsXlsx` as the resolver calls it (count, then the rows through COPY, streaming writer), after a warm-up export of a month of proofs, then base64. exceljs streaming: `ExcelJS.stream.xlsx.WorkbookWriter` (no shared strings) on the same rows read through a cursor 2,000 at a time, each row committed as it is added, then base64. In-memory: all rows selected at once and written with `new ExcelJS.Workbook()` and `writeBuffer` (no shared strings), same cells, then base64. Over HTTP: the aopd subgraph in its own process, same warm-up, `proofsAsXlsx` timed until the bench has read the whole JSON response. Peak RSS growth is the process's VmHWM during the run less its RSS just before (Linux /proc).",
-      columns: ["proofs", "variant", "seconds", "rows/s", "peak RSS growth (MB)", "file (MiB)", "base64 length", "CPU µs/row (streamed)", "PostgreSQL CPU µs/row (streamed)", "load average"],
+      columns: [
+        "proofs",
+        "variant",
+        "seconds",
+        "rows/s",
+        "peak RSS growth (MB)",
+        "file (MiB)",
+        "base64 length",
+        "CPU µs/row (streamed)",
+        "PostgreSQL CPU µs/row (streamed)",
+        "load average",
+      ],
       rows,
       notes: ["Aim (streamed): at least 100,000 rows/s and under 150 MB peak RSS growth for 100,000 proofs; 1,000,000 proofs without running out of memory."],
     };

@@ -2,7 +2,28 @@ import { base58, base64 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import { startAopd } from "@compliance-graph/aopd";
 import { findXpubDerivation, parseBitcoinAddress, proofPsbt, verifyOwnershipSignature } from "@compliance-graph/aopd/ownership";
-import { ethereumAddressOf, multisigVault, p2pkhAddress, signBip322Script, signPsbtAsCoordinator, taprootVault, vaultKeys, p2trAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signBip322Taproot, signLegacy, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, taprootKeyPair, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
+import {
+  ethereumAddressOf,
+  multisigVault,
+  p2pkhAddress,
+  signBip322Script,
+  signPsbtAsCoordinator,
+  taprootVault,
+  vaultKeys,
+  p2trAddress,
+  p2wpkhAddress,
+  publicKeyOf,
+  signBip322PublicKeyHash,
+  signBip322Taproot,
+  signLegacy,
+  signPersonalMessage,
+  signSolanaMessage,
+  signTronMessage,
+  solanaAddressOf,
+  taprootKeyPair,
+  testSecretKey,
+  tronAddressOf,
+} from "@compliance-graph/test-kit";
 import type { BenchmarkScenario, BenchmarkTable } from "../benchmark-report.js";
 import { freshBenchDatabase } from "../support/bench-database.js";
 import { ms, percentile } from "../support/latency.js";
@@ -31,7 +52,10 @@ function vaultCases(): [string, Parameters<typeof verifyOwnershipSignature>[0]][
   const psbt = signPsbtAsCoordinator(p2wsh, base64.encode(proofPsbt(address, message)), signers);
   return [
     ["BIP-322 2-of-3 P2WSH sortedmulti", { assetFamily: "bitcoin", address: p2wsh.address!, message, signature: signBip322Script(p2wsh, message, signers) }],
-    ["BIP-322 2-of-3 Taproot multi_a leaf", { assetFamily: "bitcoin", address: multiA.address!, message, signature: signBip322Script(multiA, message, signers) }],
+    [
+      "BIP-322 2-of-3 Taproot multi_a leaf",
+      { assetFamily: "bitcoin", address: multiA.address!, message, signature: signBip322Script(multiA, message, signers) },
+    ],
     ["PSBT 2-of-3 P2WSH (partial signatures)", { assetFamily: "bitcoin", address: p2wsh.address!, message, signature: psbt }],
   ];
 }
@@ -48,7 +72,10 @@ function verificationTable(seconds: number): BenchmarkTable {
     ["BIP-322 simple P2TR", { assetFamily: "bitcoin", address: p2tr, message, signature: signBip322Taproot(key, message) }],
     ...vaultCases(),
     ["EIP-191 personal_sign", { assetFamily: "ethereum", address: ether, message, signature: base64.encode(signPersonalMessage(key, message)) }],
-    ["ed25519 signMessage (Solana)", { assetFamily: "solana", address: solanaAddressOf(key), message, signature: base58.encode(signSolanaMessage(key, message)) }],
+    [
+      "ed25519 signMessage (Solana)",
+      { assetFamily: "solana", address: solanaAddressOf(key), message, signature: base58.encode(signSolanaMessage(key, message)) },
+    ],
     ["TIP-191 signMessageV2 (TRON)", { assetFamily: "tron", address: tronAddressOf(key), message, signature: base64.encode(signTronMessage(key, message)) }],
   ];
   const rows: (string | number)[][] = cases.map(([name, input]) => {
@@ -73,10 +100,14 @@ function verificationTable(seconds: number): BenchmarkTable {
 async function roundTripTable(count: number): Promise<BenchmarkTable> {
   const databaseUrl = await freshBenchDatabase("aopd_bench_ingestion");
   // Rate limits off: one client posting hundreds of callbacks a second is the point here.
-  const aopd = await startAopd({ config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0 }, insecureDevelopmentIdentity: true });
+  const aopd = await startAopd({
+    config: { port: 0, databaseUrl, expiryIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0 },
+    insecureDevelopmentIdentity: true,
+  });
   aopd.services.config.callbackBaseUrl = new URL("/aopp/callback", aopd.url).toString();
   const address = p2wpkhAddress(publicKeyOf(key));
-  const post = async (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = async (url: string, body: unknown) =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const roundTrip = async () => {
     const response = await post(aopd.url, {
       query: `mutation($a: String!) { aopd { requestAoppProof(input: { customerId: "C1", asset: DTI4H95J0R2X, expectedAddress: $a }) { aoppUri proof { message } } } }`,
@@ -101,9 +132,11 @@ async function roundTripTable(count: number): Promise<BenchmarkTable> {
     samples.sort((a, b) => a - b);
     const concurrency = 8;
     const parallelStarted = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      for (let i = 0; i < count / concurrency; i += 1) await roundTrip();
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let i = 0; i < count / concurrency; i += 1) await roundTrip();
+      }),
+    );
     const parallelRate = count / ((performance.now() - parallelStarted) / 1000);
     return {
       title: "AOPP round trip through the aopd subgraph (PostgreSQL server)",

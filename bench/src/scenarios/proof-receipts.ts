@@ -12,9 +12,11 @@ import { freshBenchDatabase } from "../support/bench-database.js";
 async function timed<T>(items: T[], concurrency: number, work: (item: T) => Promise<unknown>): Promise<number> {
   const queue = [...items];
   const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
   return (performance.now() - started) / 1_000;
 }
 
@@ -53,7 +55,9 @@ export const proofReceiptsScenario: BenchmarkScenario = {
       const ids = (await database.db.selectFrom("aopd_proof").select("id").execute()).map((row) => row.id);
 
       const receipts: string[] = [];
-      const sequentialSeconds = await timed(ids, 1, async (id) => receipts.push((await issueProofReceipt(database.db, config.assets, signer, receiptConfig, id)).jws));
+      const sequentialSeconds = await timed(ids, 1, async (id) =>
+        receipts.push((await issueProofReceipt(database.db, config.assets, signer, receiptConfig, id)).jws),
+      );
       const parallelSeconds = await timed(ids, 8, (id) => issueProofReceipt(database.db, config.assets, signer, receiptConfig, id));
       const keySet = createLocalJWKSet(keys.jwks);
       const verifySeconds = await timed(receipts, 1, (jws) => verifyProofReceipt(jws, keySet, { issuer: receiptConfig.issuer }));

@@ -57,7 +57,14 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
       const write = async (customerId: string) => {
         const { id } = await db
           .insertInto("aopd_proof")
-          .values({ kind: "signature", status: "PENDING", customer_id: customerId, asset: "DTI4H95J0R2X", address: `bc1qbench${Math.random().toString(36).slice(2, 12)}`, message: "m" })
+          .values({
+            kind: "signature",
+            status: "PENDING",
+            customer_id: customerId,
+            asset: "DTI4H95J0R2X",
+            address: `bc1qbench${Math.random().toString(36).slice(2, 12)}`,
+            message: "m",
+          })
           .returning("id")
           .executeTakeFirstOrThrow();
         committedAt.set(id, performance.now());
@@ -71,7 +78,13 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
         for (let index = clients.length; index < subscribers; index += 100) {
           const batch = [];
           for (let j = index; j < Math.min(index + 100, subscribers); j += 1) {
-            const client = createClient({ url: `${base.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { bearer_token: token }, lazy: false, retryAttempts: 0 });
+            const client = createClient({
+              url: `${base.replace("http", "ws")}/graphql`,
+              webSocketImpl: WebSocket,
+              connectionParams: { bearer_token: token },
+              lazy: false,
+              retryAttempts: 0,
+            });
             clients.push(client);
             batch.push(new Promise<void>((resolve) => client.on("connected", () => resolve())));
           }
@@ -80,7 +93,13 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
         const rssConnected = rssOf(pid);
 
         const phases: Phase[] = [
-          { name: `filtered: ${customers} customers, 10 subscribers each`, filterOf: (i) => ({ is: { any: { customerId: { eq: `bench-${i % customers}` } } } }), customerOf: (i) => `bench-${i % customers}`, rate: 100, seconds },
+          {
+            name: `filtered: ${customers} customers, 10 subscribers each`,
+            filterOf: (i) => ({ is: { any: { customerId: { eq: `bench-${i % customers}` } } } }),
+            customerOf: (i) => `bench-${i % customers}`,
+            rate: 100,
+            seconds,
+          },
           { name: "broadcast: every subscriber, every proof", filterOf: () => null, customerOf: () => "bench-all", rate: quick ? 10 : 10, seconds },
         ];
         const rows: (string | number)[][] = [];
@@ -92,7 +111,10 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
           const live = new Set<number>();
           const stops = clients.map((client, index) =>
             client.subscribe(
-              { query: `subscription($filter: AopdProofFilterInput) { aopdProofs(filter: $filter) { ${selection} } }`, variables: { filter: phase.filterOf(index) } },
+              {
+                query: `subscription($filter: AopdProofFilterInput) { aopdProofs(filter: $filter) { ${selection} } }`,
+                variables: { filter: phase.filterOf(index) },
+              },
               {
                 next: (value) => {
                   const now = performance.now();
@@ -138,7 +160,16 @@ export const proofSubscriptionsScenario: BenchmarkScenario = {
           await sleep(500);
           latencies.sort((a, b) => a - b);
           const expected = phase.filterOf(0) === null ? writes * subscribers : writes * 10;
-          rows.push([phase.name, subscribers, phase.rate, phase.rate * (expected / writes), `${received} / ${expected}`, ms(percentile(latencies, 50)), ms(percentile(latencies, 99)), ms(latencies.at(-1) ?? Number.NaN)]);
+          rows.push([
+            phase.name,
+            subscribers,
+            phase.rate,
+            phase.rate * (expected / writes),
+            `${received} / ${expected}`,
+            ms(percentile(latencies, 50)),
+            ms(percentile(latencies, 99)),
+            ms(latencies.at(-1) ?? Number.NaN),
+          ]);
         }
         tables.push({
           title: `Proof subscriptions: ${subscribers.toLocaleString("en")} subscribers on the gateway`,

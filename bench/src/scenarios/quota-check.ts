@@ -10,7 +10,11 @@ const unreachable = 1_000_000_000_000;
 
 /** CPU time of `checks` request-quota checks by `subjects` callers of one client, in chunks so that the shared counter's syncs run between them. */
 async function cpuPerCheck(settings: QuotaSettings, checks: number, subjects: number): Promise<{ nanoseconds: number }> {
-  const door = createQuotaDoor({ settings, costLimits: { maxCost: 200_000, maxListRows: 100_000, assumedListSize: 10 }, logger: createLogger("bench", "silent") });
+  const door = createQuotaDoor({
+    settings,
+    costLimits: { maxCost: 200_000, maxListRows: 100_000, assumedListSize: 10 },
+    logger: createLogger("bench", "silent"),
+  });
   try {
     const identities = Array.from({ length: subjects }, (_, index) => ({ subject: `subject-${index}`, client: "bench-client", roles: [] }));
     let refused = 0;
@@ -55,9 +59,16 @@ export const quotaCheckScenario: BenchmarkScenario = {
     };
 
     // The in-process figures first: they stand on their own if the machine is too loaded for the whole stack's.
-    console.log(JSON.stringify({ scenario: "quota-check", cpuPerCheckNs: { inMemory: Math.round(inMemory.nanoseconds), shared: Math.round(shared.nanoseconds) } }));
+    console.log(
+      JSON.stringify({ scenario: "quota-check", cpuPerCheckNs: { inMemory: Math.round(inMemory.nanoseconds), shared: Math.round(shared.nanoseconds) } }),
+    );
     const { url } = await ensureSeededDatabase("quota_bench_aopd", 1_000);
-    const quotaEnv = { GATEWAY_QUOTA_CLIENT_REQUESTS: String(unreachable), GATEWAY_QUOTA_SUBJECT_REQUESTS: String(unreachable), GATEWAY_QUOTA_CLIENT_COST: String(unreachable), GATEWAY_QUOTA_SUBJECT_COST: String(unreachable) };
+    const quotaEnv = {
+      GATEWAY_QUOTA_CLIENT_REQUESTS: String(unreachable),
+      GATEWAY_QUOTA_SUBJECT_REQUESTS: String(unreachable),
+      GATEWAY_QUOTA_CLIENT_COST: String(unreachable),
+      GATEWAY_QUOTA_SUBJECT_COST: String(unreachable),
+    };
     const configurations: { name: string; env: Record<string, string> }[] = [
       { name: "quotas off", env: {} },
       { name: "request and cost quotas, in memory", env: quotaEnv },
@@ -69,7 +80,13 @@ export const quotaCheckScenario: BenchmarkScenario = {
       const rounds = quick ? 1 : 3;
       const durationSeconds = quick ? 5 : 10;
       const results = configurations.map(() => [] as number[]);
-      const load = (stack: BenchStack, seconds: number) => runAutocannon({ url: `${stack.base}/graphql`, body: query, headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` }, durationSeconds: seconds });
+      const load = (stack: BenchStack, seconds: number) =>
+        runAutocannon({
+          url: `${stack.base}/graphql`,
+          body: query,
+          headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` },
+          durationSeconds: seconds,
+        });
       for (const stack of stacks) await load(stack, 2);
       for (let round = 0; round < rounds; round += 1) {
         for (const [index, stack] of stacks.entries()) {
@@ -92,7 +109,9 @@ export const quotaCheckScenario: BenchmarkScenario = {
             const value = median(results[index] ?? []);
             return [configuration.name, Math.round(value), (results[index] ?? []).map(Math.round).join(", "), `${((value / off - 1) * 100).toFixed(1)}%`];
           }),
-          notes: ["Aim: within the rounds' spread of off; the check is a map lookup or two per request, and the cost quota reuses the cost GRAPHQL_MAX_COST computed."],
+          notes: [
+            "Aim: within the rounds' spread of off; the check is a map lookup or two per request, and the cost quota reuses the cost GRAPHQL_MAX_COST computed.",
+          ],
         },
       ];
     } finally {

@@ -38,7 +38,11 @@ async function checkTable(operations: number, runs: number): Promise<BenchmarkTa
     logger: createLogger("registry", "silent"),
   });
   const call = async (identity: Identity, path: string, body: unknown) => {
-    const response = await fetch(`${registry.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${await mint(identity, "registry")}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${registry.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await mint(identity, "registry")}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const answer = (await response.json()) as Record<string, unknown>;
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
     return answer;
@@ -58,7 +62,13 @@ async function checkTable(operations: number, runs: number): Promise<BenchmarkTa
         // Ten coordinates per operation, spread over the schema; one in a hundred selects the field removed below.
         const coordinates = Array.from({ length: 10 }, (_, offset) => pool[(index * 7 + offset * 13) % pool.length] as string);
         if (index % 100 === 0) coordinates.push("TrpdTransfer.counterpartyVasp");
-        reports.push({ operationHash: index.toString(16).padStart(64, "0"), client: clients[index % clients.length], hour, count: 1 + (index % 5), coordinates });
+        reports.push({
+          operationHash: index.toString(16).padStart(64, "0"),
+          client: clients[index % clients.length],
+          hour,
+          count: 1 + (index % 5),
+          coordinates,
+        });
       }
       await call(gateway, "/usage", { reports });
     }
@@ -70,12 +80,16 @@ async function checkTable(operations: number, runs: number): Promise<BenchmarkTa
     const samples: Record<string, number[]> = { breaking: [], safe: [] };
     let hit: unknown;
     for (let run = -2; run < runs; run += 1) {
-      for (const [label, schema] of [["breaking", breaking], ["safe", safe]] as const) {
+      for (const [label, schema] of [
+        ["breaking", breaking],
+        ["safe", safe],
+      ] as const) {
         const started = performance.now();
         const report = await call(publisher, "/registry/subgraphs/check", { name: "trpd", url: "http://trpd:4002/graphql", schema });
         if (run >= 0) samples[label]?.push(performance.now() - started);
         if (label === "breaking") hit = report.usage;
-        if (label === "breaking" && (report.usage as unknown[]).length === 0) throw new Error(`The breaking candidate found no usage: ${JSON.stringify(report).slice(0, 500)}`);
+        if (label === "breaking" && (report.usage as unknown[]).length === 0)
+          throw new Error(`The breaking candidate found no usage: ${JSON.stringify(report).slice(0, 500)}`);
       }
     }
     const row = (label: string, values: number[]) => {

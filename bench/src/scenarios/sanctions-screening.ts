@@ -74,11 +74,18 @@ export const sanctionsScreeningScenario: BenchmarkScenario = {
 
       const candidates = [...listed.slice(0, 50).map((entry) => entry.address), ...Array.from({ length: 50 }, (_, i) => `1NotListed${i}xxxxxxxxxxxxxxxxxxx`)];
       let call = 0;
-      const samples = await measureLatency(() => {
-        call += 1;
-        return screenAddress(database.db, assets[call % assets.length]!, candidates[call % candidates.length]!);
-      }, quick ? 500 : 5_000, 50);
-      const load = os.loadavg().map((value) => value.toFixed(2)).join(" ");
+      const samples = await measureLatency(
+        () => {
+          call += 1;
+          return screenAddress(database.db, assets[call % assets.length]!, candidates[call % candidates.length]!);
+        },
+        quick ? 500 : 5_000,
+        50,
+      );
+      const load = os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" ");
       return [
         {
           title: "Sanctions screening",
@@ -92,7 +99,10 @@ export const sanctionsScreeningScenario: BenchmarkScenario = {
             ["import the 2024-05-29 version (no proofs)", `${ms(importMs)} ms (${firstImport.addresses} entries)`],
             [`fill ${proofs.toLocaleString("en")} proofs (setup, triggers off)`, `${fillSeconds.toFixed(1)} s`],
             [`first screening of ${proofs.toLocaleString("en")} proofs`, `${firstSeconds.toFixed(1)} s (${first.length.toLocaleString("en")} rows written)`],
-            [`import 2024-09-27 and re-screen ${proofs.toLocaleString("en")} proofs`, `${nextSeconds.toFixed(2)} s (${next.changes.length} screenings changed)`],
+            [
+              `import 2024-09-27 and re-screen ${proofs.toLocaleString("en")} proofs`,
+              `${nextSeconds.toFixed(2)} s (${next.changes.length} screenings changed)`,
+            ],
             ["single address screening p50", `${ms(percentile(samples, 50))} ms`],
             ["single address screening p99", `${ms(percentile(samples, 99))} ms`],
           ],

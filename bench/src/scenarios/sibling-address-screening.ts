@@ -36,10 +36,19 @@ export const siblingAddressScreeningScenario: BenchmarkScenario = {
         const address = p2wpkhAddress(publicKeyOf(key));
         return { assetFamily: "bitcoin" as const, asset: bitcoin, address, message, signature: signBip322PublicKeyHash(key, address, message) };
       });
-      const evmProofs = keys.map((key) => ({ assetFamily: "ethereum" as const, asset: ether, address: ethereumAddressOf(key), message, signature: `0x${Buffer.from(signPersonalMessage(key, message)).toString("hex")}` }));
+      const evmProofs = keys.map((key) => ({
+        assetFamily: "ethereum" as const,
+        asset: ether,
+        address: ethereumAddressOf(key),
+        message,
+        signature: `0x${Buffer.from(signPersonalMessage(key, message)).toString("hex")}`,
+      }));
 
       const rows: string[][] = [];
-      for (const [label, proofs] of [["Bitcoin key (BIP-322 P2WPKH): P2PKH, P2WPKH, P2SH-P2WPKH", bitcoinProofs], ["secp256k1 key (EIP-191): EVM, TRON, BNB Beacon Chain", evmProofs]] as const) {
+      for (const [label, proofs] of [
+        ["Bitcoin key (BIP-322 P2WPKH): P2PKH, P2WPKH, P2SH-P2WPKH", bitcoinProofs],
+        ["secp256k1 key (EIP-191): EVM, TRON, BNB Beacon Chain", evmProofs],
+      ] as const) {
         let call = 0;
         let siblings: KeyAddress[] = [];
         const [alone, withSiblings] = await measureLatencyPair(
@@ -55,9 +64,17 @@ export const siblingAddressScreeningScenario: BenchmarkScenario = {
           iterations,
           { warmup: 20 },
         );
-        rows.push([label, `${siblings.length}`, `${ms(percentile(alone, 50))} / ${ms(percentile(alone, 99))} ms`, `${ms(percentile(withSiblings, 50))} / ${ms(percentile(withSiblings, 99))} ms`]);
+        rows.push([
+          label,
+          `${siblings.length}`,
+          `${ms(percentile(alone, 50))} / ${ms(percentile(alone, 99))} ms`,
+          `${ms(percentile(withSiblings, 50))} / ${ms(percentile(withSiblings, 99))} ms`,
+        ]);
       }
-      const load = os.loadavg().map((value) => value.toFixed(2)).join(" ");
+      const load = os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" ");
       return [
         {
           title: "Screening a proof's sibling addresses",

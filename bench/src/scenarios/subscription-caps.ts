@@ -24,26 +24,29 @@ async function attack(base: string, token: string, sockets: number, perSocket: n
   const url = `${base.replace("http", "ws")}/graphql`;
   for (let start = 0; start < sockets; start += 50) {
     await Promise.all(
-      Array.from({ length: Math.min(50, sockets - start) }, () =>
-        new Promise<void>((resolve) => {
-          const socket = new WebSocket(url, "graphql-transport-ws");
-          open.push(socket);
-          socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { bearer_token: token } })));
-          socket.on("message", (data) => {
-            const message = JSON.parse(String(data)) as { type: string };
-            if (message.type === "connection_ack") {
-              outcome.acknowledged += 1;
-              for (let i = 0; i < perSocket; i += 1) socket.send(JSON.stringify({ type: "subscribe", id: String(i), payload: { query: "subscription { aopdProofs { id status customerId } }" } }));
+      Array.from(
+        { length: Math.min(50, sockets - start) },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = new WebSocket(url, "graphql-transport-ws");
+            open.push(socket);
+            socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { bearer_token: token } })));
+            socket.on("message", (data) => {
+              const message = JSON.parse(String(data)) as { type: string };
+              if (message.type === "connection_ack") {
+                outcome.acknowledged += 1;
+                for (let i = 0; i < perSocket; i += 1)
+                  socket.send(JSON.stringify({ type: "subscribe", id: String(i), payload: { query: "subscription { aopdProofs { id status customerId } }" } }));
+                resolve();
+              } else if (message.type === "error") outcome.refused += 1;
+              else if (message.type === "next") outcome.received += 1;
+            });
+            socket.on("close", (code) => {
+              outcome.closes.set(code, (outcome.closes.get(code) ?? 0) + 1);
               resolve();
-            } else if (message.type === "error") outcome.refused += 1;
-            else if (message.type === "next") outcome.received += 1;
-          });
-          socket.on("close", (code) => {
-            outcome.closes.set(code, (outcome.closes.get(code) ?? 0) + 1);
-            resolve();
-          });
-          socket.on("error", () => resolve());
-        }),
+            });
+            socket.on("error", () => resolve());
+          }),
       ),
     );
   }
@@ -62,7 +65,13 @@ export const subscriptionCapsScenario: BenchmarkScenario = {
   async run({ quick }) {
     const url = await freshBenchDatabase("aopd_bench_subscription_caps");
     const rows: (string | number)[][] = [];
-    const replicaCaps = { HTTP_MAX_CONNECTIONS_PER_ADDRESS: "2000", SUBSCRIPTION_MAX_CONNECTIONS_PER_SUBJECT: "1000", SUBSCRIPTION_MAX_CONNECTIONS_PER_ADDRESS: "1000", SUBSCRIPTION_MAX_PER_SUBJECT: "10000", SUBSCRIPTION_MAX_PER_ADDRESS: "10000" };
+    const replicaCaps = {
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: "2000",
+      SUBSCRIPTION_MAX_CONNECTIONS_PER_SUBJECT: "1000",
+      SUBSCRIPTION_MAX_CONNECTIONS_PER_ADDRESS: "1000",
+      SUBSCRIPTION_MAX_PER_SUBJECT: "10000",
+      SUBSCRIPTION_MAX_PER_ADDRESS: "10000",
+    };
     const runs = [
       { name: "audit attack, default caps", sockets: quick ? 40 : 200, perSocket: 50, env: {} },
       { name: "replica caps reached (per-subject and per-address caps raised)", sockets: quick ? 100 : 1_100, perSocket: 10, env: replicaCaps },
@@ -81,7 +90,17 @@ export const subscriptionCapsScenario: BenchmarkScenario = {
           // Let the subscriptions reach aopd: probe writes until every admitted one has received.
           for (let round = 0; round < 100; round += 1) {
             outcome.received = 0;
-            await database.db.insertInto("aopd_proof").values({ kind: "signature", status: "PENDING", customer_id: "bench-caps-probe", asset: "DTI4H95J0R2X", address: `bc1qprobe${round}`, message: "m" }).execute();
+            await database.db
+              .insertInto("aopd_proof")
+              .values({
+                kind: "signature",
+                status: "PENDING",
+                customer_id: "bench-caps-probe",
+                asset: "DTI4H95J0R2X",
+                address: `bc1qprobe${round}`,
+                message: "m",
+              })
+              .execute();
             await new Promise((resolve) => setTimeout(resolve, 1_000));
             outcome.admitted = outcome.acknowledged * run.perSocket - outcome.refused;
             if (outcome.received >= outcome.admitted) break;
@@ -91,13 +110,27 @@ export const subscriptionCapsScenario: BenchmarkScenario = {
           const peak = samplePeakRss(pid);
           const writes = 23;
           for (let i = 0; i < writes; i += 1) {
-            await database.db.insertInto("aopd_proof").values({ kind: "signature", status: "PENDING", customer_id: "bench-caps", asset: "DTI4H95J0R2X", address: `bc1qcaps${i}`, message: "m" }).execute();
+            await database.db
+              .insertInto("aopd_proof")
+              .values({ kind: "signature", status: "PENDING", customer_id: "bench-caps", asset: "DTI4H95J0R2X", address: `bc1qcaps${i}`, message: "m" })
+              .execute();
           }
           const expected = writes * outcome.admitted;
           for (let wait = 0; wait < 120 && outcome.received < expected; wait += 1) await new Promise((resolve) => setTimeout(resolve, 500));
           const peakRss = peak.stop();
           const closes = [...outcome.closes].map(([code, count]) => `${count} × ${code}`).join(", ") || "none";
-          rows.push([run.name, `${run.sockets} × ${run.perSocket}`, outcome.acknowledged, closes, outcome.admitted, outcome.refused, `${outcome.received} / ${expected}`, mib(idle), mib(connected), mib(peakRss)]);
+          rows.push([
+            run.name,
+            `${run.sockets} × ${run.perSocket}`,
+            outcome.acknowledged,
+            closes,
+            outcome.admitted,
+            outcome.refused,
+            `${outcome.received} / ${expected}`,
+            mib(idle),
+            mib(connected),
+            mib(peakRss),
+          ]);
         } finally {
           for (const socket of open) socket.terminate();
           await stack?.stop();
@@ -111,7 +144,18 @@ export const subscriptionCapsScenario: BenchmarkScenario = {
         title: "Subscription caps: one token's sockets and subscriptions",
         method:
           "Gateway, aopd (PostgreSQL on loopback) and trpd each in their own process (bench stack); raw graphql-transport-ws sockets with one token from one address, each subscribing to every proof (no filter); 23 proofs then inserted and every result read. RSS of the gateway process in MiB: idle, with everything open (after probe writes), and its peak sampled every 100 ms while the 23 writes fan out.",
-        columns: ["run", "sockets × subscriptions asked", "sockets acknowledged", "sockets closed", "subscriptions running", "refused (LIMIT_EXCEEDED)", "results delivered / expected", "RSS idle", "RSS open", "RSS peak"],
+        columns: [
+          "run",
+          "sockets × subscriptions asked",
+          "sockets acknowledged",
+          "sockets closed",
+          "subscriptions running",
+          "refused (LIMIT_EXCEEDED)",
+          "results delivered / expected",
+          "RSS idle",
+          "RSS open",
+          "RSS peak",
+        ],
         rows,
         notes: ["Before the caps (issue 26): 200 × 50 all accepted, gateway RSS 173 -> 468 MB after 23 writes (230,000 messages)."],
       },

@@ -44,10 +44,21 @@ export const tracingCostScenario: BenchmarkScenario = {
       const durationSeconds = quick ? 5 : 10;
       const results = configurations.map(() => [] as number[]);
       // Warm-up: JIT, connection pools, token caches.
-      for (const stack of stacks) await runAutocannon({ url: `${stack.base}/graphql`, body: query, headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` }, durationSeconds: 2 });
+      for (const stack of stacks)
+        await runAutocannon({
+          url: `${stack.base}/graphql`,
+          body: query,
+          headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` },
+          durationSeconds: 2,
+        });
       for (let round = 0; round < rounds; round += 1) {
         for (const [index, stack] of stacks.entries()) {
-          const result = await runAutocannon({ url: `${stack.base}/graphql`, body: query, headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` }, durationSeconds });
+          const result = await runAutocannon({
+            url: `${stack.base}/graphql`,
+            body: query,
+            headers: { "content-type": "application/json", authorization: `Bearer ${stack.token}` },
+            durationSeconds,
+          });
           if (result.failures > 0) throw new Error(`${configurations[index]?.name}: ${result.failures} failed requests`);
           results[index]?.push(result.requestsPerSecond);
         }
@@ -65,7 +76,10 @@ export const tracingCostScenario: BenchmarkScenario = {
             const value = median(results[index] ?? []);
             return [configuration.name, Math.round(value), (results[index] ?? []).map(Math.round).join(", "), `${((value / off - 1) * 100).toFixed(1)}%`];
           }),
-          notes: [`OTLP batches received by the sink: ${sink.batches()} (none expected from the first two).`, "Aim: off and sampling 0 within 3% of each other (and of the code before tracing, which is the off path)."],
+          notes: [
+            `OTLP batches received by the sink: ${sink.batches()} (none expected from the first two).`,
+            "Aim: off and sampling 0 within 3% of each other (and of the code before tracing, which is the off path).",
+          ],
         },
       ];
     } finally {

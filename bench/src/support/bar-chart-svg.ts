@@ -40,7 +40,9 @@ export function renderBarChartSvg(options: BarChartOptions): string {
   const width = Math.max(panelWidth, left + series.length * 150);
   const height = legendHeight + panels.length * panelHeight;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="11">`,
+  );
   parts.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   series.forEach((name, index) => {
     const x = left + index * 150;
@@ -59,7 +61,9 @@ export function renderBarChartSvg(options: BarChartOptions): string {
         if (value === undefined) return;
         const barHeight = (value / max) * plotHeight;
         const x = groupX + seriesIndex * barWidth;
-        parts.push(`<rect x="${x}" y="${(baseY - barHeight).toFixed(1)}" width="${barWidth - 3}" height="${barHeight.toFixed(1)}" fill="${palette[seriesIndex % palette.length]}"><title>${escape(`${series[seriesIndex]}, ${group}: ${format(value)} ${panel.unit}`)}</title></rect>`);
+        parts.push(
+          `<rect x="${x}" y="${(baseY - barHeight).toFixed(1)}" width="${barWidth - 3}" height="${barHeight.toFixed(1)}" fill="${palette[seriesIndex % palette.length]}"><title>${escape(`${series[seriesIndex]}, ${group}: ${format(value)} ${panel.unit}`)}</title></rect>`,
+        );
         parts.push(`<text x="${x + (barWidth - 3) / 2}" y="${(baseY - barHeight - 3).toFixed(1)}" text-anchor="middle" font-size="9">${format(value)}</text>`);
       });
       parts.push(`<text x="${groupX + (series.length * barWidth) / 2}" y="${baseY + 16}" text-anchor="middle">${escape(group)}</text>`);

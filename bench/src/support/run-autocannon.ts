@@ -42,7 +42,17 @@ interface AutocannonJson {
  * the generator sharing its event loop.
  */
 export async function runAutocannon(options: LoadOptions): Promise<LoadResult> {
-  const args = [autocannonCli, "--json", "--no-progress", "-m", options.method ?? "POST", "-c", String(options.connections ?? 16), "-d", String(options.durationSeconds ?? 10)];
+  const args = [
+    autocannonCli,
+    "--json",
+    "--no-progress",
+    "-m",
+    options.method ?? "POST",
+    "-c",
+    String(options.connections ?? 16),
+    "-d",
+    String(options.durationSeconds ?? 10),
+  ];
   if (options.body !== undefined) args.push("-b", options.body);
   for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}=${value}`);
   args.push(options.url);

@@ -22,7 +22,10 @@ export interface BenchStack {
  * trpd, and the gateway with the development identity provider, composed from the committed
  * supergraph. `env` goes to all three, `aopdEnv` to aopd.
  */
-export async function startBenchStack(databaseUrl: string, options: { aopdEnv?: Record<string, string>; env?: Record<string, string> } = {}): Promise<BenchStack> {
+export async function startBenchStack(
+  databaseUrl: string,
+  options: { aopdEnv?: Record<string, string>; env?: Record<string, string> } = {},
+): Promise<BenchStack> {
   const env = options.env ?? {};
   const key = await generateInternalSigningKey();
   const publicJwks = JSON.stringify({ keys: [key.publicJwk] });
@@ -34,11 +37,24 @@ export async function startBenchStack(databaseUrl: string, options: { aopdEnv?: 
   try {
     const aopd = await startProcess(
       "subgraphs/aopd/src/main.ts",
-      { ...env, AOPD_PORT: String(aopdPort), DATABASE_URL: databaseUrl, INTERNAL_JWT_PUBLIC_JWKS: publicJwks, AOPD_EXPIRY_INTERVAL_SECONDS: "0", ...options.aopdEnv },
+      {
+        ...env,
+        AOPD_PORT: String(aopdPort),
+        DATABASE_URL: databaseUrl,
+        INTERNAL_JWT_PUBLIC_JWKS: publicJwks,
+        AOPD_EXPIRY_INTERVAL_SECONDS: "0",
+        ...options.aopdEnv,
+      },
       `http://127.0.0.1:${aopdPort}/health/ready`,
     );
     processes.push(aopd);
-    processes.push(await startProcess("subgraphs/trpd/src/main.ts", { ...env, TRPD_PORT: String(trpdPort), INTERNAL_JWT_PUBLIC_JWKS: publicJwks }, `http://127.0.0.1:${trpdPort}/health/ready`));
+    processes.push(
+      await startProcess(
+        "subgraphs/trpd/src/main.ts",
+        { ...env, TRPD_PORT: String(trpdPort), INTERNAL_JWT_PUBLIC_JWKS: publicJwks },
+        `http://127.0.0.1:${trpdPort}/health/ready`,
+      ),
+    );
     const base = `http://127.0.0.1:${gatewayPort}`;
     const gateway = await startProcess(
       "gateway/src/main.ts",

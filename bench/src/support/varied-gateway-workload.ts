@@ -37,9 +37,18 @@ const sortOrders = [
   [{ field: "CREATED_AT", direction: "DESC" }],
   [{ field: "CREATED_AT", direction: "ASC" }],
   [{ field: "ADDRESS", direction: "DESC" }],
-  [{ field: "CUSTOMER_ID", direction: "ASC" }, { field: "CREATED_AT", direction: "DESC" }],
-  [{ field: "STATUS", direction: "ASC" }, { field: "CREATED_AT", direction: "DESC" }],
-  [{ field: "ASSET", direction: "ASC" }, { field: "CREATED_AT", direction: "DESC" }],
+  [
+    { field: "CUSTOMER_ID", direction: "ASC" },
+    { field: "CREATED_AT", direction: "DESC" },
+  ],
+  [
+    { field: "STATUS", direction: "ASC" },
+    { field: "CREATED_AT", direction: "DESC" },
+  ],
+  [
+    { field: "ASSET", direction: "ASC" },
+    { field: "CREATED_AT", direction: "DESC" },
+  ],
 ];
 const pageSizes = [10, 25, 50, 50, 50, 100];
 const addressFragments = ["qa7", "x9", "bc1q", "0x4", "zz", "k2", "3f", "p8"];
@@ -108,11 +117,17 @@ export async function buildVariedWorkload(options: {
     } else if (kind < 0.36) {
       const cursor = random.pick(cursors);
       // A cursor and a small offset after it: the next pages of a cursor-paging client.
-      body = JSON.stringify({ query: page, variables: { offset: 50 * random.int(4), limit: random.pick(pageSizes), filter: cursor.filter, sortOrder: cursor.sortOrder, after: cursor.after } });
+      body = JSON.stringify({
+        query: page,
+        variables: { offset: 50 * random.int(4), limit: random.pick(pageSizes), filter: cursor.filter, sortOrder: cursor.sortOrder, after: cursor.after },
+      });
     } else {
       // Most screens stay on their first pages; some page deep.
       const offset = random.next() < 0.7 ? 50 * random.int(4) : 50 * random.int(50);
-      body = JSON.stringify({ query: page, variables: { offset, limit: random.pick(pageSizes), filter: filterOf(random, options.customers), sortOrder: random.pick(sortOrders), after: null } });
+      body = JSON.stringify({
+        query: page,
+        variables: { offset, limit: random.pick(pageSizes), filter: filterOf(random, options.customers), sortOrder: random.pick(sortOrders), after: null },
+      });
     }
     if (seen.has(body)) continue;
     seen.add(body);

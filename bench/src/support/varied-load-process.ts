@@ -29,7 +29,12 @@ const result = await autocannon({
       setupRequest: (request) => {
         const chosen = plan.requests[next % plan.requests.length]!;
         next += 1;
-        return { ...request, method: "POST", body: chosen.body, headers: { ...plan.headers, ...(chosen.authorization ? { authorization: chosen.authorization } : {}) } };
+        return {
+          ...request,
+          method: "POST",
+          body: chosen.body,
+          headers: { ...plan.headers, ...(chosen.authorization ? { authorization: chosen.authorization } : {}) },
+        };
       },
     },
   ],

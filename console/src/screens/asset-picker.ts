@@ -15,7 +15,10 @@ export function assetDescription(asset: Asset): string {
  * matches every word against all of them ("usdt tron"), and the officer picks one row: typing a
  * symbol never picks a network by itself unless one asset is left.
  */
-export function assetPicker(assets: readonly Asset[], onChange: (asset: Asset | undefined) => void): { element: HTMLElement; list: HTMLSelectElement; selected(): Asset | undefined } {
+export function assetPicker(
+  assets: readonly Asset[],
+  onChange: (asset: Asset | undefined) => void,
+): { element: HTMLElement; list: HTMLSelectElement; selected(): Asset | undefined } {
   const filterId = fieldId("asset-filter");
   const listId = fieldId("asset");
   const countId = fieldId("asset-count");
@@ -39,7 +42,15 @@ export function assetPicker(assets: readonly Asset[], onChange: (asset: Asset | 
   list.addEventListener("change", () => onChange(selected()));
   fill(false);
   return {
-    element: h("div", { class: "asset-picker" }, h("label", { for: filterId }, t("request.assetFilter")), filter, count, h("label", { for: listId }, t("request.asset")), list),
+    element: h(
+      "div",
+      { class: "asset-picker" },
+      h("label", { for: filterId }, t("request.assetFilter")),
+      filter,
+      count,
+      h("label", { for: listId }, t("request.asset")),
+      list,
+    ),
     list,
     selected,
   };

@@ -29,10 +29,25 @@ export function decisionForm(context: ConsoleContext, proof: Proof, kind: ProofK
       "div",
       { class: "field" },
       h("label", { for: reasonId }, t("decide.reason")),
-      h("select", { id: reasonId, name: "reason" }, h("option", { value: "" }, t("decide.reasonNone")), ...(context.proofKinds.get(kind)?.decisionReasons ?? []).map((code) => h("option", { value: code }, reasonLabel(code)))),
+      h(
+        "select",
+        { id: reasonId, name: "reason" },
+        h("option", { value: "" }, t("decide.reasonNone")),
+        ...(context.proofKinds.get(kind)?.decisionReasons ?? []).map((code) => h("option", { value: code }, reasonLabel(code))),
+      ),
     ),
-    h("div", { class: "field" }, h("label", { for: reasonTextId }, t("decide.reasonText")), h("input", { id: reasonTextId, name: "reasonText", maxlength: "2000" })),
-    h("div", { class: "field" }, h("label", { for: commentId }, t("decide.comment")), h("textarea", { id: commentId, name: "comment", maxlength: "2000", rows: "3" })),
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: reasonTextId }, t("decide.reasonText")),
+      h("input", { id: reasonTextId, name: "reasonText", maxlength: "2000" }),
+    ),
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: commentId }, t("decide.comment")),
+      h("textarea", { id: commentId, name: "comment", maxlength: "2000", rows: "3" }),
+    ),
     message,
     h("button", { type: "submit" }, t("decide.review")),
   ) as HTMLFormElement;
@@ -56,7 +71,17 @@ export function decisionForm(context: ConsoleContext, proof: Proof, kind: ProofK
     const confirm = h("button", { type: "button" }, t(proposing ? "decide.confirmProposal" : "decide.confirm")) as HTMLButtonElement;
     const back = h("button", { type: "button" }, t("decide.back"));
     const outcome = h("p", { role: "alert", class: "error" });
-    const step = h("div", { role: "group", "aria-label": t(proposing ? "decide.confirmProposalTitle" : "decide.confirmTitle") }, h("p", {}, t(proposing ? "decide.confirmProposalText" : "decide.confirmText", { id: proof.id, decision: t(`status.${decision}`) })), reason ? h("p", {}, reasonLabel(reason)) : null, reasonText ? h("p", {}, reasonText) : null, comment ? h("blockquote", {}, comment) : null, confirm, back, outcome);
+    const step = h(
+      "div",
+      { role: "group", "aria-label": t(proposing ? "decide.confirmProposalTitle" : "decide.confirmTitle") },
+      h("p", {}, t(proposing ? "decide.confirmProposalText" : "decide.confirmText", { id: proof.id, decision: t(`status.${decision}`) })),
+      reason ? h("p", {}, reasonLabel(reason)) : null,
+      reasonText ? h("p", {}, reasonText) : null,
+      comment ? h("blockquote", {}, comment) : null,
+      confirm,
+      back,
+      outcome,
+    );
     back.addEventListener("click", () => section.replaceChildren(h("h2", {}, t("decide.title")), form));
     confirm.addEventListener("click", async () => {
       confirm.disabled = true;

@@ -16,11 +16,18 @@ export function exportControls(context: ConsoleContext, filter: Record<string, u
     button.disabled = true;
     progress.textContent = t("export.starting");
     try {
-      const response = await context.api.authorized("/exports/proofs.xlsx", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ filter: filter ?? null }) });
+      const response = await context.api.authorized("/exports/proofs.xlsx", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ filter: filter ?? null }),
+      });
       if (!response.ok || !response.body) {
         const body = (await response.json().catch(() => ({}))) as { errors?: ApiErrorEntry[] };
         const error = body.errors?.[0];
-        progress.textContent = error?.extensions?.code === "LIMIT_EXCEEDED" ? t(response.status === 429 ? "export.busy" : "export.tooMany", { message: error.message }) : t("common.refused", { message: error?.message ?? `HTTP ${response.status}` });
+        progress.textContent =
+          error?.extensions?.code === "LIMIT_EXCEEDED"
+            ? t(response.status === 429 ? "export.busy" : "export.tooMany", { message: error.message })
+            : t("common.refused", { message: error?.message ?? `HTTP ${response.status}` });
         return;
       }
       const reader = response.body.getReader();

@@ -18,7 +18,13 @@ export function legalHoldForm(context: ConsoleContext, proofId: string, hold: Le
   const start = h("button", { type: "button" }, t(place ? "legalHold.reviewPlace" : "legalHold.reviewLift")) as HTMLButtonElement;
   const section = h("section", { class: "decide", "aria-label": title });
   const showForm = () =>
-    section.replaceChildren(h("h2", {}, title), h("p", {}, t(place ? "legalHold.placeExplain" : "legalHold.liftExplain")), h("div", { class: "field" }, h("label", { for: reasonId }, t(place ? "legalHold.reason" : "legalHold.liftReason")), reason), start, message);
+    section.replaceChildren(
+      h("h2", {}, title),
+      h("p", {}, t(place ? "legalHold.placeExplain" : "legalHold.liftExplain")),
+      h("div", { class: "field" }, h("label", { for: reasonId }, t(place ? "legalHold.reason" : "legalHold.liftReason")), reason),
+      start,
+      message,
+    );
   start.addEventListener("click", () => {
     const text = reason.value.trim();
     if (!text) {
@@ -42,7 +48,15 @@ export function legalHoldForm(context: ConsoleContext, proofId: string, hold: Le
     });
     section.replaceChildren(
       h("h2", {}, title),
-      h("div", { role: "group", "aria-label": t("legalHold.confirmTitle") }, h("p", {}, t(place ? "legalHold.confirmPlaceText" : "legalHold.confirmLiftText", { id: proofId })), h("blockquote", {}, text), confirm, back, outcome),
+      h(
+        "div",
+        { role: "group", "aria-label": t("legalHold.confirmTitle") },
+        h("p", {}, t(place ? "legalHold.confirmPlaceText" : "legalHold.confirmLiftText", { id: proofId })),
+        h("blockquote", {}, text),
+        confirm,
+        back,
+        outcome,
+      ),
     );
     confirm.focus();
   });

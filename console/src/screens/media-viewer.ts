@@ -35,7 +35,10 @@ export function mediaViewer(context: ConsoleContext, proof: Proof): HTMLElement 
       } else {
         const image = h("img", { src: url, alt }) as HTMLImageElement;
         const size = h("p", {});
-        image.addEventListener("load", () => (size.textContent = t("media.dimensions", { width: String(image.naturalWidth), height: String(image.naturalHeight) })));
+        image.addEventListener(
+          "load",
+          () => (size.textContent = t("media.dimensions", { width: String(image.naturalWidth), height: String(image.naturalHeight) })),
+        );
         holder.replaceChildren(image, size);
       }
       if (digest === proof.sha256) {

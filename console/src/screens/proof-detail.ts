@@ -107,7 +107,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       facts(t("detail.overview"), [
         [t("column.status"), t(`status.${proof.status}`)],
         [t("column.screening"), screeningBadge(proof.screening)],
-        [t("legalHold.label"), proof.legalHold ? t("legalHold.since", { since: formatDate(proof.legalHold.since), reason: proof.legalHold.reason }) : t("legalHold.none")],
+        [
+          t("legalHold.label"),
+          proof.legalHold ? t("legalHold.since", { since: formatDate(proof.legalHold.since), reason: proof.legalHold.reason }) : t("legalHold.none"),
+        ],
         [t("column.kind"), t(`kind.${kind}`)],
         [t("column.asset"), `${assetLabel(context, proof.asset)} · ${proof.asset}`],
         [t("column.address"), addressCell(context, proof)],
@@ -126,7 +129,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
           [t("detail.format"), proof.format],
           [t("detail.signatureScheme"), proof.signatureScheme ? textOr(`scheme.${proof.signatureScheme}`, proof.signatureScheme) : null],
           // ERC-1271: the wallet contract's answer holds at the block it was asked at, where it can be asked again.
-          [t("detail.contractCheckBlock"), proof.contractCheckBlockHeight === null || proof.contractCheckBlockHeight === undefined ? null : formatNumber(proof.contractCheckBlockHeight)],
+          [
+            t("detail.contractCheckBlock"),
+            proof.contractCheckBlockHeight === null || proof.contractCheckBlockHeight === undefined ? null : formatNumber(proof.contractCheckBlockHeight),
+          ],
           [t("detail.xpub"), proof.xpub],
         ]),
       );
@@ -138,7 +144,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
           [t("detail.depositAddress"), proof.depositAddress],
           [t("detail.senderAddress"), proof.senderAddress],
           [t("detail.amount"), `${wholeUnits(context, proof.asset, proof.amount ?? "0") ?? "–"} (${proof.amount} ${t("detail.lowestUnit")})`],
-          [t("detail.txId"), proof.txId ? (txHref ? h("a", { href: txHref, target: "_blank", rel: "noopener noreferrer" }, proof.txId) : proof.txId) : t("detail.noTx")],
+          [
+            t("detail.txId"),
+            proof.txId ? (txHref ? h("a", { href: txHref, target: "_blank", rel: "noopener noreferrer" }, proof.txId) : proof.txId) : t("detail.noTx"),
+          ],
           [t("detail.block"), proof.blockHeight === null || proof.blockHeight === undefined ? null : formatNumber(proof.blockHeight)],
           [t("detail.blockHash"), proof.blockHash],
           [t("detail.confirmations"), proof.confirmations === null || proof.confirmations === undefined ? null : formatNumber(proof.confirmations)],
@@ -149,25 +158,43 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       );
     } else {
       sections.push(
-        facts(t("detail.evidence"), [
-          [t("detail.contentType"), proof.contentType],
-          [t("detail.byteSize"), proof.byteSize === null || proof.byteSize === undefined ? null : formatNumber(proof.byteSize)],
-          [t("detail.uploadedAt"), formatDate(proof.uploadedAt)],
-          [t("detail.sha256"), proof.sha256],
-        ], t("detail.evidenceNone")),
+        facts(
+          t("detail.evidence"),
+          [
+            [t("detail.contentType"), proof.contentType],
+            [t("detail.byteSize"), proof.byteSize === null || proof.byteSize === undefined ? null : formatNumber(proof.byteSize)],
+            [t("detail.uploadedAt"), formatDate(proof.uploadedAt)],
+            [t("detail.sha256"), proof.sha256],
+          ],
+          t("detail.evidenceNone"),
+        ),
       );
       if (proof.sha256 && proof.mediaUrl) {
-        sections.push(context.session.roles.has("proofs:export") ? mediaViewer(context, proof) : h("section", { "aria-label": t("media.title") }, h("h2", {}, t("media.title")), h("p", {}, t("media.needsExport"))));
+        sections.push(
+          context.session.roles.has("proofs:export")
+            ? mediaViewer(context, proof)
+            : h("section", { "aria-label": t("media.title") }, h("h2", {}, t("media.title")), h("p", {}, t("media.needsExport"))),
+        );
       }
     }
-    sections.push(facts(t("screening.title"), [...screeningRows(proof.screening), [t("screening.history"), screeningHistory(screeningChanges(proof.history, proofEvents.events))]]));
+    sections.push(
+      facts(t("screening.title"), [
+        ...screeningRows(proof.screening),
+        [t("screening.history"), screeningHistory(screeningChanges(proof.history, proofEvents.events))],
+      ]),
+    );
     if (proof.providerScreening) {
       const answer = proof.providerScreening;
       sections.push(
         facts(t("screening.providerTitle", { provider: answer.provider }), [
           [t("screening.result"), t(`screening.${answer.status}`)],
           [t("screening.screenedAt"), formatDate(answer.screenedAt)],
-          [t("screening.identifications"), answer.identifications.length ? h("ul", { class: "plain" }, ...answer.identifications.map((found) => h("li", {}, `${found.name} (${found.category})`))) : null],
+          [
+            t("screening.identifications"),
+            answer.identifications.length
+              ? h("ul", { class: "plain" }, ...answer.identifications.map((found) => h("li", {}, `${found.name} (${found.category})`)))
+              : null,
+          ],
         ]),
       );
     }
@@ -181,9 +208,11 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     if (context.proofKinds.get(kind)?.decidedByOfficer && context.session.roles.has(decideRole)) {
       const again = () => void render();
       // A proposal (four eyes) awaits its second officer: a decision on a SUBMITTED proof, a reopening on a decided one.
-      if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status)) sections.push(proposalSettlement(context, proof, proof.proposal, again));
+      if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status))
+        sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
-      else if (proof.status === "VERIFIED" || proof.status === "FAILED") sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
+      else if (proof.status === "VERIFIED" || proof.status === "FAILED")
+        sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";
     root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);
@@ -208,17 +237,27 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
  */
 function decisionHistory(events: DetailEvent[], decisions: ProofDecision[]): HTMLElement {
   const history = [
-      ...events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
-      ...decisions.map((entry) => ({
-        at: entry.decidedAt,
-        text: [t(`action.${entry.action}`), entry.outcome ? t(`status.${entry.outcome}`) : "", t("detail.byWhom", { who: deciderLabel(entry) }), entry.reason ? reasonLabel(entry.reason) : "", entry.reasonText ?? ""].filter(Boolean).join(" · "),
-      })),
+    ...events.map((event) => ({ at: event.recordedAt, text: `${t(`change.${event.change}`)} → ${t(`status.${event.proof.status}`)}` })),
+    ...decisions.map((entry) => ({
+      at: entry.decidedAt,
+      text: [
+        t(`action.${entry.action}`),
+        entry.outcome ? t(`status.${entry.outcome}`) : "",
+        t("detail.byWhom", { who: deciderLabel(entry) }),
+        entry.reason ? reasonLabel(entry.reason) : "",
+        entry.reasonText ?? "",
+      ]
+        .filter(Boolean)
+        .join(" · "),
+    })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   return h(
     "section",
     { "aria-label": t("detail.history") },
     h("h2", {}, t("detail.history")),
-    history.length ? h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`))) : h("p", { class: "empty" }, t("history.none")),
+    history.length
+      ? h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`)))
+      : h("p", { class: "empty" }, t("history.none")),
   );
 }
 
@@ -242,5 +281,7 @@ function screeningChanges(history: AuditEntry[] | undefined, events: DetailEvent
         return { at: entry.occurredAt, to: details.to ?? "", listVersion: details.listVersion ?? null };
       });
   }
-  return events.filter((event) => event.change === "SCREENING_CHANGED").map((event) => ({ at: event.recordedAt, to: event.proof.screening.status, listVersion: event.proof.screening.listVersion }));
+  return events
+    .filter((event) => event.change === "SCREENING_CHANGED")
+    .map((event) => ({ at: event.recordedAt, to: event.proof.screening.status, listVersion: event.proof.screening.listVersion }));
 }

@@ -33,7 +33,11 @@ function textInput(name: string, value: string, type = "text"): HTMLInputElement
 }
 
 function select(name: string, value: string, options: [string, string][]): HTMLSelectElement {
-  const element = h("select", { name }, ...options.map(([optionValue, label]) => h("option", { value: optionValue, selected: optionValue === value }, label))) as HTMLSelectElement;
+  const element = h(
+    "select",
+    { name },
+    ...options.map(([optionValue, label]) => h("option", { value: optionValue, selected: optionValue === value }, label)),
+  ) as HTMLSelectElement;
   return element;
 }
 
@@ -51,16 +55,34 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
       "fieldset",
       { class: "statuses" },
       h("legend", {}, t("column.status")),
-      ...statuses.map((status) => h("label", {}, h("input", { type: "checkbox", name: "status", value: status, checked: state.statuses.includes(status) }), t(`status.${status}`))),
+      ...statuses.map((status) =>
+        h("label", {}, h("input", { type: "checkbox", name: "status", value: status, checked: state.statuses.includes(status) }), t(`status.${status}`)),
+      ),
     ),
     h(
       "fieldset",
       { class: "statuses" },
       h("legend", {}, t("column.screening")),
-      ...screeningStatuses.map((screening) => h("label", {}, h("input", { type: "checkbox", name: "screening", value: screening, checked: state.screenings.includes(screening) }), t(`screening.${screening}`))),
+      ...screeningStatuses.map((screening) =>
+        h(
+          "label",
+          {},
+          h("input", { type: "checkbox", name: "screening", value: screening, checked: state.screenings.includes(screening) }),
+          t(`screening.${screening}`),
+        ),
+      ),
     ),
-    labelled(t("column.kind"), select("kind", state.kind, [["", t("filter.anyKind")], ...[...context.proofKinds.keys()].map((kind): [string, string] => [kind, textOr(`kind.${kind}`, kind)])])),
-    labelled(t("column.asset"), select("asset", state.asset, [["", t("filter.anyAsset")], ...assets.map((asset): [string, string] => [asset.asset, assetDescription(asset)])])),
+    labelled(
+      t("column.kind"),
+      select("kind", state.kind, [
+        ["", t("filter.anyKind")],
+        ...[...context.proofKinds.keys()].map((kind): [string, string] => [kind, textOr(`kind.${kind}`, kind)]),
+      ]),
+    ),
+    labelled(
+      t("column.asset"),
+      select("asset", state.asset, [["", t("filter.anyAsset")], ...assets.map((asset): [string, string] => [asset.asset, assetDescription(asset)])]),
+    ),
     labelled(t("column.customer"), textInput("customer", state.customer)),
     labelled(t("column.address"), textInput("address", state.address)),
     h(
@@ -72,13 +94,39 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
         "div",
         { class: "filters" },
         labelled(t("column.id"), textInput("id", state.id)),
-        labelled(t("filter.customerMatch"), select("customerMatch", state.customerMatch, [["exact", t("filter.exact")], ["pattern", t("filter.pattern")]])),
+        labelled(
+          t("filter.customerMatch"),
+          select("customerMatch", state.customerMatch, [
+            ["exact", t("filter.exact")],
+            ["pattern", t("filter.pattern")],
+          ]),
+        ),
         labelled(t("filter.comment"), textInput("comment", state.comment)),
         labelled(t("filter.createdFrom"), textInput("from", state.createdFrom, "datetime-local")),
         labelled(t("filter.createdTo"), textInput("to", state.createdTo, "datetime-local")),
-        labelled(t("filter.sortBy"), select("sortField", state.sortField, sortFields.map((field): [string, string] => [field, t(`sort.${field}`)]))),
-        labelled(t("filter.direction"), select("sortDirection", state.sortDirection, [["ASC", t("sort.ASC")], ["DESC", t("sort.DESC")]])),
-        labelled(t("filter.pageSize"), select("size", String(state.size), pageSizes.map((size): [string, string] => [String(size), String(size)]))),
+        labelled(
+          t("filter.sortBy"),
+          select(
+            "sortField",
+            state.sortField,
+            sortFields.map((field): [string, string] => [field, t(`sort.${field}`)]),
+          ),
+        ),
+        labelled(
+          t("filter.direction"),
+          select("sortDirection", state.sortDirection, [
+            ["ASC", t("sort.ASC")],
+            ["DESC", t("sort.DESC")],
+          ]),
+        ),
+        labelled(
+          t("filter.pageSize"),
+          select(
+            "size",
+            String(state.size),
+            pageSizes.map((size): [string, string] => [String(size), String(size)]),
+          ),
+        ),
       ),
     ),
     h("div", { class: "actions" }, h("button", { type: "submit" }, t("filter.apply")), h("button", { type: "reset" }, t("filter.clear"))),
@@ -174,7 +222,16 @@ function proofTable(context: ConsoleContext, state: ProofListState, proofs: Proo
       return h(
         "th",
         { scope: "col", "aria-sort": active ? (state.sortDirection === "ASC" ? "ascending" : "descending") : undefined },
-        h("button", { type: "button", class: "sort", onclick: () => context.navigate(`/console/${writeListState({ ...state, sortField: sort, sortDirection: next, page: 1 })}`) }, label, active ? (state.sortDirection === "ASC" ? " ▲" : " ▼") : ""),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "sort",
+            onclick: () => context.navigate(`/console/${writeListState({ ...state, sortField: sort, sortDirection: next, page: 1 })}`),
+          },
+          label,
+          active ? (state.sortDirection === "ASC" ? " ▲" : " ▼") : "",
+        ),
       );
     }),
   );
@@ -194,7 +251,12 @@ function proofTable(context: ConsoleContext, state: ProofListState, proofs: Proo
       h("td", {}, formatDate(proof.dueAt)),
     ),
   );
-  return h("table", { "aria-label": t("overview.tableLabel") }, h("thead", {}, header), h("tbody", {}, ...(rows.length ? rows : [h("tr", {}, h("td", { colspan: String(columns.length) }, t("overview.empty")))])));
+  return h(
+    "table",
+    { "aria-label": t("overview.tableLabel") },
+    h("thead", {}, header),
+    h("tbody", {}, ...(rows.length ? rows : [h("tr", {}, h("td", { colspan: String(columns.length) }, t("overview.empty")))])),
+  );
 }
 
 function pager(context: ConsoleContext, state: ProofListState, pages: number): HTMLElement {

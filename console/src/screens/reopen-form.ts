@@ -18,7 +18,14 @@ export function reopenForm(context: ConsoleContext, proof: Proof, fourEyes: bool
   const message = h("p", { role: "alert", class: "error" });
   const start = h("button", { type: "button" }, t(`${words}.review`)) as HTMLButtonElement;
   const section = h("section", { class: "decide", "aria-label": t("reopen.title") });
-  const showForm = () => section.replaceChildren(h("h2", {}, t("reopen.title")), h("p", {}, t(`${words}.explain`)), h("div", { class: "field" }, h("label", { for: reasonId }, t("reopen.reason")), reason), start, message);
+  const showForm = () =>
+    section.replaceChildren(
+      h("h2", {}, t("reopen.title")),
+      h("p", {}, t(`${words}.explain`)),
+      h("div", { class: "field" }, h("label", { for: reasonId }, t("reopen.reason")), reason),
+      start,
+      message,
+    );
   start.addEventListener("click", () => {
     const text = reason.value.trim();
     if (!text) {
@@ -40,7 +47,18 @@ export function reopenForm(context: ConsoleContext, proof: Proof, fourEyes: bool
         confirm.disabled = false;
       }
     });
-    section.replaceChildren(h("h2", {}, t("reopen.title")), h("div", { role: "group", "aria-label": t(`${words}.confirmTitle`) }, h("p", {}, t(`${words}.confirmText`, { id: proof.id })), h("blockquote", {}, text), confirm, back, outcome));
+    section.replaceChildren(
+      h("h2", {}, t("reopen.title")),
+      h(
+        "div",
+        { role: "group", "aria-label": t(`${words}.confirmTitle`) },
+        h("p", {}, t(`${words}.confirmText`, { id: proof.id })),
+        h("blockquote", {}, text),
+        confirm,
+        back,
+        outcome,
+      ),
+    );
     confirm.focus();
   });
   showForm();

@@ -16,7 +16,10 @@ interface FieldSpec {
 
 const fieldsOf: Record<ProofKind, FieldSpec[]> = {
   signature: [{ name: "expectedAddress" }, { name: "message", type: "textarea" }, { name: "xpubRequired", type: "checkbox" }],
-  satoshi: [{ name: "senderAddress", required: true }, { name: "depositAddress", required: true }],
+  satoshi: [
+    { name: "senderAddress", required: true },
+    { name: "depositAddress", required: true },
+  ],
   media: [{ name: "expectedAddress", required: true }],
 };
 
@@ -64,7 +67,10 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
     const asset = picker.selected();
     const typed = control?.value.trim() ?? "";
     const fits = typed && asset ? addressFitsFamily(asset.addressFamily, typed) : undefined;
-    addressWarning.textContent = fits === false ? t("request.addressNotOfNetwork", { network: textOr(`network.${asset!.network}`, asset!.network ?? ""), asset: assetDescription(asset!) }) : "";
+    addressWarning.textContent =
+      fits === false
+        ? t("request.addressNotOfNetwork", { network: textOr(`network.${asset!.network}`, asset!.network ?? ""), asset: assetDescription(asset!) })
+        : "";
     return fits !== false;
   };
   // A new asset or address makes the earlier verdict on the address stale: it is checked afresh.
@@ -81,7 +87,11 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
   controls.set("asset", picker.list);
   // The kinds the API names (`configuration.proofKinds`) that this form knows how to ask for.
   const kinds = [...context.proofKinds.keys()].filter((name) => name in fieldsOf);
-  const kindSelect = h("select", { name: "kind" }, ...kinds.map((value) => h("option", { value, selected: value === current }, t(`kind.${value}`)))) as HTMLSelectElement;
+  const kindSelect = h(
+    "select",
+    { name: "kind" },
+    ...kinds.map((value) => h("option", { value, selected: value === current }, t(`kind.${value}`))),
+  ) as HTMLSelectElement;
   kindSelect.addEventListener("change", () => context.navigate(`/console/request?kind=${kindSelect.value}`, true));
   const form = h(
     "form",
@@ -92,7 +102,14 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
     ...fieldsOf[current].map((spec) =>
       spec.type === "checkbox"
         ? field(spec.name, h("input", { type: "checkbox", name: spec.name }))
-        : field(spec.name, h(spec.type === "textarea" ? "textarea" : "input", { name: spec.name, required: spec.required, oninput: () => spec.name === screenedField[current] && addressChanged() })),
+        : field(
+            spec.name,
+            h(spec.type === "textarea" ? "textarea" : "input", {
+              name: spec.name,
+              required: spec.required,
+              oninput: () => spec.name === screenedField[current] && addressChanged(),
+            }),
+          ),
     ),
     addressWarning,
     field("comment", h("textarea", { name: "comment", maxlength: "2000" })),
@@ -143,7 +160,10 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
 
   const send = async (input: Record<string, unknown>) => {
     try {
-      const answer = await context.api.graphql<{ aopd: { result: { portalUrl: string; aoppUri?: string; id?: string; proof?: { id: string } } } }>(mutations[current], { input });
+      const answer = await context.api.graphql<{ aopd: { result: { portalUrl: string; aoppUri?: string; id?: string; proof?: { id: string } } } }>(
+        mutations[current],
+        { input },
+      );
       const { portalUrl, aoppUri } = answer.aopd.result;
       const id = answer.aopd.result.id ?? answer.aopd.result.proof?.id ?? "";
       result.replaceChildren(await requestResult(id, portalUrl, aoppUri));
@@ -173,13 +193,19 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
       return;
     }
     if (check.screening.status !== "LISTED") return send(input);
-    confirmation.replaceChildren(listedConfirmation(check, () => {
-      confirmation.replaceChildren();
-      void send(input);
-    }, () => {
-      confirmation.replaceChildren();
-      controls.get(screenedField[current])?.focus();
-    }));
+    confirmation.replaceChildren(
+      listedConfirmation(
+        check,
+        () => {
+          confirmation.replaceChildren();
+          void send(input);
+        },
+        () => {
+          confirmation.replaceChildren();
+          controls.get(screenedField[current])?.focus();
+        },
+      ),
+    );
     confirmation.querySelector<HTMLElement>("button")?.focus();
   });
 }
@@ -240,7 +266,12 @@ async function requestResult(id: string, portalUrl: string, aoppUri: string | un
     h("h2", {}, t("request.created", { id })),
     copyRow(t("request.portalLink"), portalUrl),
     aoppUri && aoppUri !== portalUrl ? copyRow(t("request.aoppUri"), aoppUri) : null,
-    h("img", { src: qr, alt: t("request.qr", { what: aoppUri && aoppUri !== portalUrl ? t("request.aoppUri") : t("request.portalLink") }), width: "220", height: "220" }),
+    h("img", {
+      src: qr,
+      alt: t("request.qr", { what: aoppUri && aoppUri !== portalUrl ? t("request.aoppUri") : t("request.portalLink") }),
+      width: "220",
+      height: "220",
+    }),
     h("p", {}, h("a", { href: `/console/proofs/${encodeURIComponent(id)}`, "data-route": "" }, t("request.open"))),
   );
 }

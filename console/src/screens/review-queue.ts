@@ -32,7 +32,17 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
         ? h(
             "table",
             { "aria-label": t("queue.title") },
-            h("thead", {}, h("tr", {}, ...["id", "kind", "state", "screening", "address", "asset", "customer", "evidence", "created"].map((key) => h("th", { scope: "col" }, t(`column.${key}`))))),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                ...["id", "kind", "state", "screening", "address", "asset", "customer", "evidence", "created"].map((key) =>
+                  h("th", { scope: "col" }, t(`column.${key}`)),
+                ),
+              ),
+            ),
             h(
               "tbody",
               {},

@@ -76,7 +76,6 @@ export function isSecureIssuer(issuer: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-
 export interface AccessTokenVerifier {
   verify(token: string): Promise<Identity>;
   /**

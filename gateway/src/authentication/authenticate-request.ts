@@ -19,7 +19,11 @@ export interface AuthenticateRequestOptions {
  * cannot be reached. Every route that carries a caller's identity passes through here first, so
  * nothing of an unknown caller's request is read.
  */
-export async function authenticateRequest(request: IncomingMessage, response: ServerResponse, options: AuthenticateRequestOptions): Promise<Identity | undefined> {
+export async function authenticateRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: AuthenticateRequestOptions,
+): Promise<Identity | undefined> {
   try {
     const token = bearerTokenFrom(request.headers);
     if (token === undefined) throw new UnauthenticatedError();

@@ -23,7 +23,12 @@ export function createSupergraphAuthorization(): SupergraphAuthorization {
   // the verdict is kept per document, operation and set of granted roles: a repeated query is
   // not walked again. A new supergraph starts a new cache.
   let verdicts = new WeakMap<DocumentNode, Map<string, MissingRole | undefined>>();
-  const missingRole = (schema: Parameters<typeof findMissingRole>[0], document: DocumentNode, operation: OperationDefinitionNode, granted: readonly string[]) => {
+  const missingRole = (
+    schema: Parameters<typeof findMissingRole>[0],
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    granted: readonly string[],
+  ) => {
     let byRoles = verdicts.get(document);
     if (!byRoles) verdicts.set(document, (byRoles = new Map()));
     const key = `${operation.name?.value ?? ""}\n${[...granted].sort().join(",")}`;

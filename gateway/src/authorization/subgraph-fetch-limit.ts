@@ -19,7 +19,10 @@ export function countSubgraphFetches(node: PlanNode | undefined): number {
     case "Condition":
       return Math.max(countSubgraphFetches(node.ifClause as PlanNode | undefined), countSubgraphFetches(node.elseClause as PlanNode | undefined));
     case "Defer":
-      return countSubgraphFetches(node.primary.node as PlanNode | undefined) + node.deferred.reduce((sum, deferred) => sum + countSubgraphFetches(deferred.node as PlanNode | undefined), 0);
+      return (
+        countSubgraphFetches(node.primary.node as PlanNode | undefined) +
+        node.deferred.reduce((sum, deferred) => sum + countSubgraphFetches(deferred.node as PlanNode | undefined), 0)
+      );
     default:
       return 0;
   }

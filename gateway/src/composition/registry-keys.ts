@@ -13,7 +13,9 @@ export const registryKeysPath = "/.well-known/registry-keys.json";
 export function registryKeysFrom(setting: string | undefined, registryUrl: string, production: boolean): { keys: CompactVerifyGetKey; pinned: boolean } {
   if (setting === undefined || setting.trim() === "") {
     if (production) {
-      throw new Error("GATEWAY_REGISTRY_URL needs GATEWAY_SUPERGRAPH_KEYS in production: the registry's public keys (a JWKS, as JSON or a file path), so that a supergraph is trusted by a key given out of band.");
+      throw new Error(
+        "GATEWAY_REGISTRY_URL needs GATEWAY_SUPERGRAPH_KEYS in production: the registry's public keys (a JWKS, as JSON or a file path), so that a supergraph is trusted by a key given out of band.",
+      );
     }
     return { keys: createRemoteJWKSet(new URL(registryKeysPath.slice(1), registryUrl.endsWith("/") ? registryUrl : `${registryUrl}/`)), pinned: false };
   }
@@ -22,9 +24,9 @@ export function registryKeysFrom(setting: string | undefined, registryUrl: strin
   try {
     keys = (JSON.parse(text) as { keys: JWK[] }).keys;
   } catch {
-    throw new Error("GATEWAY_SUPERGRAPH_KEYS must be a JWKS ({ \"keys\": [...] }) as JSON, or the path of a file holding one.");
+    throw new Error('GATEWAY_SUPERGRAPH_KEYS must be a JWKS ({ "keys": [...] }) as JSON, or the path of a file holding one.');
   }
-  if (!Array.isArray(keys) || keys.length === 0) throw new Error("GATEWAY_SUPERGRAPH_KEYS must hold at least one key ({ \"keys\": [...] }).");
+  if (!Array.isArray(keys) || keys.length === 0) throw new Error('GATEWAY_SUPERGRAPH_KEYS must hold at least one key ({ "keys": [...] }).');
   if (keys.some((key) => "d" in key)) throw new Error("GATEWAY_SUPERGRAPH_KEYS must hold public keys only.");
   if (keys.some((key) => key.kty !== "EC" || key.crv !== "P-256")) throw new Error("GATEWAY_SUPERGRAPH_KEYS must hold ES256 keys (kty EC, crv P-256).");
   return { keys: createLocalJWKSet({ keys }), pinned: true };

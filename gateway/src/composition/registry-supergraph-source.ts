@@ -67,7 +67,9 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
   const load = async (body: unknown): Promise<Loaded> => {
     const signed = signedSupergraphFrom(body);
     await verifySignedSupergraph(signed, options.keys);
-    const endpoints = Supergraph.build(signed.supergraph).subgraphsMetadata().map(({ name, url }) => ({ name, url }));
+    const endpoints = Supergraph.build(signed.supergraph)
+      .subgraphsMetadata()
+      .map(({ name, url }) => ({ name, url }));
     const routes = parseSubgraphRoutes({ routes: JSON.parse(signed.routes) as unknown }, `the registry's routes of version ${signed.version}`);
     return { signed, endpoints, routes };
   };
@@ -132,7 +134,9 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
     try {
       copy = await readFile(cachePath, "utf8");
     } catch {
-      throw new Error(`No supergraph to serve: the schema registry at ${supergraphUrl} gave none that verifies, and there is no copy at ${cachePath} (GATEWAY_SUPERGRAPH_CACHE_PATH).`);
+      throw new Error(
+        `No supergraph to serve: the schema registry at ${supergraphUrl} gave none that verifies, and there is no copy at ${cachePath} (GATEWAY_SUPERGRAPH_CACHE_PATH).`,
+      );
     }
     // The copy on disk is checked like an answer: whoever can write the disk cannot choose the schema either.
     return load(JSON.parse(copy) as unknown);

@@ -61,7 +61,10 @@ export async function verifySignedSupergraph(signed: SignedSupergraph, keys: Com
   } catch (error) {
     throw new SupergraphSignatureError("signature", `The supergraph's signature does not verify with the trusted registry keys (${(error as Error).message}).`);
   }
-  if (claims.version !== signed.version) throw new SupergraphSignatureError("version", `The signature is for version ${String(claims.version)}, not the version ${signed.version} served.`);
-  if (claims.supergraphSha256 !== sha256(signed.supergraph)) throw new SupergraphSignatureError("supergraph_hash", "The supergraph is not the one signed (its SHA-256 differs).");
-  if (claims.routesSha256 !== sha256(signed.routes)) throw new SupergraphSignatureError("routes_hash", "The routes are not the ones signed (their SHA-256 differs).");
+  if (claims.version !== signed.version)
+    throw new SupergraphSignatureError("version", `The signature is for version ${String(claims.version)}, not the version ${signed.version} served.`);
+  if (claims.supergraphSha256 !== sha256(signed.supergraph))
+    throw new SupergraphSignatureError("supergraph_hash", "The supergraph is not the one signed (its SHA-256 differs).");
+  if (claims.routesSha256 !== sha256(signed.routes))
+    throw new SupergraphSignatureError("routes_hash", "The routes are not the ones signed (their SHA-256 differs).");
 }

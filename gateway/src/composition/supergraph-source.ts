@@ -55,7 +55,9 @@ export function createSupergraphSource(options: SupergraphSourceOptions): Superg
     return { sdl: await composeSubgraphs(config.subgraphs), files: [path, ...config.subgraphs.map((subgraph) => subgraph.schemaFile)] };
   };
   const validate = (sdl: string): SubgraphEndpoint[] =>
-    Supergraph.build(sdl).subgraphsMetadata().map(({ name, url }) => ({ name, url }));
+    Supergraph.build(sdl)
+      .subgraphsMetadata()
+      .map(({ name, url }) => ({ name, url }));
 
   const hook: SupergraphSdlHook = async ({ update }) => {
     const initial = await load();

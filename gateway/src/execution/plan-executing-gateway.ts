@@ -70,7 +70,11 @@ export function createPlanExecutingGateway(apolloGateway: ApolloGateway, executi
     const key = request.operationName ?? "";
     let byName = plans.get(document);
     if (byName?.has(key)) return;
-    const operation = operationFromDocument(apiSchema, { kind: Kind.DOCUMENT, definitions: [operationContext.operation, ...Object.values(operationContext.fragments)] }, { validate: false });
+    const operation = operationFromDocument(
+      apiSchema,
+      { kind: Kind.DOCUMENT, definitions: [operationContext.operation, ...Object.values(operationContext.fragments)] },
+      { validate: false },
+    );
     if (hasIntrospection(operation.selectionSet)) return;
     if (!byName) plans.set(document, (byName = new Map()));
     byName.set(key, {
@@ -93,7 +97,13 @@ export function createPlanExecutingGateway(apolloGateway: ApolloGateway, executi
       if (errors) return { errors };
     }
     const data = Object.create(null) as Record<string, unknown>;
-    const run = { services: compiled.services, requestContext, supergraphSchema: compiled.supergraphSchema, variableDefinitions: compiled.operation.variableDefinitions, errors: [] as Error[] };
+    const run = {
+      services: compiled.services,
+      requestContext,
+      supergraphSchema: compiled.supergraphSchema,
+      variableDefinitions: compiled.operation.variableDefinitions,
+      errors: [] as Error[],
+    };
     if (compiled.plan.node) await runQueryPlan(run, compiled.plan.node as Parameters<typeof runQueryPlan>[1], data);
     const variables = requestContext.request.variables;
     if (run.errors.length === 0) {
@@ -151,7 +161,13 @@ function writerFor(compiled: CompiledPlan, variables: Record<string, unknown> | 
 }
 
 /** The end of `executeQueryPlan` (its post-processing), for answers the writer leaves to Apollo. */
-function shapeAsApollo(operation: Operation, variables: Record<string, unknown> | undefined, input: Record<string, unknown>, errors: Error[], requestContext: GatewayGraphQLRequestContext): GatewayExecutionResult {
+function shapeAsApollo(
+  operation: Operation,
+  variables: Record<string, unknown> | undefined,
+  input: Record<string, unknown>,
+  errors: Error[],
+  requestContext: GatewayGraphQLRequestContext,
+): GatewayExecutionResult {
   let data: Record<string, unknown> | null | undefined;
   try {
     let postProcessingErrors: GraphQLError[];
@@ -191,5 +207,11 @@ function executable(node: NonNullable<QueryPlan["node"]>): boolean {
 }
 
 function hasIntrospection(selectionSet: SelectionSet): boolean {
-  return selectionSet.selections().some((selection) => (selection.kind === "FieldSelection" && selection.element.definition.isSchemaIntrospectionField()) || (selection.selectionSet !== undefined && hasIntrospection(selection.selectionSet)));
+  return selectionSet
+    .selections()
+    .some(
+      (selection) =>
+        (selection.kind === "FieldSelection" && selection.element.definition.isSchemaIntrospectionField()) ||
+        (selection.selectionSet !== undefined && hasIntrospection(selection.selectionSet)),
+    );
 }

@@ -71,7 +71,12 @@ export class ResponseWriter {
   }
 
   /** `fieldLists`: the field lists of this place in the operation, by parent type and `__typename`. */
-  #writeObject(input: Record<string, unknown>, fieldLists: Map<string, CollectedField[]>, selectionSets: SelectionSet[], parentType: CompositeType): string | undefined {
+  #writeObject(
+    input: Record<string, unknown>,
+    fieldLists: Map<string, CollectedField[]>,
+    selectionSets: SelectionSet[],
+    parentType: CompositeType,
+  ): string | undefined {
     const fields = this.#fieldsFor(fieldLists, selectionSets, parentType, input[typenameFieldName]);
     if (!fields) return undefined;
     let json = "{";
@@ -98,7 +103,12 @@ export class ResponseWriter {
   }
 
   /** The response names an object of `parentType` with `typename` writes, in order; `undefined` for anything unexpected. */
-  #fieldsFor(fieldLists: Map<string, CollectedField[]>, selectionSets: SelectionSet[], parentType: CompositeType, typename: unknown): CollectedField[] | undefined {
+  #fieldsFor(
+    fieldLists: Map<string, CollectedField[]>,
+    selectionSets: SelectionSet[],
+    parentType: CompositeType,
+    typename: unknown,
+  ): CollectedField[] | undefined {
     if (typename !== undefined && typeof typename !== "string") return undefined;
     const cacheKey = typename === undefined ? parentType.name : `${parentType.name}\n${typename}`;
     let fields = fieldLists.get(cacheKey);
@@ -111,7 +121,13 @@ export class ResponseWriter {
     return fields;
   }
 
-  #collect(selectionSet: SelectionSet, parentType: CompositeType, typename: string | undefined, fields: CollectedField[], byName: Map<string, CollectedField>): void {
+  #collect(
+    selectionSet: SelectionSet,
+    parentType: CompositeType,
+    typename: string | undefined,
+    fields: CollectedField[],
+    byName: Map<string, CollectedField>,
+  ): void {
     for (const selection of selectionSet.selections()) {
       if (this.#skipped(selection.element)) continue;
       if (selection.kind === "FieldSelection") {
@@ -224,7 +240,10 @@ export function conditionVariableNames(operation: Operation): string[] {
   const schema = operation.schema();
   const visit = (selectionSet: SelectionSet) => {
     for (const selection of selectionSet.selections()) {
-      for (const directive of [...selection.element.appliedDirectivesOf(schema.skipDirective()), ...selection.element.appliedDirectivesOf(schema.includeDirective())]) {
+      for (const directive of [
+        ...selection.element.appliedDirectivesOf(schema.skipDirective()),
+        ...selection.element.appliedDirectivesOf(schema.includeDirective()),
+      ]) {
         const condition = (directive as Directive<any, { if: boolean | Variable }>).arguments().if;
         if (condition instanceof Variable) names.add(condition.name);
       }

@@ -110,7 +110,13 @@ async function executeFetch(run: PlanRun, fetch: FetchNode, cursor: Cursor): Pro
   }
 }
 
-async function sendOperation(run: PlanRun, service: GraphQLDataSource, fetch: FetchNode, cursor: Cursor, variables: ResultMap): Promise<ResultMap | null | undefined> {
+async function sendOperation(
+  run: PlanRun,
+  service: GraphQLDataSource,
+  fetch: FetchNode,
+  cursor: Cursor,
+  variables: ResultMap,
+): Promise<ResultMap | null | undefined> {
   const { requestContext } = run;
   const response = await service.process({
     kind: GraphQLDataSourceRequestKind.INCOMING_OPERATION,
@@ -151,7 +157,11 @@ function lazyErrorPath(fetch: FetchNode, cursor: Cursor): ErrorPath {
 function downstreamServiceError(originalError: GraphQLFormattedError, serviceName: string, errorPath: ErrorPath): GraphQLError {
   const { extensions } = originalError;
   const message = originalError.message || `Error while fetching subquery from service "${serviceName}"`;
-  const options: GraphQLErrorOptions = { originalError: originalError as Error, path: errorPath(originalError.path), extensions: { ...extensions, serviceName } };
+  const options: GraphQLErrorOptions = {
+    originalError: originalError as Error,
+    path: errorPath(originalError.path),
+    extensions: { ...extensions, serviceName },
+  };
   const codeDef = errorCodeDef(originalError);
   if (!codeDef && extensions?.code) return new GraphQLError(message, options);
   return (codeDef ?? ERRORS.DOWNSTREAM_SERVICE_ERROR).err(message, options);

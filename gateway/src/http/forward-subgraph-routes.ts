@@ -2,12 +2,32 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { ForbiddenError, ServiceUnavailableError, UserInputError, type PublicError } from "@compliance-graph/errors";
 import type { Identity, InternalTokenMinter } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, requestIdHeader, sendGraphQLError, sendJson, type Logger, type RouteCall, type RouteDefinition } from "@compliance-graph/process-shell";
+import {
+  BodyTooLargeError,
+  MalformedBodyError,
+  readJsonBody,
+  requestIdHeader,
+  sendGraphQLError,
+  sendJson,
+  type Logger,
+  type RouteCall,
+  type RouteDefinition,
+} from "@compliance-graph/process-shell";
 import { Agent } from "undici";
 import type { SubgraphRoute } from "./subgraph-route.js";
 
 /** The caller's request headers that travel on: what a plain HTTP exchange needs, nothing identifying the caller. */
-const forwardedRequestHeaders = ["content-type", "user-agent", "accept", "accept-encoding", "accept-language", "if-none-match", "if-modified-since", "range", "cache-control"];
+const forwardedRequestHeaders = [
+  "content-type",
+  "user-agent",
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "if-none-match",
+  "if-modified-since",
+  "range",
+  "cache-control",
+];
 
 /** Hop-by-hop headers (RFC 9110 section 7.6.1) and `set-cookie`: a subgraph's answer keeps the rest. */
 const withheldAnswerHeaders = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "set-cookie"]);
@@ -103,7 +123,14 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
     response.on("close", () => abort.abort());
     let answer;
     try {
-      answer = await agent.request({ origin: target.origin, path: `${target.pathname}${target.search}`, method: (request.method ?? "GET") as "GET", headers, body, signal: abort.signal });
+      answer = await agent.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: (request.method ?? "GET") as "GET",
+        headers,
+        body,
+        signal: abort.signal,
+      });
     } catch (error) {
       if (abort.signal.aborted) return;
       logger.warn({ err: error, requestId, subgraph: route.subgraph, route: route.path }, "subgraph unreachable for a subgraph route");

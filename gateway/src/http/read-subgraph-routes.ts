@@ -35,7 +35,8 @@ export function parseSubgraphRoutes(raw: unknown, source: string): SubgraphRoute
   const fail = (where: string, message: string): never => {
     throw new Error(`${source}: ${where} ${message}`);
   };
-  if (raw === null || typeof raw !== "object" || !Array.isArray((raw as { routes?: unknown }).routes)) fail("routes", "must be a list of routes (an empty list for none).");
+  if (raw === null || typeof raw !== "object" || !Array.isArray((raw as { routes?: unknown }).routes))
+    fail("routes", "must be a list of routes (an empty list for none).");
   const entries = (raw as { routes: unknown[] }).routes;
   const routes = entries.map((entry, index): SubgraphRoute => {
     const at = `routes[${index}]`;
@@ -51,7 +52,8 @@ export function parseSubgraphRoutes(raw: unknown, source: string): SubgraphRoute
     if (reservedPaths.some((reserved) => routePath === reserved || routePath.startsWith(reserved) || reserved.startsWith(routePath))) {
       fail(`${at}.path`, `must not overlap the gateway's own paths (${reservedPaths.join(", ")}).`);
     }
-    if (typeof subgraph !== "string" || !/^[a-z][a-z0-9_]*$/.test(subgraph)) fail(`${at}.subgraph`, "must name a subgraph of supergraph.yaml (lower case letters, digits, _).");
+    if (typeof subgraph !== "string" || !/^[a-z][a-z0-9_]*$/.test(subgraph))
+      fail(`${at}.subgraph`, "must name a subgraph of supergraph.yaml (lower case letters, digits, _).");
     const route: SubgraphRoute = { path: routePath, subgraph: subgraph as string };
     if (methods !== undefined) {
       if (!Array.isArray(methods) || methods.length === 0 || methods.some((method) => typeof method !== "string" || !methodNames.has(method))) {
@@ -74,7 +76,8 @@ export function parseSubgraphRoutes(raw: unknown, source: string): SubgraphRoute
       if (typeof isPublic !== "boolean") fail(`${at}.public`, "must be true or false.");
       if (isPublic === true) {
         // A public route has no caller: nothing to check a role of, and it must not take bodies or change anything.
-        if (route.methods === undefined || route.methods.some((method) => !publicMethods.has(method))) fail(`${at}.methods`, "of a public route must be given and only GET or HEAD.");
+        if (route.methods === undefined || route.methods.some((method) => !publicMethods.has(method)))
+          fail(`${at}.methods`, "of a public route must be given and only GET or HEAD.");
         if (route.role !== undefined) fail(`${at}.role`, "cannot be set on a public route: it has no caller to check a role of.");
         if (route.jsonBodyMaxBytes !== undefined) fail(`${at}.jsonBodyMaxBytes`, "cannot be set on a public route: it takes no body.");
         route.public = true;

@@ -63,7 +63,12 @@ export function createInflightRequestSharing(options: InflightRequestSharingOpti
     const document = documentOf(query);
     if (!document) return false;
     const operations = document.definitions.filter((definition) => definition.kind === "OperationDefinition");
-    const operation = typeof operationName === "string" ? operations.find((candidate) => candidate.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+    const operation =
+      typeof operationName === "string"
+        ? operations.find((candidate) => candidate.name?.value === operationName)
+        : operations.length === 1
+          ? operations[0]
+          : undefined;
     return operation?.operation === "query";
   };
 

@@ -19,7 +19,9 @@ export interface SwitchableSubgraphRoutes {
  * when a new version arrives; the gateway's table holds one catch-all route that asks it, so the
  * gateway's own paths (`/graphql`, `/health/`, the ingress of `npm start`) always win.
  */
-export function switchableSubgraphRoutes(options: Omit<SubgraphRoutesOptions, "routes"> & { routes: readonly SubgraphRoute[]; door: RouteDoor<Identity> }): SwitchableSubgraphRoutes {
+export function switchableSubgraphRoutes(
+  options: Omit<SubgraphRoutesOptions, "routes"> & { routes: readonly SubgraphRoute[]; door: RouteDoor<Identity> },
+): SwitchableSubgraphRoutes {
   const build = (routes: readonly SubgraphRoute[]) => {
     const forwarded: SubgraphRoutes = forwardSubgraphRoutes({ ...options, routes });
     return { forwarded, table: new RouteTable(forwarded.routes, options.door) };
@@ -52,7 +54,11 @@ export function switchableSubgraphRoutes(options: Omit<SubgraphRoutesOptions, "r
  * overlaps one of the file's is left out (`skipped` hears of it): a team cannot take over a path
  * the platform serves.
  */
-export function withPublishedRoutes(fileRoutes: readonly SubgraphRoute[], published: readonly SubgraphRoute[], skipped: (route: SubgraphRoute) => void): SubgraphRoute[] {
+export function withPublishedRoutes(
+  fileRoutes: readonly SubgraphRoute[],
+  published: readonly SubgraphRoute[],
+  skipped: (route: SubgraphRoute) => void,
+): SubgraphRoute[] {
   const kept = published.filter((route) => {
     const taken = fileRoutes.some((fileRoute) => routesOverlap(fileRoute.path, route.path));
     if (taken) skipped(route);

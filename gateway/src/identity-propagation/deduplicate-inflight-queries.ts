@@ -44,7 +44,8 @@ const perCallerHeaders = new Set([requestIdHeader, "traceparent", "tracestate"])
 /** The headers that select a response: all but those that differ per caller. */
 function headerKey(headers: unknown): string {
   if (!headers || typeof headers !== "object") return "";
-  const entries = headers instanceof Map || Symbol.iterator in headers ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers as Record<string, string>);
+  const entries =
+    headers instanceof Map || Symbol.iterator in headers ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers as Record<string, string>);
   return entries
     .filter(([name]) => !perCallerHeaders.has(name.toLowerCase()))
     .map(([name, value]) => `${name.toLowerCase()}:${value}`)

@@ -19,7 +19,17 @@ type Fetcher = RemoteGraphQLDataSource["fetcher"];
 type FetcherResponse = Parameters<RemoteGraphQLDataSource["didEncounterError"]>[2];
 
 /** Headers that carry identity in one setup or another; removed should anything have added them. */
-const identityHeaders = ["authorization", "cookie", "proxy-authorization", "x-user", "x-user-id", "x-roles", "x-forwarded-user", "x-auth-request-user", "x-identity"];
+const identityHeaders = [
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+  "x-user",
+  "x-user-id",
+  "x-roles",
+  "x-forwarded-user",
+  "x-auth-request-user",
+  "x-identity",
+];
 
 export class IdentityPropagatingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   readonly #subgraph: string;
@@ -63,7 +73,14 @@ export class IdentityPropagatingDataSource extends RemoteGraphQLDataSource<Gatew
    */
   async #send(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> {
     const { request } = options;
-    if (options.kind !== GraphQLDataSourceRequestKind.INCOMING_OPERATION || this.apq || request.http || request.extensions !== undefined || !request.query || request.variables === undefined) {
+    if (
+      options.kind !== GraphQLDataSourceRequestKind.INCOMING_OPERATION ||
+      this.apq ||
+      request.http ||
+      request.extensions !== undefined ||
+      !request.query ||
+      request.variables === undefined
+    ) {
       return super.process(options);
     }
     const context = options.context;
@@ -80,7 +97,8 @@ export class IdentityPropagatingDataSource extends RemoteGraphQLDataSource<Gatew
       answer = await this.fetcher(this.url, { method: "POST", headers, body });
       if (!answer.ok) throw await this.errorFromResponse(answer);
       const parsed = await this.parseBody(answer);
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`Expected JSON response body, but received: ${String(parsed)}`);
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        throw new Error(`Expected JSON response body, but received: ${String(parsed)}`);
       response = { ...parsed, http: answer };
     } catch (error) {
       this.didEncounterError(error as Error, undefined, answer);

@@ -75,7 +75,10 @@ export class ClientQuotas {
    */
   admitCost(identity: Identity, cost: number, now = Date.now()): GraphQLError | undefined {
     const limits = this.#limitsByClient.get(identity.client) ?? this.#defaults;
-    for (const [name, limit] of [["subjectCost", limits.subjectCost], ["clientCost", limits.clientCost]] as const) {
+    for (const [name, limit] of [
+      ["subjectCost", limits.subjectCost],
+      ["clientCost", limits.clientCost],
+    ] as const) {
       if (limit === undefined || cost <= limit) continue;
       this.#metrics?.refusals.inc({ quota: name, client: limits.label });
       const refused = new LimitExceededError(
@@ -88,7 +91,15 @@ export class ClientQuotas {
     return this.#take(identity, limits, limits.subjectCost, limits.clientCost, "Cost", cost, now);
   }
 
-  #take(identity: Identity, limits: ResolvedLimits, subjectLimit: number | undefined, clientLimit: number | undefined, kind: "Requests" | "Cost", amount: number, now: number): RateLimitedError | undefined {
+  #take(
+    identity: Identity,
+    limits: ResolvedLimits,
+    subjectLimit: number | undefined,
+    clientLimit: number | undefined,
+    kind: "Requests" | "Cost",
+    amount: number,
+    now: number,
+  ): RateLimitedError | undefined {
     if (subjectLimit === undefined && clientLimit === undefined) return undefined;
     const start = now - (now % limits.windowMs);
     const endsAt = start + limits.windowMs;
@@ -104,7 +115,12 @@ export class ClientQuotas {
       this.#metrics?.refusals.inc({ quota: check.name, client: limits.label });
       const retryAfterSeconds = Math.max(1, Math.ceil((endsAt - now) / 1000));
       const what = kind === "Requests" ? `${check.limit} requests` : `an operation cost of ${check.limit}`;
-      return new RateLimitedError(check.name, check.limit, retryAfterSeconds, `${this.#whose(check.name, identity, true)} may use ${what} per ${limits.windowMs / 1000} s window, and this window's are used. Retry after ${retryAfterSeconds} s.`);
+      return new RateLimitedError(
+        check.name,
+        check.limit,
+        retryAfterSeconds,
+        `${this.#whose(check.name, identity, true)} may use ${what} per ${limits.windowMs / 1000} s window, and this window's are used. Retry after ${retryAfterSeconds} s.`,
+      );
     }
     return undefined;
   }

@@ -43,9 +43,8 @@ export interface QuotaDoorOptions {
 
 /** The refusal as a GraphQL error carrying its HTTP status (and `Retry-After`), which Apollo Server and `prepareOperation` both read. */
 function withHttpStatus(error: GraphQLError): GraphQLError {
-  const http = error instanceof RateLimitedError
-    ? { status: 429, headers: new HeaderMap([["retry-after", String(error.retryAfterSeconds)]]) }
-    : { status: 400 };
+  const http =
+    error instanceof RateLimitedError ? { status: 429, headers: new HeaderMap([["retry-after", String(error.retryAfterSeconds)]]) } : { status: 400 };
   // Apollo Server reads `headers` as a Map; GraphQL Yoga's typings (installed beside) declare a record.
   const extensions = { ...error.extensions, http } as unknown as GraphQLErrorExtensions;
   return new GraphQLError(error.message, { originalError: error.originalError ?? error, extensions });
@@ -55,7 +54,13 @@ export function createQuotaDoor(options: QuotaDoorOptions): QuotaDoor {
   const { settings, costLimits, logger } = options;
   const metrics = new QuotaMetrics(options.metrics?.registry ?? new Registry());
   const counter = settings.databaseUrl
-    ? new SharedQuotaCounter({ databaseUrl: settings.databaseUrl, replicas: settings.replicas, syncIntervalMs: settings.syncIntervalMs, logger, onSync: (outcome) => metrics.syncs.inc({ outcome }) })
+    ? new SharedQuotaCounter({
+        databaseUrl: settings.databaseUrl,
+        replicas: settings.replicas,
+        syncIntervalMs: settings.syncIntervalMs,
+        logger,
+        onSync: (outcome) => metrics.syncs.inc({ outcome }),
+      })
     : new LocalQuotaCounter(settings.replicas);
   const quotas = new ClientQuotas(settings, counter, metrics);
   const checkCost = (resolved: ResolvedOperation, identity: Identity) => {

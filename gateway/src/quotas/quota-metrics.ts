@@ -11,7 +11,17 @@ export class QuotaMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.refusals = new Counter({ name: "gateway_quota_refusals_total", help: "Requests refused by a quota, by quota (clientRequests, subjectRequests, clientCost, subjectCost) and client (configured clients by id, others \"other\").", labelNames: ["quota", "client"], registers });
-    this.syncs = new Counter({ name: "gateway_quota_syncs_total", help: "Batches of quota counts exchanged with the quota database (GATEWAY_QUOTA_DATABASE_URL), by outcome (ok, error).", labelNames: ["outcome"], registers });
+    this.refusals = new Counter({
+      name: "gateway_quota_refusals_total",
+      help: 'Requests refused by a quota, by quota (clientRequests, subjectRequests, clientCost, subjectCost) and client (configured clients by id, others "other").',
+      labelNames: ["quota", "client"],
+      registers,
+    });
+    this.syncs = new Counter({
+      name: "gateway_quota_syncs_total",
+      help: "Batches of quota counts exchanged with the quota database (GATEWAY_QUOTA_DATABASE_URL), by outcome (ok, error).",
+      labelNames: ["outcome"],
+      registers,
+    });
   }
 }

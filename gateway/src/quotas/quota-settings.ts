@@ -44,13 +44,15 @@ const limitFields = new Set<string>([...quotaNames, "windowSeconds"]);
 function positiveInteger(value: unknown, name: string): number | undefined {
   if (value === undefined || value === "") return undefined;
   const number = typeof value === "string" ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 0) throw new Error(`${name} must be a non-negative integer (0: no limit); got ${JSON.stringify(value)}.`);
+  if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 0)
+    throw new Error(`${name} must be a non-negative integer (0: no limit); got ${JSON.stringify(value)}.`);
   return number;
 }
 
 /** One client's entry (or the defaults), every field checked: a typo is an error naming it, never a silently missing limit. */
 export function parseQuotaLimits(value: unknown, where: string): QuotaLimits {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error(`${where} must be an object with some of ${[...limitFields].join(", ")}.`);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`${where} must be an object with some of ${[...limitFields].join(", ")}.`);
   const limits: QuotaLimits = {};
   for (const [field, raw] of Object.entries(value)) {
     if (!limitFields.has(field)) throw new Error(`${where}.${field} is not a quota; allowed: ${[...limitFields].join(", ")}.`);
@@ -67,7 +69,8 @@ function parseClients(text: string, source: string): Record<string, QuotaLimits>
   } catch {
     throw new Error(`${source} must be JSON: an object from client id (azp) to its quotas, e.g. {"partner-app":{"clientRequests":600}}.`);
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`${source} must be an object from client id (azp) to its quotas.`);
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new Error(`${source} must be an object from client id (azp) to its quotas.`);
   return Object.fromEntries(Object.entries(parsed).map(([client, limits]) => [client, parseQuotaLimits(limits, `${source}.${client}`)]));
 }
 
@@ -86,7 +89,9 @@ function refuseWeakDatabaseUrl(url: string): void {
   const sslmode = parsed.searchParams.get("sslmode");
   const overSocket = parsed.hostname === "" || (parsed.searchParams.get("host") ?? "").startsWith("/");
   if (!overSocket && sslmode !== "verify-full" && sslmode !== "verify-ca") {
-    throw new Error("GATEWAY_QUOTA_DATABASE_URL must use TLS with a verified server in production: add sslmode=verify-full (or verify-ca), or connect over a Unix socket.");
+    throw new Error(
+      "GATEWAY_QUOTA_DATABASE_URL must use TLS with a verified server in production: add sslmode=verify-full (or verify-ca), or connect over a Unix socket.",
+    );
   }
 }
 

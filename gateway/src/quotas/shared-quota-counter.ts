@@ -82,7 +82,13 @@ export class SharedQuotaCounter implements QuotaCounter {
 
   constructor(options: SharedQuotaCounterOptions) {
     this.#options = options;
-    this.#pool = new pg.Pool({ connectionString: options.databaseUrl, max: 1, connectionTimeoutMillis: 5_000, statement_timeout: 5_000, idleTimeoutMillis: 30_000 });
+    this.#pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 1,
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
     this.#pool.on("error", (error) => options.logger.warn({ err: error }, "quota database connection lost"));
     this.#timer = setInterval(() => void this.sync(), options.syncIntervalMs);
     this.#timer.unref();
@@ -135,7 +141,12 @@ export class SharedQuotaCounter implements QuotaCounter {
     }
     try {
       if (!this.#tableReady) await this.#createTable();
-      const { rows } = await this.#pool.query<{ key: string | null; used: number | null; ends_at: number }>(syncStatement, [keys, amounts, ends, this.#readSince]);
+      const { rows } = await this.#pool.query<{ key: string | null; used: number | null; ends_at: number }>(syncStatement, [
+        keys,
+        amounts,
+        ends,
+        this.#readSince,
+      ]);
       for (const entry of sent) entry.sending = 0;
       for (const row of rows) {
         if (row.key === null) {
@@ -159,7 +170,11 @@ export class SharedQuotaCounter implements QuotaCounter {
         entry.pending += entry.sending;
         entry.sending = 0;
       }
-      if (!this.#away) this.#options.logger.error({ err: error }, "quota database sync failed: this replica holds each quota to its share (GATEWAY_QUOTA_REPLICAS) until a sync succeeds");
+      if (!this.#away)
+        this.#options.logger.error(
+          { err: error },
+          "quota database sync failed: this replica holds each quota to its share (GATEWAY_QUOTA_REPLICAS) until a sync succeeds",
+        );
       this.#away = true;
       this.#options.onSync?.("error");
     }

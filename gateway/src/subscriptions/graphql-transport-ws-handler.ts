@@ -20,7 +20,9 @@ interface Extra {
  */
 export function createGraphQLTransportWsHandler(service: SubscriptionService) {
   const maskErrors = (errors: readonly GraphQLError[]) =>
-    errors.flatMap((error) => (error.originalError instanceof SubscriptionEndedError ? error.originalError.errors : [maskError(error.toJSON(), error, { trustCodes: true })]));
+    errors.flatMap((error) =>
+      error.originalError instanceof SubscriptionEndedError ? error.originalError.errors : [maskError(error.toJSON(), error, { trustCodes: true })],
+    );
 
   const server = makeServer<Record<string, unknown> | undefined, Extra>({
     connectionInitWaitTimeout: service.limits.connectionInitTimeoutMs,

@@ -26,7 +26,8 @@ export interface SharedSubscriptionOptions {
   onClosed: () => void;
 }
 
-const onlyUnavailable = (errors: readonly GraphQLFormattedError[]) => errors.length > 0 && errors.every((error) => error.extensions?.code === "SERVICE_UNAVAILABLE");
+const onlyUnavailable = (errors: readonly GraphQLFormattedError[]) =>
+  errors.length > 0 && errors.every((error) => error.extensions?.code === "SERVICE_UNAVAILABLE");
 
 const unavailable = (part: string, message: string): GraphQLFormattedError => {
   const error = new ServiceUnavailableError(part, message);
@@ -179,7 +180,12 @@ export class SharedSubscription {
     this.#lostAt ??= now;
     if (now - this.#lostAt > this.#options.resumeWindowMs) {
       const resume = this.#cursor === null ? "subscribe again" : `subscribe again with after: "${this.#cursor}"`;
-      return this.end([unavailable(`${service} service`, `The ${service} subgraph could not be reached for ${Math.round(this.#options.resumeWindowMs / 1000)} s; ${resume} to continue without missing events.`)]);
+      return this.end([
+        unavailable(
+          `${service} service`,
+          `The ${service} subgraph could not be reached for ${Math.round(this.#options.resumeWindowMs / 1000)} s; ${resume} to continue without missing events.`,
+        ),
+      ]);
     }
     this.#context.logger.warn({ err: error, retryInMs: this.#retryDelayMs }, "subgraph subscription interrupted; resuming after the last event received");
     this.#retryTimer = setTimeout(() => this.#subscribeUpstream(), this.#retryDelayMs);
@@ -228,7 +234,9 @@ export class SharedSubscription {
     const upstream = event;
     const run = () => executeSubscriptionEvent(planned, upstream, dataSources, this.#context, this.#context.logger);
     // Each event's execution is a trace of its own (its fetches to other subgraphs are the children).
-    const span = isTracingEnabled() ? projectTracer().startSpan("subscription.event", { attributes: { "graphql.subgraph": planned.plan.primary.serviceName } }) : undefined;
+    const span = isTracingEnabled()
+      ? projectTracer().startSpan("subscription.event", { attributes: { "graphql.subgraph": planned.plan.primary.serviceName } })
+      : undefined;
     const traced = span ? inSpanContext(span, context.active(), run).finally(() => span.end()) : run();
     const execution = traced.catch((error: unknown) => {
       this.#context.logger.error({ err: error }, "subscription event execution failed");
@@ -259,7 +267,12 @@ export class SharedSubscription {
       return (error as GraphQLFormattedError[]).map((formatted) => maskError(formatted, undefined, { trustCodes: true }));
     }
     this.#context.logger.warn({ err: error }, "subgraph subscription connection lost");
-    return [unavailable(`${this.#options.planned.plan.primary.serviceName} service`, `The connection to the ${this.#options.planned.plan.primary.serviceName} subgraph was lost and events may have been missed; subscribe again.`)];
+    return [
+      unavailable(
+        `${this.#options.planned.plan.primary.serviceName} service`,
+        `The connection to the ${this.#options.planned.plan.primary.serviceName} subgraph was lost and events may have been missed; subscribe again.`,
+      ),
+    ];
   }
 
   #close(): void {

@@ -1,7 +1,7 @@
 import type { buildOperationContext } from "@apollo/gateway";
 import { operationFromDocument, Supergraph, type Schema } from "@apollo/federation-internals";
 import { QueryPlanner, type SubscriptionNode } from "@apollo/query-planner";
-import type { GraphQLError} from "graphql";
+import type { GraphQLError } from "graphql";
 import { parse, type DocumentNode, type GraphQLSchema } from "graphql";
 import { BadRequestError } from "@compliance-graph/errors";
 import { RequiredRoles, type Identity } from "@compliance-graph/identity";
@@ -90,11 +90,25 @@ export class SubscriptionPlanner {
     if (!cached) {
       const plan = this.#planner.buildQueryPlan(operationFromDocument(this.apiSchema, document, { operationName: prepared.operationName })).node;
       if (plan?.kind !== "Subscription") return [new BadRequestError("The subscription could not be planned.")];
-      const fragments = Object.fromEntries(document.definitions.flatMap((definition) => (definition.kind === "FragmentDefinition" ? [[definition.name.value, definition]] : [])));
-      cached = { plan, operationContext: { schema: this.apiGraphQLSchema, operation, fragments }, resumable: resumableOperation(plan.primary.operation, this.apiGraphQLSchema) };
+      const fragments = Object.fromEntries(
+        document.definitions.flatMap((definition) => (definition.kind === "FragmentDefinition" ? [[definition.name.value, definition]] : [])),
+      );
+      cached = {
+        plan,
+        operationContext: { schema: this.apiGraphQLSchema, operation, fragments },
+        resumable: resumableOperation(plan.primary.operation, this.apiGraphQLSchema),
+      };
       if (this.#plans.size >= maxCachedPlans) this.#plans.delete(this.#plans.keys().next().value as string);
       this.#plans.set(key, cached);
     }
-    return { planner: this, key, document, plan: cached.plan, operationContext: cached.operationContext, variables: prepared.variables ?? {}, resumable: cached.resumable };
+    return {
+      planner: this,
+      key,
+      document,
+      plan: cached.plan,
+      operationContext: cached.operationContext,
+      variables: prepared.variables ?? {},
+      resumable: cached.resumable,
+    };
   }
 }

@@ -79,10 +79,18 @@ export class SubscriptionQuota {
   admitSocket(address: string): QuotaTicket | QuotaRefusal {
     const limits = this.#limits;
     if (this.#sockets >= limits.maxConnections) {
-      return { limit: "maxConnections", allowed: limits.maxConnections, message: "This gateway holds as many subscription sockets as it may; try again later." };
+      return {
+        limit: "maxConnections",
+        allowed: limits.maxConnections,
+        message: "This gateway holds as many subscription sockets as it may; try again later.",
+      };
     }
     if (this.#socketsByAddress.get(address) >= limits.maxConnectionsPerAddress) {
-      return { limit: "maxConnectionsPerAddress", allowed: limits.maxConnectionsPerAddress, message: `At most ${limits.maxConnectionsPerAddress} subscription sockets may be open from one address; close one first.` };
+      return {
+        limit: "maxConnectionsPerAddress",
+        allowed: limits.maxConnectionsPerAddress,
+        message: `At most ${limits.maxConnectionsPerAddress} subscription sockets may be open from one address; close one first.`,
+      };
     }
     this.#sockets += 1;
     this.#socketsByAddress.add(address, 1);

@@ -67,11 +67,29 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const { logger } = options;
   const pool = new SubgraphSocketPool({ mint: options.mint, keepAliveMs: limits.keepAliveMs });
   const { metrics } = options;
-  const subscriptions = new FederatedSubscriptions({ pool, buildService: options.buildService, maxEventsInFlight: limits.maxEventsInFlight, resumeWindowMs: limits.resumeWindowMs, logger, metrics });
+  const subscriptions = new FederatedSubscriptions({
+    pool,
+    buildService: options.buildService,
+    maxEventsInFlight: limits.maxEventsInFlight,
+    resumeWindowMs: limits.resumeWindowMs,
+    logger,
+    metrics,
+  });
   let planner: SubscriptionPlanner | undefined;
   const connections = new Set<SubscriptionConnection>();
   const quota = new SubscriptionQuota(limits);
-  const service: SubscriptionService = { verifier: options.verifier, planner: () => planner, subscriptions, limits, lane: options.lane, logger, metrics, connections, quota, quotas: options.quotas };
+  const service: SubscriptionService = {
+    verifier: options.verifier,
+    planner: () => planner,
+    subscriptions,
+    limits,
+    lane: options.lane,
+    logger,
+    metrics,
+    connections,
+    quota,
+    quotas: options.quotas,
+  };
   const handleModern = createGraphQLTransportWsHandler(service);
   const handleLegacy = createLegacyGraphQLWsHandler(service);
 
@@ -94,7 +112,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     if (isRefusal(admitted)) {
       metrics?.subscriptionRefusals.inc({ limit: admitted.limit });
       const replicaFull = admitted.limit === "maxConnections";
-      return socket.close(replicaFull ? SubscriptionCloseCode.TryAgainLater : SubscriptionCloseCode.TooManyConnections, replicaFull ? "Try again later" : "Too many connections");
+      return socket.close(
+        replicaFull ? SubscriptionCloseCode.TryAgainLater : SubscriptionCloseCode.TooManyConnections,
+        replicaFull ? "Try again later" : "Too many connections",
+      );
     }
     socket.once("close", () => admitted.release());
     if (socket.protocol === GRAPHQL_TRANSPORT_WS_PROTOCOL) return handleModern(socket, request, address);
@@ -108,8 +129,18 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       for (const item of items) counts.set(protocolOf(item), (counts.get(protocolOf(item)) ?? 0) + countOf(item));
       return counts;
     };
-    metrics.countSockets = () => tally(wss.clients, (socket) => socket.protocol || "none", () => 1);
-    metrics.countSubscriptions = () => tally(connections, (connection) => connection.protocol, (connection) => connection.runningSubscriptions);
+    metrics.countSockets = () =>
+      tally(
+        wss.clients,
+        (socket) => socket.protocol || "none",
+        () => 1,
+      );
+    metrics.countSubscriptions = () =>
+      tally(
+        connections,
+        (connection) => connection.protocol,
+        (connection) => connection.runningSubscriptions,
+      );
   }
 
   let server: Server | undefined;

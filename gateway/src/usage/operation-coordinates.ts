@@ -37,7 +37,9 @@ export function operationCoordinates(schema: GraphQLSchema, document: DocumentNo
     if (named && !named.name.startsWith("__")) found.add(named.name);
   };
   // The operation and the fragments it spreads (the document may hold other operations).
-  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])),
+  );
   const reached = new Set<string>();
   const pending: NonNullable<ReturnType<typeof fragments.get>>[] = [];
   // TypeInfo follows one walk: each fragment gets a walk of its own, after the one that spread it.

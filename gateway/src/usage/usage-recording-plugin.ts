@@ -37,7 +37,9 @@ export function usageRecordingPlugin(recorder: UsageRecorder): ApolloServerPlugi
           let entry = byName.get(name);
           if (!entry) {
             entry = {
-              hash: createHash("sha256").update(`${name}\n${usageReportingSignature(document, name)}`).digest("hex"),
+              hash: createHash("sha256")
+                .update(`${name}\n${usageReportingSignature(document, name)}`)
+                .digest("hex"),
               coordinates: operationCoordinates(schema, document, operation),
             };
             byName.set(name, entry);

@@ -6,9 +6,7 @@ import type { AssetRegistry } from "./asset-registry.js";
  */
 export function assetEnumSdl(registry: AssetRegistry, enumName: string, description: string): string {
   const values = registry.assets.map((asset) => {
-    const label = [asset.name, asset.symbol ? `(${asset.symbol})` : "", asset.network ? `on ${asset.network}` : ""]
-      .filter(Boolean)
-      .join(" ");
+    const label = [asset.name, asset.symbol ? `(${asset.symbol})` : "", asset.network ? `on ${asset.network}` : ""].filter(Boolean).join(" ");
     return `  ${JSON.stringify(label)}\n  ${asset.code}`;
   });
   return `${JSON.stringify(description)}\nenum ${enumName} {\n${values.join("\n")}\n}\n`;

@@ -50,7 +50,9 @@ export const tokenNetworks: Readonly<Record<string, Readonly<Record<string, Toke
   X9J9K872S: { "ERC-20": { network: "ethereum", addressFamily: "ethereum", ...evmContract } },
   "8N2VXJKB1": { "BEP-20": { network: "binance-smart-chain", addressFamily: "ethereum", ...evmContract } },
   RQWW6J6K0: { "ERC-20": { network: "polygon", addressFamily: "ethereum", ...evmContract } },
-  "20J63Z4N3": { "SPL-Token": { network: "solana", addressFamily: "solana", contract: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, contractMeaning: "a base58 mint address" } },
+  "20J63Z4N3": {
+    "SPL-Token": { network: "solana", addressFamily: "solana", contract: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/, contractMeaning: "a base58 mint address" },
+  },
   "993D8X1FB": {
     "TRC-20": { network: "tron", addressFamily: "tron", contract: /^T[1-9A-HJ-NP-Za-km-z]{33}$/, contractMeaning: "a base58check T... contract address" },
     "TRC-10": { network: "tron", addressFamily: "tron", contract: /^[0-9]{7}$/, contractMeaning: "a 7-digit token id" },

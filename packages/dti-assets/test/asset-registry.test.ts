@@ -6,7 +6,10 @@ describe("the asset registry", () => {
 
   it("holds the spec's seven codes under the spec's names, with the registry's name where it disagrees", () => {
     const names = Object.fromEntries(
-      ["DTI4H95J0R2X", "DTI20J63Z4N3", "DTI993D8X1FB", "DTIRQWW6J6K0", "DTIHWN9T781J", "DTINVVJ0PSWD", "DTIK1NS41N51"].map((code) => [code, [registry.get(code)?.name, registry.get(code)?.registryName]]),
+      ["DTI4H95J0R2X", "DTI20J63Z4N3", "DTI993D8X1FB", "DTIRQWW6J6K0", "DTIHWN9T781J", "DTINVVJ0PSWD", "DTIK1NS41N51"].map((code) => [
+        code,
+        [registry.get(code)?.name, registry.get(code)?.registryName],
+      ]),
     );
     expect(names).toEqual({
       DTI4H95J0R2X: ["Bitcoin", undefined],
@@ -27,14 +30,33 @@ describe("the asset registry", () => {
     const byStandard: Record<string, number> = {};
     for (const token of tokens) byStandard[`${token.network} ${token.standard}`] = (byStandard[`${token.network} ${token.standard}`] ?? 0) + 1;
     // 150 ERC-20 records: one has a 39-digit contract, and NVVJ0PSWD (Cortex Coin there) is the spec's Lightning Network.
-    expect(byStandard).toEqual({ "ethereum ERC-20": 148, "binance-smart-chain BEP-20": 23, "solana SPL-Token": 14, "tron TRC-20": 8, "tron TRC-10": 1, "bitcoin OMNI": 2 });
+    expect(byStandard).toEqual({
+      "ethereum ERC-20": 148,
+      "binance-smart-chain BEP-20": 23,
+      "solana SPL-Token": 14,
+      "tron TRC-20": 8,
+      "tron TRC-10": 1,
+      "bitcoin OMNI": 2,
+    });
     expect(registry.assets.length).toBeGreaterThan(200);
     // Tether on TRON: name from the 2026 snapshot, decimals from the checked table.
     expect(registry.get("DTIC9N6ZVN7S")).toEqual({
-      code: "DTIC9N6ZVN7S", name: "USD Tether", symbol: "USDT", network: "tron", standard: "TRC-20", contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, addressFamily: "tron",
+      code: "DTIC9N6ZVN7S",
+      name: "USD Tether",
+      symbol: "USDT",
+      network: "tron",
+      standard: "TRC-20",
+      contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      decimals: 6,
+      addressFamily: "tron",
     });
     // The 2022 snapshot names it "USD Coin"; the 2026 one "USDC".
-    expect(registry.get("DTI5R3XFPZSM")).toMatchObject({ name: "USDC", network: "solana", contract: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", decimals: 6 });
+    expect(registry.get("DTI5R3XFPZSM")).toMatchObject({
+      name: "USDC",
+      network: "solana",
+      contract: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+      decimals: 6,
+    });
     // Not in the checked table: decimals stay unknown whatever the registry's multiplier says.
     expect(registry.get("DTI17002NH5Z")).toMatchObject({ network: "binance-smart-chain", decimals: null });
   });

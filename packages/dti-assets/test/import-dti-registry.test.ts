@@ -8,8 +8,26 @@ const committedSnapshots = readdirSync(registryFolder)
   .sort()
   .map((name) => JSON.parse(readFileSync(new URL(name, registryFolder), "utf8")) as unknown);
 
-const bitcoin: DtiAsset = { code: "DTI4H95J0R2X", name: "Bitcoin", symbol: "BTC", network: "bitcoin", standard: null, contract: null, decimals: 8, addressFamily: "bitcoin" };
-const handAdded: DtiAsset = { code: "DTI1XS5NM2WN", name: "Hand-added", symbol: null, network: null, standard: null, contract: null, decimals: null, addressFamily: null };
+const bitcoin: DtiAsset = {
+  code: "DTI4H95J0R2X",
+  name: "Bitcoin",
+  symbol: "BTC",
+  network: "bitcoin",
+  standard: null,
+  contract: null,
+  decimals: 8,
+  addressFamily: "bitcoin",
+};
+const handAdded: DtiAsset = {
+  code: "DTI1XS5NM2WN",
+  name: "Hand-added",
+  symbol: null,
+  network: null,
+  standard: null,
+  contract: null,
+  decimals: null,
+  addressFamily: null,
+};
 const token = (dti: string, name: string, normative: Record<string, string>, shortName = "TOK") => ({
   Header: { DTI: dti },
   Informative: { LongName: name, ShortNames: [{ ShortName: shortName }] },
@@ -27,11 +45,32 @@ describe("importing DTI Foundation registry snapshots", () => {
   it("adds tokens of the spec's networks, takes later names, keeps what no snapshot mentions and reports every change", () => {
     const older = {
       records: [
-        token("V15WLZJMF", "Tether on Ethereum", { AuxiliaryDistributedLedger: "X9J9K872S", AuxiliaryMechanism: "ERC-20", AuxiliaryTechnicalReference: "0xdAC17F958D2ee523a2206206994597C13D831ec7" }, "USDT"),
-        token("BDD0QL46R", "A BEP-20 token", { AuxiliaryDistributedLedger: "8N2VXJKB1", AuxiliaryMechanism: "BEP-20", AuxiliaryTechnicalReference: "0x13616f44ba82d63c8c0dc3ff843d36a8ec1c05a9" }),
-        token("84G8LN2SF", "A Beacon Chain token", { AuxiliaryDistributedLedger: "8N2VXJKB1", AuxiliaryMechanism: "BEP-2", AuxiliaryTechnicalReference: "RUNE-B1A" }),
-        token("FLQHLKTB1", "An SPL token", { AuxiliaryDistributedLedger: "20J63Z4N3", AuxiliaryMechanism: "SPL-Token", AuxiliaryTechnicalReference: "not base58 0OIl" }),
-        token("M3Z631TN4", "A token elsewhere", { AuxiliaryDistributedLedger: "M3Z631TN4", AuxiliaryMechanism: "ERC-20", AuxiliaryTechnicalReference: "0x13616f44ba82d63c8c0dc3ff843d36a8ec1c05a9" }),
+        token(
+          "V15WLZJMF",
+          "Tether on Ethereum",
+          { AuxiliaryDistributedLedger: "X9J9K872S", AuxiliaryMechanism: "ERC-20", AuxiliaryTechnicalReference: "0xdAC17F958D2ee523a2206206994597C13D831ec7" },
+          "USDT",
+        ),
+        token("BDD0QL46R", "A BEP-20 token", {
+          AuxiliaryDistributedLedger: "8N2VXJKB1",
+          AuxiliaryMechanism: "BEP-20",
+          AuxiliaryTechnicalReference: "0x13616f44ba82d63c8c0dc3ff843d36a8ec1c05a9",
+        }),
+        token("84G8LN2SF", "A Beacon Chain token", {
+          AuxiliaryDistributedLedger: "8N2VXJKB1",
+          AuxiliaryMechanism: "BEP-2",
+          AuxiliaryTechnicalReference: "RUNE-B1A",
+        }),
+        token("FLQHLKTB1", "An SPL token", {
+          AuxiliaryDistributedLedger: "20J63Z4N3",
+          AuxiliaryMechanism: "SPL-Token",
+          AuxiliaryTechnicalReference: "not base58 0OIl",
+        }),
+        token("M3Z631TN4", "A token elsewhere", {
+          AuxiliaryDistributedLedger: "M3Z631TN4",
+          AuxiliaryMechanism: "ERC-20",
+          AuxiliaryTechnicalReference: "0x13616f44ba82d63c8c0dc3ff843d36a8ec1c05a9",
+        }),
         { Header: { DTI: "AEIOU1234" }, Informative: { LongName: "Vowels" } },
       ],
     };
@@ -46,7 +85,14 @@ describe("importing DTI Foundation registry snapshots", () => {
     expect(result.added).toEqual(["DTINVVJ0PSWD", "DTIV15WLZJMF"]);
     const byCode = new Map(result.assets.map((asset) => [asset.code, asset]));
     expect(byCode.get("DTIV15WLZJMF")).toEqual({
-      code: "DTIV15WLZJMF", name: "Tether USD", symbol: "USDT", network: "ethereum", standard: "ERC-20", contract: "0xdAC17F958D2ee523a2206206994597C13D831ec7", decimals: 6, addressFamily: "ethereum",
+      code: "DTIV15WLZJMF",
+      name: "Tether USD",
+      symbol: "USDT",
+      network: "ethereum",
+      standard: "ERC-20",
+      contract: "0xdAC17F958D2ee523a2206206994597C13D831ec7",
+      decimals: 6,
+      addressFamily: "ethereum",
     });
     expect(byCode.get("DTINVVJ0PSWD")).toMatchObject({ name: "Lightning Network", registryName: "Cortex Coin", addressFamily: "lightning" });
     expect(byCode.get("DTI1XS5NM2WN")).toEqual(handAdded);

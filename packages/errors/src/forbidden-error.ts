@@ -5,11 +5,7 @@ export class ForbiddenError extends PublicError {
   readonly requiredRole: string;
 
   constructor(requiredRole: string, field?: string) {
-    super(
-      "FORBIDDEN",
-      field ? `${field} requires the role "${requiredRole}".` : `This operation requires the role "${requiredRole}".`,
-      { requiredRole },
-    );
+    super("FORBIDDEN", field ? `${field} requires the role "${requiredRole}".` : `This operation requires the role "${requiredRole}".`, { requiredRole });
     this.requiredRole = requiredRole;
   }
 }

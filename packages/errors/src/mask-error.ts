@@ -35,15 +35,10 @@ const publicCodes = new Set<string>([
  * `trustCodes` is for the gateway: subgraphs mask their own errors, so a public code that arrives
  * from a subgraph is already safe.
  */
-export function maskError(
-  formatted: GraphQLFormattedError,
-  error: unknown,
-  options: { trustCodes?: boolean } = {},
-): GraphQLFormattedError {
+export function maskError(formatted: GraphQLFormattedError, error: unknown, options: { trustCodes?: boolean } = {}): GraphQLFormattedError {
   const code = formatted.extensions?.code;
   const isPublic =
-    publicErrorIn(error) !== undefined ||
-    (typeof code === "string" && (requestErrorCodes.has(code) || (options.trustCodes === true && publicCodes.has(code))));
+    publicErrorIn(error) !== undefined || (typeof code === "string" && (requestErrorCodes.has(code) || (options.trustCodes === true && publicCodes.has(code))));
   if (isPublic) {
     const { stacktrace: _stacktrace, exception: _exception, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };

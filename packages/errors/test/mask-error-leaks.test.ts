@@ -1,12 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { describe, expect, it } from "vitest";
-import {
-  maskError,
-  maskedErrorMessage,
-  NotFoundError,
-  publicErrorIn,
-  UserInputError,
-} from "../src/index.js";
+import { maskError, maskedErrorMessage, NotFoundError, publicErrorIn, UserInputError } from "../src/index.js";
 
 // `maskError` is what stands between a resolver's failure and the client. Each case below is an
 // attacker's attempt to read what the server knows (its SQL, its hosts, its code) through an
@@ -34,10 +28,13 @@ function expectNothingLeaks(masked: GraphQLFormattedError): void {
 
 describe("maskError against an attacker reading the server through its errors", () => {
   it("hides a driver error's SQL, host and stack", () => {
-    const driverError = Object.assign(new Error('duplicate key value violates unique constraint "aopd_proof_pkey" on INSERT INTO aopd_proof at db.internal:5432'), {
-      code: "23505",
-      detail: "Key (id)=(1) already exists.",
-    });
+    const driverError = Object.assign(
+      new Error('duplicate key value violates unique constraint "aopd_proof_pkey" on INSERT INTO aopd_proof at db.internal:5432'),
+      {
+        code: "23505",
+        detail: "Key (id)=(1) already exists.",
+      },
+    );
     const { formatted, error } = formattedFor(driverError);
     expectNothingLeaks(maskError(formatted, error));
   });
@@ -56,7 +53,10 @@ describe("maskError against an attacker reading the server through its errors", 
   });
 
   it("does not take a public code written on a private error: the code must come from a PublicError", () => {
-    const forged = new GraphQLError("relation aopd_proof does not exist", { path: ["aopd", "proofs"], extensions: { code: "NOT_FOUND", stacktrace: ["at query (proof-query.ts:12)"] } });
+    const forged = new GraphQLError("relation aopd_proof does not exist", {
+      path: ["aopd", "proofs"],
+      extensions: { code: "NOT_FOUND", stacktrace: ["at query (proof-query.ts:12)"] },
+    });
     expectNothingLeaks(maskError(forged.toJSON(), forged));
   });
 
@@ -68,8 +68,16 @@ describe("maskError against an attacker reading the server through its errors", 
 
   it("keeps the stack of a public error away from the client, and its message and code with it", () => {
     const notFound = new NotFoundError("Proof", "7");
-    const error = new GraphQLError(notFound.message, { path: ["aopd", "proof"], originalError: notFound, extensions: { ...notFound.extensions, stacktrace: ["at resolve (aopd-resolvers.ts:40)"], exception: { stacktrace: ["x"] } } });
-    expect(maskError(error.toJSON(), error)).toEqual({ message: 'Proof "7" was not found.', path: ["aopd", "proof"], extensions: { code: "NOT_FOUND", what: "Proof" } });
+    const error = new GraphQLError(notFound.message, {
+      path: ["aopd", "proof"],
+      originalError: notFound,
+      extensions: { ...notFound.extensions, stacktrace: ["at resolve (aopd-resolvers.ts:40)"], exception: { stacktrace: ["x"] } },
+    });
+    expect(maskError(error.toJSON(), error)).toEqual({
+      message: 'Proof "7" was not found.',
+      path: ["aopd", "proof"],
+      extensions: { code: "NOT_FOUND", what: "Proof" },
+    });
   });
 
   it("finds a public error however deep GraphQL wrapped it, and no deeper than eight levels", () => {
@@ -90,7 +98,10 @@ describe("maskError against an attacker reading the server through its errors", 
   });
 
   it("trusts a subgraph's public code only at the gateway (trustCodes), never an internal one", () => {
-    const fromSubgraph: GraphQLFormattedError = { message: "The database is unavailable; try again shortly.", extensions: { code: "SERVICE_UNAVAILABLE", retryable: true } };
+    const fromSubgraph: GraphQLFormattedError = {
+      message: "The database is unavailable; try again shortly.",
+      extensions: { code: "SERVICE_UNAVAILABLE", retryable: true },
+    };
     expect(maskError(fromSubgraph, undefined, { trustCodes: true })).toEqual(fromSubgraph);
     expect(maskError(fromSubgraph, undefined)).toEqual({ message: maskedErrorMessage, extensions: { code: "INTERNAL_SERVER_ERROR" } });
     const internal: GraphQLFormattedError = { message: "at db.internal:5432", extensions: { code: "INTERNAL_SERVER_ERROR" } };

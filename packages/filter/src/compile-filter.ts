@@ -1,7 +1,14 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import { UserInputError } from "@compliance-graph/errors";
 import type { StringConditionInput, TimestampConditionInput } from "./condition-inputs.js";
-import { defaultFilterLimits, type EnumListFieldSpec, type FilterFieldSpec, type FilterGroupSpec, type FilterLimits, type StringFieldSpec } from "./filter-spec.js";
+import {
+  defaultFilterLimits,
+  type EnumListFieldSpec,
+  type FilterFieldSpec,
+  type FilterGroupSpec,
+  type FilterLimits,
+  type StringFieldSpec,
+} from "./filter-spec.js";
 import { isUuid } from "./is-uuid.js";
 import { hasWildcard, unescapePattern, validatePattern } from "./like-pattern.js";
 
@@ -146,7 +153,13 @@ function likeExpression(
 function compileTimestampCondition(eb: AnyBuilder, columnName: string, condition: TimestampConditionInput, path: string): Expression<SqlBool> {
   const column = eb.ref(columnName);
   const parts: Expression<SqlBool>[] = [];
-  const operators = [["eq", "="], ["lt", "<"], ["lte", "<="], ["gt", ">"], ["gte", ">="]] as const;
+  const operators = [
+    ["eq", "="],
+    ["lt", "<"],
+    ["lte", "<="],
+    ["gt", ">"],
+    ["gte", ">="],
+  ] as const;
   for (const [name, operator] of operators) {
     const value = condition[name];
     if (value == null) continue;

@@ -26,7 +26,9 @@ function parse(value: unknown): Date {
   }
   const date = new Date(value as string);
   if (!isRealDateAndTime(match) || Number.isNaN(date.getTime()) || date.getTime() < earliest || date.getTime() > latest) {
-    throw new GraphQLError(`DateTime must be a real instant between the years 0001 and 9999 (UTC); got ${JSON.stringify(value)}.`, { extensions: { code: "BAD_USER_INPUT" } });
+    throw new GraphQLError(`DateTime must be a real instant between the years 0001 and 9999 (UTC); got ${JSON.stringify(value)}.`, {
+      extensions: { code: "BAD_USER_INPUT" },
+    });
   }
   return date;
 }

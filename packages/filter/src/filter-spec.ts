@@ -9,10 +9,7 @@
  * string is accepted.
  */
 export type FilterFieldSpec<Column extends string = string> =
-  | StringFieldSpec<Column>
-  | TimestampFieldSpec<Column>
-  | EnumListFieldSpec<Column>
-  | FilterGroupSpec<Column>;
+  StringFieldSpec<Column> | TimestampFieldSpec<Column> | EnumListFieldSpec<Column> | FilterGroupSpec<Column>;
 
 export interface StringFieldSpec<Column extends string = string> {
   kind: "string";

@@ -29,7 +29,11 @@ const spec: FilterGroupSpec = {
 };
 
 function compile(input: unknown) {
-  return db.selectFrom("item").select("id").where((eb) => compileFilter(eb, spec, input, "filter")).compile();
+  return db
+    .selectFrom("item")
+    .select("id")
+    .where((eb) => compileFilter(eb, spec, input, "filter"))
+    .compile();
 }
 
 describe("compileFilter", () => {
@@ -89,9 +93,13 @@ describe("compileFilter", () => {
     // @ts-expect-error: a group's requirement names a column of the table too.
     const badRequirement: FilterGroupSpec<keyof Db["item"]> = { kind: "group", requires: { column: "kind", equals: "x" }, fields: {} };
     // A typed spec is still a spec the compiler takes.
-    expect(db.selectFrom("item").select("id").where((eb) => compileFilter(eb, typed, { name: { eq: "x" } }, "filter")).compile().sql).toBe(
-      'select "id" from "item" where "name" = $1',
-    );
+    expect(
+      db
+        .selectFrom("item")
+        .select("id")
+        .where((eb) => compileFilter(eb, typed, { name: { eq: "x" } }, "filter"))
+        .compile().sql,
+    ).toBe('select "id" from "item" where "name" = $1');
     expect([misspelt.kind, badRequirement.kind]).toEqual(["group", "group"]);
   });
 });

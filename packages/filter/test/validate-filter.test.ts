@@ -15,7 +15,9 @@ const spec: FilterGroupSpec = {
 describe("validateFilter", () => {
   it("accepts what the compiler compiles, without a query", () => {
     expect(() => validateFilter(spec, undefined, "filter")).not.toThrow();
-    expect(() => validateFilter(spec, { name: { ilike: "%a%", in: ["x"] }, at: { gte: new Date(0) }, state: ["OPEN"], done: { note: { isNull: true } } }, "filter")).not.toThrow();
+    expect(() =>
+      validateFilter(spec, { name: { ilike: "%a%", in: ["x"] }, at: { gte: new Date(0) }, state: ["OPEN"], done: { note: { isNull: true } } }, "filter"),
+    ).not.toThrow();
   });
 
   it("throws the compiler's own UserInputError, naming the field under the given path", () => {
@@ -30,7 +32,9 @@ describe("validateFilter", () => {
     };
     expect(refusal({ state: [] })).toBe("filter.state: at least one value must be given; allowed: OPEN, DONE.");
     expect(refusal({ done: { nope: {} } }, "where")).toBe("where.done.nope: is not a filter field; allowed: note.");
-    expect(refusal({ name: { like: "abc" } }, "filter", { ...defaultFilterLimits, maxPatternLength: 2 })).toBe("filter.name.like: the pattern has 3 characters; at most 2 are allowed.");
+    expect(refusal({ name: { like: "abc" } }, "filter", { ...defaultFilterLimits, maxPatternLength: 2 })).toBe(
+      "filter.name.like: the pattern has 3 characters; at most 2 are allowed.",
+    );
     expect(refusal({ at: { lt: "yesterday" } })).toBe("filter.at.lt: must be an RFC 3339 timestamp.");
   });
 });

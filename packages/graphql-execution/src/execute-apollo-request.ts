@@ -13,7 +13,12 @@ export interface GraphQLAnswer {
  * its body as bytes. The body is encoded to UTF-8 here, once, so that writing it needs neither
  * `Buffer.byteLength` nor a second encoding (`response.end(string)` does both).
  */
-export async function answerApolloRequest<TContext extends BaseContext>(apollo: ApolloServer<TContext>, request: IncomingMessage, body: unknown, context: () => Promise<TContext>): Promise<GraphQLAnswer> {
+export async function answerApolloRequest<TContext extends BaseContext>(
+  apollo: ApolloServer<TContext>,
+  request: IncomingMessage,
+  body: unknown,
+  context: () => Promise<TContext>,
+): Promise<GraphQLAnswer> {
   const headers = new HeaderMap();
   for (const [key, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);

@@ -46,7 +46,8 @@ export function operationCost(
   variables: Record<string, unknown>,
   limits: CostLimits,
 ): number {
-  const root = operation.operation === "query" ? schema.getQueryType() : operation.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
+  const root =
+    operation.operation === "query" ? schema.getQueryType() : operation.operation === "mutation" ? schema.getMutationType() : schema.getSubscriptionType();
   const fieldOf = (type: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined => {
     if (isObjectType(type) || isInterfaceType(type)) return type.getFields()[name];
     return undefined;

@@ -1,13 +1,4 @@
-import {
-  getOperationAST,
-  GraphQLError,
-  parse,
-  specifiedRules,
-  validate,
-  type DocumentNode,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from "graphql";
+import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { BadRequestError, ForbiddenError, InvalidVariableError } from "@compliance-graph/errors";
 import { findMissingRole, type RequiredRoles } from "@compliance-graph/identity";
 import { getVariableValues } from "graphql";
@@ -67,17 +58,34 @@ export function prepareOperation(schema: GraphQLSchema, payload: OperationPayloa
   const errors = validate(schema, document, [...specifiedRules, depthLimitRule(limits.maxDepth), aliasLimitRule(limits.maxAliases)]);
   if (errors.length > 0) {
     const message = (text: string) => (limits.suggestions === false ? withoutSuggestions(text) : text);
-    return errors.map((error) => new GraphQLError(message(error.message), { nodes: error.nodes, extensions: { ...error.extensions, code: error.extensions.code ?? "GRAPHQL_VALIDATION_FAILED" } }));
+    return errors.map(
+      (error) =>
+        new GraphQLError(message(error.message), {
+          nodes: error.nodes,
+          extensions: { ...error.extensions, code: error.extensions.code ?? "GRAPHQL_VALIDATION_FAILED" },
+        }),
+    );
   }
   const operationName = typeof payload.operationName === "string" ? payload.operationName : undefined;
   const operation = getOperationAST(document, operationName);
-  if (!operation) return [new BadRequestError(operationName ? `The document has no operation named ${operationName}.` : "The document must hold exactly one operation, or name one.")];
+  if (!operation)
+    return [
+      new BadRequestError(
+        operationName ? `The document has no operation named ${operationName}.` : "The document must hold exactly one operation, or name one.",
+      ),
+    ];
   if (operation.operation !== "subscription") return [new BadRequestError(checks.onlySubscriptions)];
   const missing = findMissingRole(schema, document, operation, checks.roles.required, checks.roles.granted);
   if (missing) return [new ForbiddenError(missing.role, missing.coordinate)];
   const sent = (variables ?? {}) as Record<string, unknown>;
   let coerced: ReturnType<typeof getVariableValues> | undefined;
-  const resolved = { schema, document, operation, variables: sent, coercedVariables: () => (coerced ??= getVariableValues(schema, operation.variableDefinitions ?? [], sent)) };
+  const resolved = {
+    schema,
+    document,
+    operation,
+    variables: sent,
+    coercedVariables: () => (coerced ??= getVariableValues(schema, operation.variableDefinitions ?? [], sent)),
+  };
   try {
     for (const check of checks.checks) check(resolved);
   } catch (error) {

@@ -3,7 +3,17 @@ import { ApolloServer, type BaseContext } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
 import type { Identity, IdentityDoor } from "@compliance-graph/identity";
-import { createHttpServerShell, isTracingEnabled, type Logger, type MetricsExposure, type OutageLog, type ReadinessReport, type RouteCall, type RouteDefinition, ServiceMetrics } from "@compliance-graph/process-shell";
+import {
+  createHttpServerShell,
+  isTracingEnabled,
+  type Logger,
+  type MetricsExposure,
+  type OutageLog,
+  type ReadinessReport,
+  type RouteCall,
+  type RouteDefinition,
+  ServiceMetrics,
+} from "@compliance-graph/process-shell";
 import { hardenedApolloOptions } from "./hardened-apollo-options.js";
 import { inputValuesCheck } from "./input-values-plugin.js";
 import { unknownOutcomePlugin } from "./unknown-outcome-plugin.js";
@@ -93,7 +103,12 @@ export async function startSubgraphServer<TContext extends BaseContext>(options:
   const operationChecks: readonly OperationCheck[] = [inputValuesCheck(), costLimitCheck({ ...defaultCostLimits, ...options.cost })];
   const apollo = new ApolloServer<TContext>({
     ...(compiled ? { gateway: compiled } : { schema: options.schema }),
-    ...hardenedApolloOptions({ introspection: options.introspection ?? !production, limits, logger, ...(options.dependency ? { dependency: options.dependency } : {}) }),
+    ...hardenedApolloOptions({
+      introspection: options.introspection ?? !production,
+      limits,
+      logger,
+      ...(options.dependency ? { dependency: options.dependency } : {}),
+    }),
     // Neither cache hints nor federated tracing are used; both plugins would wrap every resolver.
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),

@@ -91,12 +91,26 @@ describe("compiledExecutionGateway", () => {
 
   it("answers variables that do not coerce, and resolver errors, as graphql-js does", async () => {
     for (let run = 0; run < 3; run += 1) {
-      for (const variables of [{ limit: "many" }, {}, { limit: 1, name: 5 }]) expect(await answer(compiled, variables)).toEqual(await answer(interpreted, variables));
+      for (const variables of [{ limit: "many" }, {}, { limit: 1, name: 5 }])
+        expect(await answer(compiled, variables)).toEqual(await answer(interpreted, variables));
       const broken = "query Broken { items(limit: 2) { id broken } }";
       const result = await answer(compiled, {}, broken);
       expect(result).toEqual(await answer(interpreted, {}, broken));
-      const brokenAt = (index: number) => ({ message: "broken on purpose", path: ["items", index, "broken"], locations: [{ line: 1, column: 37 }], extensions: { code: "BROKEN" } });
-      expect(result.result).toMatchObject({ errors: [brokenAt(0), brokenAt(1)], data: { items: [{ id: "0", broken: null }, { id: "1", broken: null }] } });
+      const brokenAt = (index: number) => ({
+        message: "broken on purpose",
+        path: ["items", index, "broken"],
+        locations: [{ line: 1, column: 37 }],
+        extensions: { code: "BROKEN" },
+      });
+      expect(result.result).toMatchObject({
+        errors: [brokenAt(0), brokenAt(1)],
+        data: {
+          items: [
+            { id: "0", broken: null },
+            { id: "1", broken: null },
+          ],
+        },
+      });
     }
   });
 });

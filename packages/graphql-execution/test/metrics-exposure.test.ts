@@ -32,7 +32,11 @@ describe("where /metrics is served", () => {
     server = await start();
     const base = server.url.replace(/\/graphql$/, "");
     expect(server.metricsUrl).toBe(`${base}/metrics`);
-    await fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "query Hello { hello }" }) });
+    await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "query Hello { hello }" }),
+    });
     const text = await (await fetch(server.metricsUrl)).text();
     expect(text).toMatch(/^http_requests_total\{route="\/graphql",method="POST",status="200",service="probe"\} 1$/m);
     expect(text).toMatch(/^graphql_operations_total\{operation_name="Hello",operation_type="query",outcome="ok",service="probe"\} 1$/m);
@@ -58,6 +62,13 @@ describe("where /metrics is served", () => {
 describe("a label whose values come from callers", () => {
   it("keeps the first values and folds the rest, and anything that is not a GraphQL name, into other", () => {
     const label = new BoundedLabel(2);
-    expect([label.valueOf("A"), label.valueOf("B"), label.valueOf("C"), label.valueOf("A"), label.valueOf(undefined), label.valueOf('x"} 1\nevil')]).toEqual(["A", "B", "other", "A", "anonymous", "other"]);
+    expect([label.valueOf("A"), label.valueOf("B"), label.valueOf("C"), label.valueOf("A"), label.valueOf(undefined), label.valueOf('x"} 1\nevil')]).toEqual([
+      "A",
+      "B",
+      "other",
+      "A",
+      "anonymous",
+      "other",
+    ]);
   });
 });

@@ -56,7 +56,9 @@ export interface IdentityDoor {
 export function createIdentityDoor(options: IdentityDoorOptions): IdentityDoor {
   const { subgraph, verifier, logger } = options;
   if (options.insecureDevelopmentIdentity && options.production) {
-    throw new Error(`The ${subgraph} subgraph refuses INSECURE_DEVELOPMENT_IDENTITY in production (NODE_ENV=production): it would give every caller every role.`);
+    throw new Error(
+      `The ${subgraph} subgraph refuses INSECURE_DEVELOPMENT_IDENTITY in production (NODE_ENV=production): it would give every caller every role.`,
+    );
   }
   if (options.insecureDevelopmentIdentity && verifier) {
     throw new Error(
@@ -64,7 +66,9 @@ export function createIdentityDoor(options: IdentityDoorOptions): IdentityDoor {
     );
   }
   if (!verifier && options.production) {
-    throw new Error(`The ${subgraph} subgraph refuses to start in production without identity verification: set INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL.`);
+    throw new Error(
+      `The ${subgraph} subgraph refuses to start in production without identity verification: set INTERNAL_JWT_PUBLIC_JWKS or INTERNAL_JWKS_URL.`,
+    );
   }
   if (!verifier && !options.insecureDevelopmentIdentity) {
     throw new Error(

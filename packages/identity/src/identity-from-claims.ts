@@ -13,7 +13,7 @@ function rolesAt(payload: JWTPayload, source: RoleSource): string[] {
     case "resource_access": {
       const access = payload.resource_access;
       if (access === null || typeof access !== "object") return [];
-      return stringsIn(((access as Record<string, { roles?: unknown } | undefined>)[source.client])?.roles);
+      return stringsIn((access as Record<string, { roles?: unknown } | undefined>)[source.client]?.roles);
     }
     case "array_claim":
       return stringsIn(payload[source.claim]);

@@ -1,11 +1,4 @@
-import {
-  isInterfaceType,
-  isObjectType,
-  Kind,
-  type ConstDirectiveNode,
-  type DocumentNode,
-  type GraphQLSchema,
-} from "graphql";
+import { isInterfaceType, isObjectType, Kind, type ConstDirectiveNode, type DocumentNode, type GraphQLSchema } from "graphql";
 import { requiredRoleIn } from "./requires-role-directive.js";
 
 /**

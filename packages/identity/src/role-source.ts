@@ -7,11 +7,7 @@
  * - `permissions`: Auth0's RBAC array claim.
  * - `claim:<name>`: any other top-level array claim.
  */
-export type RoleSource =
-  | { kind: "realm_access" }
-  | { kind: "resource_access"; client: string }
-  | { kind: "array_claim"; claim: string }
-  | { kind: "scope" };
+export type RoleSource = { kind: "realm_access" } | { kind: "resource_access"; client: string } | { kind: "array_claim"; claim: string } | { kind: "scope" };
 
 /** `OIDC_ROLE_SOURCES`' syntax: names as in `RoleSource`, comma-separated. */
 export function parseRoleSources(text: string): RoleSource[] {
@@ -26,7 +22,9 @@ export function parseRoleSources(text: string): RoleSource[] {
       const [prefix, name] = part.split(/:(.*)/s, 2);
       if (prefix === "resource_access" && name) return { kind: "resource_access", client: name };
       if (prefix === "claim" && name) return { kind: "array_claim", claim: name };
-      throw new Error(`OIDC_ROLE_SOURCES: ${JSON.stringify(part)} is not a role source; use realm_access, resource_access:<client>, roles, scope, permissions or claim:<name>.`);
+      throw new Error(
+        `OIDC_ROLE_SOURCES: ${JSON.stringify(part)} is not a role source; use realm_access, resource_access:<client>, roles, scope, permissions or claim:<name>.`,
+      );
     });
   if (sources.length === 0) throw new Error("OIDC_ROLE_SOURCES names no role source.");
   return sources;

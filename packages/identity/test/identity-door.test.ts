@@ -63,7 +63,13 @@ describe("a subgraph's identity door, decided once at start", () => {
 
   it("with the flag, serves every caller as the development identity with every role, and says so once at start", async () => {
     const { logger, lines } = recordingLogger();
-    const door = createIdentityDoor({ subgraph: "aopd", insecureDevelopmentIdentity: true, developmentRoles: ["proofs:write", "proofs:read"], production: false, logger });
+    const door = createIdentityDoor({
+      subgraph: "aopd",
+      insecureDevelopmentIdentity: true,
+      developmentRoles: ["proofs:write", "proofs:read"],
+      production: false,
+      logger,
+    });
     expect(door.mode).toBe("insecure-development");
     expect(lines).toEqual([{ level: "warn", message: "INSECURE_DEVELOPMENT_IDENTITY: the aopd subgraph serves every caller as a developer with every role" }]);
     const identity = await door.identify({});
@@ -76,7 +82,12 @@ describe("a subgraph's identity door, decided once at start", () => {
   it("with a verifier, admits a caller with the gateway's token and refuses any other with 401 and the Bearer challenge", async () => {
     const key = await generateInternalSigningKey();
     const { logger, lines } = recordingLogger();
-    const door = createIdentityDoor({ subgraph: "trpd", verifier: createInternalTokenVerifier({ audience: "trpd", publicKeys: [key.publicJwk] }), production: true, logger });
+    const door = createIdentityDoor({
+      subgraph: "trpd",
+      verifier: createInternalTokenVerifier({ audience: "trpd", publicKeys: [key.publicJwk] }),
+      production: true,
+      logger,
+    });
     expect(door.mode).toBe("internal-token");
     const served = await serveThrough(door);
     try {

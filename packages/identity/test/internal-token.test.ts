@@ -1,7 +1,17 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { importJWK, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { defaultInternalTokenIssuer, internalTokenAlgorithm, internalTokenType, createInternalTokenMinter, createInternalTokenVerifier, generateInternalSigningKey, identityKey, publicJwkOf, type Identity } from "../src/index.js";
+import {
+  defaultInternalTokenIssuer,
+  internalTokenAlgorithm,
+  internalTokenType,
+  createInternalTokenMinter,
+  createInternalTokenVerifier,
+  generateInternalSigningKey,
+  identityKey,
+  publicJwkOf,
+  type Identity,
+} from "../src/index.js";
 
 const identity: Identity = { subject: "user-1", client: "dev-api-client", username: "service-account-dev-api-client", roles: ["proofs:read"] };
 const requestWith = (token: string | undefined): IncomingHttpHeaders => (token ? { authorization: `Bearer ${token}` } : {});

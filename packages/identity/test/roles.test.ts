@@ -1,6 +1,16 @@
 import { buildSchema, graphql, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { bearerTokenFrom, enforceRequiredRoles, ExpiringCache, findMissingRole, identityFromClaims, keycloakRoleSources, parseRoleSources, RequiredRoles, requiresRoleDirectiveSdl } from "../src/index.js";
+import {
+  bearerTokenFrom,
+  enforceRequiredRoles,
+  ExpiringCache,
+  findMissingRole,
+  identityFromClaims,
+  keycloakRoleSources,
+  parseRoleSources,
+  RequiredRoles,
+  requiresRoleDirectiveSdl,
+} from "../src/index.js";
 
 const sdl = `${requiresRoleDirectiveSdl}
 type Query { area: Area! open: String }
@@ -27,7 +37,12 @@ describe("the role model", () => {
       keycloakRoleSources(["compliance-graph"]),
       isDeclared,
     );
-    expect(identity).toEqual({ subject: "sa-1", client: "dev-api-client", username: "service-account-dev-api-client", roles: ["proofs:export", "proofs:read"] });
+    expect(identity).toEqual({
+      subject: "sa-1",
+      client: "dev-api-client",
+      username: "service-account-dev-api-client",
+      roles: ["proofs:export", "proofs:read"],
+    });
   });
 
   it("takes roles from the sources other providers use, and only from those configured", () => {
@@ -47,7 +62,9 @@ describe("the role model", () => {
     expect(rolesFrom("claim:groups")).toEqual(["proofs:write"]);
     expect(rolesFrom("permissions, scope")).toEqual(["proofs:export", "proofs:read"]);
     expect(identityFromClaims(claims, parseRoleSources("permissions"), isDeclared).client).toBe("spa");
-    expect(() => parseRoleSources("groups")).toThrow(/"groups" is not a role source; use realm_access, resource_access:<client>, roles, scope, permissions or claim:<name>/);
+    expect(() => parseRoleSources("groups")).toThrow(
+      /"groups" is not a role source; use realm_access, resource_access:<client>, roles, scope, permissions or claim:<name>/,
+    );
     expect(() => parseRoleSources(" , ")).toThrow(/names no role source/);
   });
 

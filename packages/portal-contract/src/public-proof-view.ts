@@ -27,7 +27,14 @@ export interface PublicProofView {
    * `signInMessage`: once the proof names its address, the EIP-4361 (EVM) or CAIP-122 message that
    * names this portal, the chain and a single-use nonce, which a wallet may sign instead of `message`.
    */
-  signature: { format: PublicAddressFormat | null; message: string; xpubRequired: boolean; aoppUri: string | null; psbt: string | null; signInMessage: string | null } | null;
+  signature: {
+    format: PublicAddressFormat | null;
+    message: string;
+    xpubRequired: boolean;
+    aoppUri: string | null;
+    psbt: string | null;
+    signInMessage: string | null;
+  } | null;
   satoshi: { amount: string; amountInUnits: string | null; depositAddress: string; paymentUri: string | null; txId: string | null } | null;
   /** What the portal needs to take the file (the accepted types and sizes), and the file once uploaded. */
   media: {

@@ -79,6 +79,7 @@ export function checkConnectionLimits(limits: ConnectionLimits, production: bool
   }
   if (!production) return;
   for (const [key, name] of Object.entries(envNames) as [keyof ConnectionLimits, string][]) {
-    if (limits[key] === 0) throw new Error(`${name}=0 switches its limit off, which production refuses; set a positive value (default ${defaultConnectionLimits[key]}).`);
+    if (limits[key] === 0)
+      throw new Error(`${name}=0 switches its limit off, which production refuses; set a positive value (default ${defaultConnectionLimits[key]}).`);
   }
 }

@@ -26,7 +26,11 @@ export function createBoundedHttpServer(
   options: { limits?: ConnectionLimits; onRefused?: (address: string) => void } = {},
 ): BoundedHttpServer {
   const limits = options.limits ?? connectionLimitsFromEnv();
-  const server = createServer({ headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: connectionsCheckingIntervalMs });
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: connectionsCheckingIntervalMs,
+  });
 
   const open = new Map<string, number>();
   server.on("connection", (socket) => {

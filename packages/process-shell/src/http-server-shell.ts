@@ -73,16 +73,13 @@ export function createHttpServerShell<Identity = unknown>(options: HttpServerShe
   let metricsUrl: string | undefined;
   const connectionLimits = options.connectionLimits ?? connectionLimitsFromEnv();
   const table = new RouteTable(options.routes, options.door);
-  const bounded = createBoundedHttpServer(
-    (request, response) => void handle(request, response),
-    {
-      limits: connectionLimits,
-      onRefused: (address) => {
-        options.metrics?.httpConnectionsRefused.inc();
-        logger.debug({ address }, "connection refused: too many from this address");
-      },
+  const bounded = createBoundedHttpServer((request, response) => void handle(request, response), {
+    limits: connectionLimits,
+    onRefused: (address) => {
+      options.metrics?.httpConnectionsRefused.inc();
+      logger.debug({ address }, "connection refused: too many from this address");
     },
-  );
+  });
   const httpServer = bounded.server;
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const requestId = requestIdFrom(request.headers);

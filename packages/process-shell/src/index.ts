@@ -13,7 +13,16 @@ export { closeHttpServer, shutdownDrainMs } from "./close-http-server.js";
 export { checkConnectionLimits, connectionLimitsFromEnv, defaultConnectionLimits, type ConnectionLimits } from "./connection-limits.js";
 export { createBoundedHttpServer, type BoundedHttpServer } from "./create-bounded-http-server.js";
 export { createHttpServerShell, type HttpServerShell, type HttpServerShellOptions, type ReadinessReport } from "./http-server-shell.js";
-export { requestTargetOf, RouteTable, routeLabelOf, type RouteAccess, type RouteCall, type RouteDefinition, type RouteDoor, type RouteRefusal } from "./route-table.js";
+export {
+  requestTargetOf,
+  RouteTable,
+  routeLabelOf,
+  type RouteAccess,
+  type RouteCall,
+  type RouteDefinition,
+  type RouteDoor,
+  type RouteRefusal,
+} from "./route-table.js";
 export { startRepeatingJob } from "./start-repeating-job.js";
 export { portInUseMessage } from "./port-in-use-message.js";
 export { ServiceMetrics, latencyBuckets } from "./metrics/service-metrics.js";

@@ -40,7 +40,12 @@ export interface RouteDefinition<Identity = unknown> {
  * refusal through `refuse` (the route's own shape). The shell asks it for every identified route,
  * so a route cannot forget it.
  */
-export type RouteDoor<Identity> = (request: IncomingMessage, response: ServerResponse, requestId: string, refuse: (status: number, error: PublicError) => void) => Promise<Identity | undefined>;
+export type RouteDoor<Identity> = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  refuse: (status: number, error: PublicError) => void,
+) => Promise<Identity | undefined>;
 
 /**
  * A request's path and query, parsed once for every route. The path is taken as sent, not
@@ -101,12 +106,22 @@ export class RouteTable<Identity> {
   }
 
   /** Answers a request of a matched route: its methods, then the door for an identified route, then the handler. */
-  async serve(match: { route: RouteDefinition<Identity>; rest: string }, request: IncomingMessage, response: ServerResponse, requestId: string, path: string, query: URLSearchParams): Promise<void> {
+  async serve(
+    match: { route: RouteDefinition<Identity>; rest: string },
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: string,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> {
     const { route } = match;
     const refuse = (status: number, error: PublicError) => (route.refuse ?? graphqlRefusal)(response, status, error);
     if (route.methods && !route.methods.includes(request.method ?? "")) {
       response.setHeader("allow", route.methods.join(", "));
-      return refuse(405, new UserInputError("method", `${request.method ?? "This method"} is not allowed at ${routeLabelOf(route)}; use ${route.methods.join(" or ")}.`));
+      return refuse(
+        405,
+        new UserInputError("method", `${request.method ?? "This method"} is not allowed at ${routeLabelOf(route)}; use ${route.methods.join(" or ")}.`),
+      );
     }
     let identity: Identity | undefined;
     if (route.access === "identified") {

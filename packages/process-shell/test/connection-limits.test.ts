@@ -1,7 +1,16 @@
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectionLimitsFromEnv, createHttpServerShell, createLogger, defaultConnectionLimits, ServiceMetrics, startMetricsServer, type ConnectionLimits, type HttpServerShell } from "../src/index.js";
+import {
+  connectionLimitsFromEnv,
+  createHttpServerShell,
+  createLogger,
+  defaultConnectionLimits,
+  ServiceMetrics,
+  startMetricsServer,
+  type ConnectionLimits,
+  type HttpServerShell,
+} from "../src/index.js";
 
 /**
  * The attacks of a slowloris, on the shell every deployable's listener is (gateway, aopd, trpd, the
@@ -83,14 +92,18 @@ describe("bounded connections", () => {
     const { socket, received, closed } = await open(url);
     trickle(socket, 200);
     // Node's default (60 s, checked every 30 s) would outlast this wait; the deadline set is 1 s.
-    await expect(Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))])).resolves.toBeUndefined();
+    await expect(
+      Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))]),
+    ).resolves.toBeUndefined();
     expect(received()).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
   });
 
   it("closes a socket that sends nothing at the header deadline", async () => {
     const url = await start({ headersTimeoutMs: 1_000 });
     const { received, closed } = await open(url);
-    await expect(Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))])).resolves.toBeUndefined();
+    await expect(
+      Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))]),
+    ).resolves.toBeUndefined();
     expect(received()).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
   });
 
@@ -99,17 +112,25 @@ describe("bounded connections", () => {
     const { socket, received, closed } = await open(url);
     socket.write("POST /held HTTP/1.1\r\nHost: probe\r\nContent-Length: 1000\r\n\r\n");
     const timer = setInterval(() => socket.destroyed || socket.write("a"), 200);
-    await expect(Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))])).resolves.toBeUndefined();
+    await expect(
+      Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))]),
+    ).resolves.toBeUndefined();
     clearInterval(timer);
     expect(received()).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
   });
 
   it("bounds the metrics listener (METRICS_PORT) the same way", async () => {
-    const server = await startMetricsServer(new ServiceMetrics("probe"), { port: 0, host: "127.0.0.1" }, { ...defaultConnectionLimits, headersTimeoutMs: 1_000 });
+    const server = await startMetricsServer(
+      new ServiceMetrics("probe"),
+      { port: 0, host: "127.0.0.1" },
+      { ...defaultConnectionLimits, headersTimeoutMs: 1_000 },
+    );
     try {
       const { socket, received, closed } = await open(new URL(server.url));
       trickle(socket, 200);
-      await expect(Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))])).resolves.toBeUndefined();
+      await expect(
+        Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still open after 20 s")), 20_000))]),
+      ).resolves.toBeUndefined();
       expect(received()).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
     } finally {
       await server.close();
@@ -155,8 +176,12 @@ describe("bounded connections", () => {
       maxConnectionsPerAddress: 0,
     });
     expect(() => connectionLimitsFromEnv({ HTTP_HEADERS_TIMEOUT_MS: "soon" })).toThrow('HTTP_HEADERS_TIMEOUT_MS must be a non-negative integer; got "soon".');
-    expect(() => connectionLimitsFromEnv({ HTTP_HEADERS_TIMEOUT_MS: "70000", HTTP_REQUEST_TIMEOUT_MS: "60000" })).toThrow("HTTP_HEADERS_TIMEOUT_MS (70000) may not exceed HTTP_REQUEST_TIMEOUT_MS (60000).");
-    expect(() => connectionLimitsFromEnv({ NODE_ENV: "production", HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0" })).toThrow(/HTTP_MAX_CONNECTIONS_PER_ADDRESS=0 switches its limit off, which production refuses/);
+    expect(() => connectionLimitsFromEnv({ HTTP_HEADERS_TIMEOUT_MS: "70000", HTTP_REQUEST_TIMEOUT_MS: "60000" })).toThrow(
+      "HTTP_HEADERS_TIMEOUT_MS (70000) may not exceed HTTP_REQUEST_TIMEOUT_MS (60000).",
+    );
+    expect(() => connectionLimitsFromEnv({ NODE_ENV: "production", HTTP_MAX_CONNECTIONS_PER_ADDRESS: "0" })).toThrow(
+      /HTTP_MAX_CONNECTIONS_PER_ADDRESS=0 switches its limit off, which production refuses/,
+    );
     expect(() => connectionLimitsFromEnv({ NODE_ENV: "production", HTTP_HEADERS_TIMEOUT_MS: "0" })).toThrow(/HTTP_HEADERS_TIMEOUT_MS=0/);
   });
 });

@@ -49,7 +49,12 @@ describe("forwardPathPrefix, between two real servers", () => {
       },
     });
     expect(await answer.text()).toBe("/portal/x?y=1");
-    expect(seen).toMatchObject({ "x-forwarded-for": "203.0.113.5, 127.0.0.1", "accept-language": "de-CH", "if-none-match": '"abc"', "cache-control": "no-cache" });
+    expect(seen).toMatchObject({
+      "x-forwarded-for": "203.0.113.5, 127.0.0.1",
+      "accept-language": "de-CH",
+      "if-none-match": '"abc"',
+      "cache-control": "no-cache",
+    });
     expect(seen.authorization).toBeUndefined();
     expect(seen.cookie).toBeUndefined();
     await fetch(`${frontUrl}/portal/x`);

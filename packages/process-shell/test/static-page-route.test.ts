@@ -26,9 +26,19 @@ describe("staticPageRoute", () => {
   });
 
   async function serve(options: Partial<StaticPageRouteOptions>): Promise<string> {
-    const route = staticPageRoute({ path: "/page", files: undefined, policy: ["default-src 'self'"], frameAncestors: "'none'", barePath: "page", notBuiltMessage: "Not built.", ...options });
+    const route = staticPageRoute({
+      path: "/page",
+      files: undefined,
+      policy: ["default-src 'self'"],
+      frameAncestors: "'none'",
+      barePath: "page",
+      notBuiltMessage: "Not built.",
+      ...options,
+    });
     const table = new RouteTable(route);
-    const server = createServer((request, response) => void table.answer(request, response, "test").then((handled) => handled || response.writeHead(404).end("elsewhere")));
+    const server = createServer(
+      (request, response) => void table.answer(request, response, "test").then((handled) => handled || response.writeHead(404).end("elsewhere")),
+    );
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

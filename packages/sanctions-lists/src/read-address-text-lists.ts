@@ -17,7 +17,8 @@ export async function readAddressTextLists(files: readonly string[]): Promise<Sa
   for (const file of files) {
     const asset = textListName.exec(basename(file))?.[1];
     if (!asset) throw new SanctionsListError(`${file}: a text list is named sanctioned_addresses_<ASSET>.txt (ASSET as OFAC codes it, e.g. XBT).`);
-    if (statSync(file).size > maxTextListBytes) throw new SanctionsListError(`${file} is larger than ${maxTextListBytes} bytes; a per-asset list is far smaller.`);
+    if (statSync(file).size > maxTextListBytes)
+      throw new SanctionsListError(`${file} is larger than ${maxTextListBytes} bytes; a per-asset list is far smaller.`);
     const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
     let lineNumber = 0;
     for await (const line of lines) {

@@ -83,7 +83,10 @@ function rootElementOf(file: string): string | undefined {
   const descriptor = openSync(file, "r");
   try {
     const read = readSync(descriptor, buffer, 0, buffer.length, 0);
-    const head = buffer.subarray(0, read).toString("utf8").replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, "");
+    const head = buffer
+      .subarray(0, read)
+      .toString("utf8")
+      .replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->/g, "");
     const name = /<([A-Za-z_][\w.:-]*)/.exec(head)?.[1];
     return name?.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
   } finally {

@@ -73,13 +73,7 @@ describe("reading OFAC list versions", () => {
       ["ETH", "0x0931cA4D13BB4ba75D9B7132AB690265D749a5E7", "ethereum", "90001", "Person EXAMPLE ONE"],
       ["TRX", "TLM3zA3EWycoDX4ZX4gKze7sgfbdkntTum", "tron", "90002", "EXAMPLE EXCHANGE LLC"],
       ["XBT", "13JtX4h7G5ZuNK5mFudKGq9DHLvvMFuNuz", "bitcoin", "90001", "Person EXAMPLE ONE"],
-      [
-        "XMR",
-        "49HqitRzdnhYjgTEAhgGpCfsjdTeMbUTU6cyR4JV1R7k2Eej9rGT8JpFiYDa4tZM6RZiFrHmMzgSrhHEqpDYKBe5B2ufNsL",
-        null,
-        "90002",
-        "EXAMPLE EXCHANGE LLC",
-      ],
+      ["XMR", "49HqitRzdnhYjgTEAhgGpCfsjdTeMbUTU6cyR4JV1R7k2Eej9rGT8JpFiYDa4tZM6RZiFrHmMzgSrhHEqpDYKBe5B2ufNsL", null, "90002", "EXAMPLE EXCHANGE LLC"],
     ]);
   });
 
@@ -107,7 +101,9 @@ describe("reading OFAC list versions", () => {
     writeFileSync(join(undated, "sanctioned_addresses_XBT.txt"), "13JtX4h7G5ZuNK5mFudKGq9DHLvvMFuNuz\nnot an address\n");
     await expect(readSanctionsList([undated])).rejects.toThrow(/carry no date/);
     await expect(readSanctionsList([undated], { publishedOn: "2024-02-30" })).rejects.toThrow(/not a calendar date/);
-    await expect(readSanctionsList([undated], { publishedOn: "2024-09-27" })).rejects.toThrow(/sanctioned_addresses_XBT.txt:2: "not an address" is not an address/);
+    await expect(readSanctionsList([undated], { publishedOn: "2024-09-27" })).rejects.toThrow(
+      /sanctioned_addresses_XBT.txt:2: "not an address" is not an address/,
+    );
     await expect(readSanctionsList([join(folder, "missing")])).rejects.toBeInstanceOf(SanctionsListError);
     await expect(readSanctionsList([fixture("sdn.xml"), fixture("sdn_advanced.xml")])).rejects.toThrow(/name one XML file alone/);
   });

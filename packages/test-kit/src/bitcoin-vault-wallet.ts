@@ -29,7 +29,9 @@ export function multisigVault(threshold: number, publicKeys: readonly Uint8Array
 
 /** A Taproot vault with an unspendable internal key and the given leaves (multi_a or single key). */
 export function taprootVault(leaves: readonly ({ multiA: { threshold: number; xOnlyKeys: readonly Uint8Array[] } } | { key: Uint8Array })[]): VaultPayment {
-  const tree = leaves.map((leaf) => ({ script: "key" in leaf ? btc.p2tr_pk(leaf.key).script : btc.p2tr_ms(leaf.multiA.threshold, [...leaf.multiA.xOnlyKeys]).script }));
+  const tree = leaves.map((leaf) => ({
+    script: "key" in leaf ? btc.p2tr_pk(leaf.key).script : btc.p2tr_ms(leaf.multiA.threshold, [...leaf.multiA.xOnlyKeys]).script,
+  }));
   return btc.p2tr(btc.TAPROOT_UNSPENDABLE_KEY, tree, undefined, true);
 }
 
@@ -42,7 +44,12 @@ function bip322MessageHash(message: string): Uint8Array {
 export function bip322ToSignTransaction(payment: VaultPayment, message: string): btc.Transaction {
   const toSpend = new btc.Transaction({ version: 0, allowUnknownInputs: true, allowUnknownOutputs: true, allowUnknownVersion: true, disableScriptCheck: true });
   toSpend.addOutput({ script: payment.script, amount: 0n });
-  toSpend.addInput({ txid: new Uint8Array(32), index: 0xffffffff, sequence: 0, finalScriptSig: concatBytes(Uint8Array.of(0x00, 0x20), bip322MessageHash(message)) });
+  toSpend.addInput({
+    txid: new Uint8Array(32),
+    index: 0xffffffff,
+    sequence: 0,
+    finalScriptSig: concatBytes(Uint8Array.of(0x00, 0x20), bip322MessageHash(message)),
+  });
   const toSign = new btc.Transaction({ version: 0, allowUnknownOutputs: true, allowUnknownVersion: true });
   toSign.addInput({ txid: toSpend.id, index: 0, sequence: 0, witnessUtxo: { script: payment.script, amount: 0n }, ...payment });
   toSign.addOutput({ script: Uint8Array.of(0x6a), amount: 0n });

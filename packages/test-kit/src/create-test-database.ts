@@ -12,7 +12,10 @@ export async function createTestDatabase(label: string): Promise<string> {
   const runId = inject("testRunId");
   const adminUrl = inject("postgresAdminUrl");
   counter += 1;
-  const name = `${runId}_${label.replace(/[^a-z0-9]/gi, "").toLowerCase().slice(0, 20)}_${process.pid}_${counter}`;
+  const name = `${runId}_${label
+    .replace(/[^a-z0-9]/gi, "")
+    .toLowerCase()
+    .slice(0, 20)}_${process.pid}_${counter}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

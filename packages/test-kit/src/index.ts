@@ -1,6 +1,29 @@
 /** The test kit: what the tests and benchmarks of more than one workspace share. */
-export { bip322WitnessPublicKeyHash, encodeWitness, p2pkhAddress, p2shP2wpkhAddress, p2trAddress, p2wpkhAddress, publicKeyOf, secretFromWif, signBip322PublicKeyHash, signBip322Taproot, signLegacy, taprootKeyPair, testSecretKey, type Hrp } from "./bitcoin-test-wallet.js";
-export { bip322ToSignTransaction, multisigVault, signBip322Script, signPsbtAsCoordinator, taprootVault, vaultKeys, type VaultPayment } from "./bitcoin-vault-wallet.js";
+export {
+  bip322WitnessPublicKeyHash,
+  encodeWitness,
+  p2pkhAddress,
+  p2shP2wpkhAddress,
+  p2trAddress,
+  p2wpkhAddress,
+  publicKeyOf,
+  secretFromWif,
+  signBip322PublicKeyHash,
+  signBip322Taproot,
+  signLegacy,
+  taprootKeyPair,
+  testSecretKey,
+  type Hrp,
+} from "./bitcoin-test-wallet.js";
+export {
+  bip322ToSignTransaction,
+  multisigVault,
+  signBip322Script,
+  signPsbtAsCoordinator,
+  taprootVault,
+  vaultKeys,
+  type VaultPayment,
+} from "./bitcoin-vault-wallet.js";
 export { createTestDatabase } from "./create-test-database.js";
 export { ethereumAddressOf, signPersonalMessage } from "./ethereum-test-wallet.js";
 export { anvilAccounts, minimalTokenBytecode, startLocalAnvil, type LocalAnvil } from "./local-anvil.js";

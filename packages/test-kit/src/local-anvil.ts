@@ -4,7 +4,11 @@ import { dirname, join } from "node:path";
 import { pollUntil } from "./poll-until.js";
 
 /** anvil's first default accounts (from its default mnemonic), unlocked for `eth_sendTransaction`, 10,000 ETH each; lower case. */
-export const anvilAccounts = ["0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "0x70997970c51812dc3a010c7d01b50e20d17dc79c", "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"] as const;
+export const anvilAccounts = [
+  "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+  "0x70997970c51812dc3a010c7d01b50e20d17dc79c",
+  "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+] as const;
 
 /**
  * A hand-assembled ERC-20 subset (no compiler here): the constructor credits 10^24 units to its
@@ -13,8 +17,25 @@ export const anvilAccounts = ["0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "0x7
  * returns true. Enough for the watcher, which reads only the receipt's `Transfer` logs.
  */
 const runtime =
-  "600435" + "602435" + "3354" + "8181" + "10" + "604d57" + "819003" + "3355" + "8154" + "8101" + "8255" + "600052" + "33" +
-  "7fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef" + "60206000a3" + "6001600052" + "60206000f3" + "5b" + "600080fd";
+  "600435" +
+  "602435" +
+  "3354" +
+  "8181" +
+  "10" +
+  "604d57" +
+  "819003" +
+  "3355" +
+  "8154" +
+  "8101" +
+  "8255" +
+  "600052" +
+  "33" +
+  "7fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef" +
+  "60206000a3" +
+  "6001600052" +
+  "60206000f3" +
+  "5b" +
+  "600080fd";
 const constructor = "69d3c21bcecceda1000000" + "3355" + "6052" + "80" + "6018" + "6000" + "39" + "6000" + "f3";
 export const minimalTokenBytecode = `0x${constructor}${runtime}`;
 
@@ -56,7 +77,11 @@ export async function startLocalAnvil(): Promise<LocalAnvil> {
   child.removeAllListeners("exit");
   let id = 1;
   const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
-    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }) });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }),
+    });
     const body = (await response.json()) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(`${method}: ${body.error.message}`);
     return body.result as T;
@@ -66,9 +91,16 @@ export async function startLocalAnvil(): Promise<LocalAnvil> {
   // anvil mines each transaction at once, but under load its receipt can lag the hash briefly:
   // a transaction counts as sent once it is in a block, as a test that mines next expects.
   const minedReceipt = async (hash: string): Promise<Receipt> =>
-    (await pollUntil(`the transaction ${hash} mined`, () => rpc<Receipt | null>("eth_getTransactionReceipt", [hash]), (receipt) => receipt !== null, { timeoutMs: 30_000, intervalMs: 100 }))!;
+    (await pollUntil(
+      `the transaction ${hash} mined`,
+      () => rpc<Receipt | null>("eth_getTransactionReceipt", [hash]),
+      (receipt) => receipt !== null,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    ))!;
   const sendAndMine = async (tx: Parameters<LocalAnvil["send"]>[0]) => {
-    const hash = await rpc<string>("eth_sendTransaction", [{ from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: hex(tx.value ?? 0n), ...(tx.data ? { data: tx.data } : {}) }]);
+    const hash = await rpc<string>("eth_sendTransaction", [
+      { from: tx.from, ...(tx.to ? { to: tx.to } : {}), value: hex(tx.value ?? 0n), ...(tx.data ? { data: tx.data } : {}) },
+    ]);
     return { hash, receipt: await minedReceipt(hash) };
   };
   const send: LocalAnvil["send"] = async (tx) => (await sendAndMine(tx)).hash;

@@ -76,13 +76,22 @@ function riffWebp(chunk: string, data: Buffer): Buffer {
 
 /** The start of an MP4 (ISO base media, `ftyp` box with the given major brand). */
 export function mp4Header(brand = "isom"): Buffer {
-  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from(`ftyp${brand}`, "latin1"), Buffer.from([0, 0, 2, 0]), Buffer.from(`${brand}iso2avc1mp41`, "latin1")]);
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x20]),
+    Buffer.from(`ftyp${brand}`, "latin1"),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from(`${brand}iso2avc1mp41`, "latin1"),
+  ]);
   return Buffer.concat([ftyp, Buffer.from([0, 0, 0, 8]), Buffer.from("free", "latin1"), Buffer.alloc(32)]);
 }
 
 /** The start of a WebM (or, with another doc type, a Matroska) file: the EBML header. */
 export function webmHeader(docType = "webm"): Buffer {
-  const body = Buffer.concat([Buffer.from([0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x80 | docType.length]), Buffer.from(docType, "latin1"), Buffer.from([0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02])]);
+  const body = Buffer.concat([
+    Buffer.from([0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x80 | docType.length]),
+    Buffer.from(docType, "latin1"),
+    Buffer.from([0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02]),
+  ]);
   return Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x80 | body.length]), body, Buffer.alloc(40)]);
 }
 

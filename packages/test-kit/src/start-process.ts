@@ -38,7 +38,10 @@ export async function startProcess(entry: string, env: Record<string, string>, r
       `${entry} answering ${readyUrl}`,
       async () => {
         if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}`);
-        return fetch(readyUrl, readyInit).then((response) => response.ok, () => false);
+        return fetch(readyUrl, readyInit).then(
+          (response) => response.ok,
+          () => false,
+        );
       },
       (ready) => ready,
       { timeoutMs: 180_000 },

@@ -18,10 +18,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
   return async () => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();
-    const { rows } = await client.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE $1",
-      [`${runId}%`],
-    );
+    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${runId}%`]);
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     await client.end();
   };

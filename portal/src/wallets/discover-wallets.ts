@@ -36,7 +36,13 @@ export function discoverWallets(onChange: () => void): () => DiscoveredWallet[] 
   window.addEventListener("eip6963:announceProvider", (event) => {
     const detail = (event as CustomEvent<Eip6963Announcement>).detail;
     if (!detail?.info?.uuid || typeof detail.provider?.request !== "function") return;
-    add({ key: `eip6963:${detail.info.uuid}`, name: String(detail.info.name), icon: inlineIcon(detail.info.icon), family: "ethereum", provider: detail.provider });
+    add({
+      key: `eip6963:${detail.info.uuid}`,
+      name: String(detail.info.name),
+      icon: inlineIcon(detail.info.icon),
+      family: "ethereum",
+      provider: detail.provider,
+    });
   });
   const register = (...wallets: StandardWallet[]) => {
     for (const wallet of wallets) {
@@ -64,7 +70,8 @@ function injectedWallets(announced: DiscoveredWallet[]): DiscoveredWallet[] {
     found.push({ key: "injected:ethereum", name: "", icon: undefined, family: "ethereum", provider: ethereum });
   }
   const tronWeb = page.tronWeb as { trx?: { signMessageV2?: unknown } } | undefined;
-  if (typeof tronWeb?.trx?.signMessageV2 === "function") found.push({ key: "injected:tronweb", name: "TronLink", icon: undefined, family: "tron", provider: tronWeb });
+  if (typeof tronWeb?.trx?.signMessageV2 === "function")
+    found.push({ key: "injected:tronweb", name: "TronLink", icon: undefined, family: "tron", provider: tronWeb });
   const listed = Array.isArray(page.btc_providers) ? (page.btc_providers as { id?: unknown; name?: unknown; icon?: unknown }[]) : [];
   for (const entry of listed) {
     const provider = typeof entry.id === "string" ? objectAt(page, entry.id) : undefined;
@@ -72,7 +79,8 @@ function injectedWallets(announced: DiscoveredWallet[]): DiscoveredWallet[] {
     found.push({ key: `sats-connect:${String(entry.id)}`, name: String(entry.name ?? entry.id), icon: inlineIcon(entry.icon), family: "bitcoin", provider });
   }
   const xverse = objectAt(page, "XverseProviders.BitcoinProvider") as { request?: unknown } | undefined;
-  if (listed.length === 0 && typeof xverse?.request === "function") found.push({ key: "sats-connect:xverse", name: "Xverse", icon: undefined, family: "bitcoin", provider: xverse });
+  if (listed.length === 0 && typeof xverse?.request === "function")
+    found.push({ key: "sats-connect:xverse", name: "Xverse", icon: undefined, family: "bitcoin", provider: xverse });
   return found;
 }
 

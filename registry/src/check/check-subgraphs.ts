@@ -22,9 +22,22 @@ export interface CheckInput {
  * Returns the composed supergraph too, so that a publish serves exactly what was checked.
  */
 export async function checkSubgraphs(db: Kysely<RegistryDatabase>, input: CheckInput): Promise<{ report: CheckReport; supergraph: string | undefined }> {
-  const report: CheckReport = { subgraph: input.subgraph, safe: false, servedVersion: input.served?.version ?? null, compositionErrors: [], changes: [], usage: [], usageWindowDays: input.usageWindowDays };
+  const report: CheckReport = {
+    subgraph: input.subgraph,
+    safe: false,
+    servedVersion: input.served?.version ?? null,
+    compositionErrors: [],
+    changes: [],
+    usage: [],
+    usageWindowDays: input.usageWindowDays,
+  };
   if (input.next.length === 0) {
-    report.compositionErrors.push({ message: "No subgraph would be left: the supergraph cannot be empty.", code: "NO_SUBGRAPHS", subgraphs: [input.subgraph], coordinates: [] });
+    report.compositionErrors.push({
+      message: "No subgraph would be left: the supergraph cannot be empty.",
+      code: "NO_SUBGRAPHS",
+      subgraphs: [input.subgraph],
+      coordinates: [],
+    });
     return { report, supergraph: undefined };
   }
   const composition = composeSubgraphs(input.next);

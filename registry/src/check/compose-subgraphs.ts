@@ -39,7 +39,16 @@ export function composeSubgraphs(subgraphs: readonly SubgraphSource[]): Composit
   }
   if (problems.length > 0) return { ok: false, problems };
   const result = composeServices(services);
-  if (result.errors) return { ok: false, problems: result.errors.map((error) => problemOf(error, subgraphs.map(({ name }) => name))) };
+  if (result.errors)
+    return {
+      ok: false,
+      problems: result.errors.map((error) =>
+        problemOf(
+          error,
+          subgraphs.map(({ name }) => name),
+        ),
+      ),
+    };
   return { ok: true, supergraph: result.supergraphSdl };
 }
 
@@ -52,7 +61,9 @@ function problemOf(error: GraphQLError, names: readonly string[]): CompositionPr
   }
   const coordinates = new Set<string>();
   // A field or argument is dotted; a bare name is a coordinate only where composition calls it a type ("has type \"Int\"" is not one).
-  for (const match of message.matchAll(/"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){1,2})(?:\([^)]*\))?"|(?:^|\. |: )(?:Type|Interface|Enum|Union|Input (?:object )?type|Object type) "([A-Za-z_][A-Za-z0-9_]*)"/g)) {
+  for (const match of message.matchAll(
+    /"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){1,2})(?:\([^)]*\))?"|(?:^|\. |: )(?:Type|Interface|Enum|Union|Input (?:object )?type|Object type) "([A-Za-z_][A-Za-z0-9_]*)"/g,
+  )) {
     const coordinate = match[1] ?? match[2];
     if (coordinate) coordinates.add(coordinate);
   }

@@ -46,7 +46,8 @@ const allowed: Record<SubgraphCommand, string[]> = {
 
 export function parseCliArguments(argv: readonly string[]): CliArguments {
   const [command, ...rest] = argv;
-  if (!command || !commands.has(command as SubgraphCommand)) throw new UsageError(`The command must be one of ${[...commands].join(", ")}; got ${JSON.stringify(command ?? "")}.`);
+  if (!command || !commands.has(command as SubgraphCommand))
+    throw new UsageError(`The command must be one of ${[...commands].join(", ")}; got ${JSON.stringify(command ?? "")}.`);
   const which = command as SubgraphCommand;
   const given = new Map<string, string | true>();
   for (let index = 0; index < rest.length; index += 1) {
@@ -70,7 +71,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     return Number(value);
   };
   const parsed: CliArguments = { command: which, force: given.has("--force"), json: given.has("--json") };
-  for (const [option, key] of [["--name", "name"], ["--url", "url"], ["--schema", "schema"], ["--routes", "routes"], ["--reason", "reason"]] as const) {
+  for (const [option, key] of [
+    ["--name", "name"],
+    ["--url", "url"],
+    ["--schema", "schema"],
+    ["--routes", "routes"],
+    ["--reason", "reason"],
+  ] as const) {
     const value = text(option);
     if (value !== undefined) parsed[key] = value;
   }

@@ -14,7 +14,8 @@ export async function graphToken(env: NodeJS.ProcessEnv, signal: AbortSignal): P
     if (!issuer) throw new Error("Set GRAPH_TOKEN_URL (the token endpoint) or GRAPH_ISSUER_URL (the OIDC issuer) beside GRAPH_CLIENT_ID.");
     const discovery = await fetch(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`, { signal });
     const document = (await discovery.json().catch(() => ({}))) as { token_endpoint?: string };
-    if (!discovery.ok || !document.token_endpoint) throw new Error(`The issuer ${issuer} has no token endpoint in its discovery document (HTTP ${discovery.status}).`);
+    if (!discovery.ok || !document.token_endpoint)
+      throw new Error(`The issuer ${issuer} has no token endpoint in its discovery document (HTTP ${discovery.status}).`);
     tokenUrl = document.token_endpoint;
   }
   const response = await fetch(tokenUrl, {
@@ -24,6 +25,7 @@ export async function graphToken(env: NodeJS.ProcessEnv, signal: AbortSignal): P
     signal,
   });
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string };
-  if (!response.ok || !body.access_token) throw new Error(`The token endpoint refused the client ${clientId} (HTTP ${response.status}${body.error ? `, ${body.error}` : ""}).`);
+  if (!response.ok || !body.access_token)
+    throw new Error(`The token endpoint refused the client ${clientId} (HTTP ${response.status}${body.error ? `, ${body.error}` : ""}).`);
   return body.access_token;
 }

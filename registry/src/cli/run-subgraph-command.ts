@@ -54,7 +54,11 @@ export async function runSubgraphCommand(args: CliArguments, env: NodeJS.Process
 
     switch (args.command) {
       case "check": {
-        const { body } = await call("POST", "/registry/subgraphs/check", { name: args.name, url: args.url, schema: await read(args.schema as string, "schema") });
+        const { body } = await call("POST", "/registry/subgraphs/check", {
+          name: args.name,
+          url: args.url,
+          schema: await read(args.schema as string, "schema"),
+        });
         const report = body as unknown as CheckReport;
         return { exitCode: report.safe && report.compositionErrors.length === 0 ? 0 : 1, output: print(report, describeCheck(report)) };
       }
@@ -65,25 +69,55 @@ export async function runSubgraphCommand(args: CliArguments, env: NodeJS.Process
         const { body } = await call("POST", "/registry/subgraphs/publish", request);
         const report = body.check as CheckReport;
         const published = body.published === true;
-        const verdict = published ? (body.unchanged ? `${args.name}: unchanged, version ${String(body.version)} serves it` : `${args.name}: published as version ${String(body.version)}${body.forced ? ` (forced: ${args.reason})` : ""}`) : `${args.name}: publish refused`;
+        const verdict = published
+          ? body.unchanged
+            ? `${args.name}: unchanged, version ${String(body.version)} serves it`
+            : `${args.name}: published as version ${String(body.version)}${body.forced ? ` (forced: ${args.reason})` : ""}`
+          : `${args.name}: publish refused`;
         return { exitCode: published ? 0 : 1, output: print(body, `${describeCheck(report)}\n${verdict}`) };
       }
       case "remove": {
         const { body } = await call("POST", "/registry/subgraphs/remove", { name: args.name, ...(args.force ? { force: true, reason: args.reason } : {}) });
         const published = body.published === true;
-        return { exitCode: published ? 0 : 1, output: print(body, `${describeCheck(body.check as CheckReport)}\n${published ? `${args.name}: removed in version ${String(body.version)}` : `${args.name}: removal refused`}`) };
+        return {
+          exitCode: published ? 0 : 1,
+          output: print(
+            body,
+            `${describeCheck(body.check as CheckReport)}\n${published ? `${args.name}: removed in version ${String(body.version)}` : `${args.name}: removal refused`}`,
+          ),
+        };
       }
       case "rollback": {
         const { body } = await call("POST", "/registry/subgraphs/rollback", { to: args.to });
-        return { exitCode: 0, output: print(body, body.unchanged ? `version ${String(body.version)} already serves version ${args.to}'s supergraph` : `rolled back to version ${args.to} as version ${String(body.version)}`) };
+        return {
+          exitCode: 0,
+          output: print(
+            body,
+            body.unchanged
+              ? `version ${String(body.version)} already serves version ${args.to}'s supergraph`
+              : `rolled back to version ${args.to} as version ${String(body.version)}`,
+          ),
+        };
       }
       case "history": {
         const query = new URLSearchParams();
         if (args.name) query.set("name", args.name);
         if (args.limit) query.set("limit", String(args.limit));
         const { body } = await call("GET", `/registry/subgraphs/history${query.size ? `?${query}` : ""}`);
-        const versions = body.versions as { version: number; subgraph: string; action: string; client: string; subject: string; at: string; reason: string | null; supergraphSha256: string }[];
-        const text = versions.map((entry) => `${String(entry.version).padStart(5)}  ${entry.at}  ${entry.action.padEnd(8)} ${entry.subgraph}  by ${entry.client} (${entry.subject})  ${entry.supergraphSha256.slice(0, 12)}${entry.reason ? `  reason: ${entry.reason}` : ""}`);
+        const versions = body.versions as {
+          version: number;
+          subgraph: string;
+          action: string;
+          client: string;
+          subject: string;
+          at: string;
+          reason: string | null;
+          supergraphSha256: string;
+        }[];
+        const text = versions.map(
+          (entry) =>
+            `${String(entry.version).padStart(5)}  ${entry.at}  ${entry.action.padEnd(8)} ${entry.subgraph}  by ${entry.client} (${entry.subject})  ${entry.supergraphSha256.slice(0, 12)}${entry.reason ? `  reason: ${entry.reason}` : ""}`,
+        );
         return { exitCode: 0, output: print(body, text.join("\n") || "no versions yet") };
       }
     }

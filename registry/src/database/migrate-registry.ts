@@ -15,7 +15,12 @@ class StaticMigrationProvider implements MigrationProvider {
 /** Applies every pending migration; Kysely's lock lets replicas start together. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateRegistry(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(), migrationTableName: "registry_migration", migrationLockTableName: "registry_migration_lock" });
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    migrationTableName: "registry_migration",
+    migrationLockTableName: "registry_migration_lock",
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);

@@ -1,7 +1,15 @@
 import type { ServerResponse } from "node:http";
 import type { PublicError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendJson, type RouteCall, type RouteDefinition, type RouteRefusal } from "@compliance-graph/process-shell";
+import {
+  BodyTooLargeError,
+  MalformedBodyError,
+  readJsonBody,
+  sendJson,
+  type RouteCall,
+  type RouteDefinition,
+  type RouteRefusal,
+} from "@compliance-graph/process-shell";
 import type { JWK } from "jose";
 import { publishSubgraph } from "../publish/publish-subgraph.js";
 import { removeSubgraph } from "../publish/remove-subgraph.js";
@@ -23,7 +31,8 @@ const maxUsageBodyBytes = 4 * 1_048_576;
 export const usageReporterClient = "compliance-graph-gateway";
 
 /** The shell's refusals (401, 405) in the registry's one body shape, `{ error, reason }`. */
-const refuse: RouteRefusal = (response, status, error: PublicError) => sendJson(response, status, { error: String(error.extensions.code).toLowerCase(), reason: error.message });
+const refuse: RouteRefusal = (response, status, error: PublicError) =>
+  sendJson(response, status, { error: String(error.extensions.code).toLowerCase(), reason: error.message });
 
 export interface RegistryRoutesOptions {
   context: RegistryContext;
@@ -39,9 +48,18 @@ export interface RegistryRoutesOptions {
 export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<Identity>[] {
   const { context } = options;
   const keys = JSON.stringify({ keys: options.publicKeys });
-  const actorOf = (identity: Identity | undefined): Actor => ({ subject: identity?.subject ?? "", client: identity?.client ?? "", roles: identity?.roles ?? [] });
+  const actorOf = (identity: Identity | undefined): Actor => ({
+    subject: identity?.subject ?? "",
+    client: identity?.client ?? "",
+    roles: identity?.roles ?? [],
+  });
   /** A route answering JSON, with the registry's refusals and bad bodies answered in the same shape. */
-  const json = (path: string, methods: string[], answer: (call: RouteCall<Identity>, body: Record<string, unknown>) => Promise<{ status: number; body: unknown }>, bodyLimit = maxPublishBodyBytes): RouteDefinition<Identity> => ({
+  const json = (
+    path: string,
+    methods: string[],
+    answer: (call: RouteCall<Identity>, body: Record<string, unknown>) => Promise<{ status: number; body: unknown }>,
+    bodyLimit = maxPublishBodyBytes,
+  ): RouteDefinition<Identity> => ({
     path,
     methods,
     access: "identified",
@@ -51,7 +69,8 @@ export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<
         let body: Record<string, unknown> = {};
         if (call.request.method === "POST") {
           const parsed = await readJsonBody(call.request, bodyLimit);
-          if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new RegistryError("invalid_input", "The body must be a JSON object.");
+          if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+            throw new RegistryError("invalid_input", "The body must be a JSON object.");
           body = parsed as Record<string, unknown>;
         }
         const answered = await answer(call, body);
@@ -75,7 +94,11 @@ export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<
           response.writeHead(304, { etag });
           return void response.end();
         }
-        const served = await context.db.selectFrom("registry_version").select(["version", "supergraph", "routes", "signature"]).where("version", "=", newest.version).executeTakeFirstOrThrow();
+        const served = await context.db
+          .selectFrom("registry_version")
+          .select(["version", "supergraph", "routes", "signature"])
+          .where("version", "=", newest.version)
+          .executeTakeFirstOrThrow();
         response.setHeader("etag", etag);
         sendJson(response, 200, served);
       },
@@ -95,14 +118,18 @@ export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<
       ["POST"],
       async ({ identity }, body) => {
         // Only a gateway's own report: a caller's token forwarded under /registry/ carries the caller's azp.
-        if (identity?.client !== usageReporterClient) throw new RegistryError("forbidden", `Usage is reported by the gateways only (internal token with azp ${usageReporterClient}).`);
+        if (identity?.client !== usageReporterClient)
+          throw new RegistryError("forbidden", `Usage is reported by the gateways only (internal token with azp ${usageReporterClient}).`);
         const reports = parseUsageReports(body);
         await recordUsage(context.db, reports);
         return { status: 202, body: { accepted: reports.length } };
       },
       maxUsageBodyBytes,
     ),
-    json("/registry/subgraphs/check", ["POST"], async ({ identity }, body) => ({ status: 200, body: (await publishSubgraph(context, actorOf(identity), body, true)).check })),
+    json("/registry/subgraphs/check", ["POST"], async ({ identity }, body) => ({
+      status: 200,
+      body: (await publishSubgraph(context, actorOf(identity), body, true)).check,
+    })),
     json("/registry/subgraphs/publish", ["POST"], async ({ identity }, body) => {
       const outcome = await publishSubgraph(context, actorOf(identity), body, false);
       return { status: outcome.published ? 200 : 409, body: outcome };
@@ -111,7 +138,10 @@ export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<
       const outcome = await removeSubgraph(context, actorOf(identity), body);
       return { status: outcome.published ? 200 : 409, body: outcome };
     }),
-    json("/registry/subgraphs/rollback", ["POST"], async ({ identity }, body) => ({ status: 200, body: await rollBackToVersion(context, actorOf(identity), body) })),
+    json("/registry/subgraphs/rollback", ["POST"], async ({ identity }, body) => ({
+      status: 200,
+      body: await rollBackToVersion(context, actorOf(identity), body),
+    })),
     json("/registry/subgraphs/history", ["GET"], async ({ identity, query }) => {
       requireRole(actorOf(identity), registryRoles.publish);
       return { status: 200, body: { versions: await subgraphHistory(context.db, query) } };
@@ -119,7 +149,10 @@ export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<
     json("/registry/subgraphs/list", ["GET"], async ({ identity }) => {
       requireRole(actorOf(identity), registryRoles.publish);
       const rows = await context.db.selectFrom("registry_subgraph").select(["name", "url", "owners", "updated_at"]).orderBy("name").execute();
-      return { status: 200, body: { subgraphs: rows.map((row) => ({ name: row.name, url: row.url, owners: row.owners, updatedAt: new Date(row.updated_at).toISOString() })) } };
+      return {
+        status: 200,
+        body: { subgraphs: rows.map((row) => ({ name: row.name, url: row.url, owners: row.owners, updatedAt: new Date(row.updated_at).toISOString() })) },
+      };
     }),
     json("/registry/owners/set", ["POST"], async ({ identity }, body) => ({ status: 200, body: await setSubgraphOwners(context, actorOf(identity), body) })),
   ];

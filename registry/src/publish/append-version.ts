@@ -12,7 +12,9 @@ export async function lockRegistry(trx: Transaction<RegistryDatabase>): Promise<
 }
 
 /** The version served now (the newest), or undefined while nothing is published. */
-export async function servedVersion(trx: Transaction<RegistryDatabase>): Promise<{ version: number; supergraph: string; subgraphs: SubgraphSnapshot[] } | undefined> {
+export async function servedVersion(
+  trx: Transaction<RegistryDatabase>,
+): Promise<{ version: number; supergraph: string; subgraphs: SubgraphSnapshot[] } | undefined> {
   return trx.selectFrom("registry_version").select(["version", "supergraph", "subgraphs"]).orderBy("version", "desc").limit(1).executeTakeFirst();
 }
 
@@ -34,7 +36,10 @@ export interface NewVersion {
  * history, and the current subgraphs replaced by its own. Owners stay with their subgraph.
  */
 export async function appendVersion(context: RegistryContext, trx: Transaction<RegistryDatabase>, next: NewVersion): Promise<number> {
-  const newest = await trx.selectFrom("registry_version").select(sql<number>`coalesce(max(version), 0)`.as("version")).executeTakeFirstOrThrow();
+  const newest = await trx
+    .selectFrom("registry_version")
+    .select(sql<number>`coalesce(max(version), 0)`.as("version"))
+    .executeTakeFirstOrThrow();
   const version = Number(newest.version) + 1;
   const routes = JSON.stringify(next.subgraphs.flatMap((subgraph) => subgraph.routes));
   const signature = await signSupergraph(context.key, version, next.supergraph, routes);
@@ -61,8 +66,17 @@ export async function appendVersion(context: RegistryContext, trx: Transaction<R
   for (const subgraph of next.subgraphs) {
     await trx
       .insertInto("registry_subgraph")
-      .values({ name: subgraph.name, url: subgraph.url, schema: subgraph.schema, routes: JSON.stringify(subgraph.routes), owners: next.ownersOfNew, updated_at: new Date() })
-      .onConflict((conflict) => conflict.column("name").doUpdateSet({ url: subgraph.url, schema: subgraph.schema, routes: JSON.stringify(subgraph.routes), updated_at: new Date() }))
+      .values({
+        name: subgraph.name,
+        url: subgraph.url,
+        schema: subgraph.schema,
+        routes: JSON.stringify(subgraph.routes),
+        owners: next.ownersOfNew,
+        updated_at: new Date(),
+      })
+      .onConflict((conflict) =>
+        conflict.column("name").doUpdateSet({ url: subgraph.url, schema: subgraph.schema, routes: JSON.stringify(subgraph.routes), updated_at: new Date() }),
+      )
       .execute();
   }
   return version;

@@ -39,7 +39,12 @@ export async function publishSubgraph(context: RegistryContext, actor: Actor, bo
     // Routes not given keep the subgraph's routes; an empty list removes them.
     const routes = subgraphRouteEntries(body.routes === undefined && existing ? JSON.parse(existing.routes) : body.routes, name, otherRoutes);
     const candidate: SubgraphSnapshot = { name, url, schema, routes };
-    const next = [...current.filter((subgraph) => subgraph.name !== name).map((subgraph) => ({ name: subgraph.name, url: subgraph.url, schema: subgraph.schema, routes: JSON.parse(subgraph.routes) as unknown[] })), candidate].sort((a, b) => a.name.localeCompare(b.name));
+    const next = [
+      ...current
+        .filter((subgraph) => subgraph.name !== name)
+        .map((subgraph) => ({ name: subgraph.name, url: subgraph.url, schema: subgraph.schema, routes: JSON.parse(subgraph.routes) as unknown[] })),
+      candidate,
+    ].sort((a, b) => a.name.localeCompare(b.name));
     const served = await servedVersion(trx);
     const { report, supergraph } = await checkSubgraphs(trx, { subgraph: name, next, served, usageWindowDays: context.usageWindowDays });
     if (dryRun) return { published: false, check: report };

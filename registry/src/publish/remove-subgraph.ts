@@ -15,13 +15,25 @@ export async function removeSubgraph(context: RegistryContext, actor: Actor, bod
     await lockRegistry(trx);
     const current = await trx.selectFrom("registry_subgraph").selectAll().orderBy("name").execute();
     const existing = current.find((subgraph) => subgraph.name === name);
-    if (!existing) throw new RegistryError("not_found", `No subgraph is named ${name}; the current ones: ${current.map((subgraph) => subgraph.name).join(", ") || "none"}.`);
+    if (!existing)
+      throw new RegistryError("not_found", `No subgraph is named ${name}; the current ones: ${current.map((subgraph) => subgraph.name).join(", ") || "none"}.`);
     requireOwner(actor, name, existing.owners);
-    const next = current.filter((subgraph) => subgraph.name !== name).map((subgraph) => ({ name: subgraph.name, url: subgraph.url, schema: subgraph.schema, routes: JSON.parse(subgraph.routes) as unknown[] }));
+    const next = current
+      .filter((subgraph) => subgraph.name !== name)
+      .map((subgraph) => ({ name: subgraph.name, url: subgraph.url, schema: subgraph.schema, routes: JSON.parse(subgraph.routes) as unknown[] }));
     const served = await servedVersion(trx);
     const { report, supergraph } = await checkSubgraphs(trx, { subgraph: name, next, served, usageWindowDays: context.usageWindowDays });
     if (!supergraph || (!report.safe && reason === null)) return { published: false, check: report };
-    const version = await appendVersion(context, trx, { subgraph: name, action: "remove", actor, reason, diff: report, supergraph, subgraphs: next, ownersOfNew: [actor.client] });
+    const version = await appendVersion(context, trx, {
+      subgraph: name,
+      action: "remove",
+      actor,
+      reason,
+      diff: report,
+      supergraph,
+      subgraphs: next,
+      ownersOfNew: [actor.client],
+    });
     return { published: true, version, check: report, ...(reason !== null && !report.safe ? { forced: true } : {}) };
   });
 }

@@ -11,17 +11,23 @@ import { appendVersion, lockRegistry, servedVersion } from "./append-version.js"
  * own, with its diff. It is not refused for recorded usage (it returns to what served before, the
  * way out of a bad publish), but the caller must own every subgraph it changes.
  */
-export async function rollBackToVersion(context: RegistryContext, actor: Actor, body: Record<string, unknown>): Promise<{ version: number; rolledBackTo: number; unchanged?: boolean }> {
+export async function rollBackToVersion(
+  context: RegistryContext,
+  actor: Actor,
+  body: Record<string, unknown>,
+): Promise<{ version: number; rolledBackTo: number; unchanged?: boolean }> {
   requireRole(actor, registryRoles.publish);
   const to = body.to;
-  if (typeof to !== "number" || !Number.isSafeInteger(to) || to < 1) throw new RegistryError("invalid_input", "to must be the number of an earlier version (see history).");
+  if (typeof to !== "number" || !Number.isSafeInteger(to) || to < 1)
+    throw new RegistryError("invalid_input", "to must be the number of an earlier version (see history).");
   return context.db.transaction().execute(async (trx) => {
     await lockRegistry(trx);
     const target = await trx.selectFrom("registry_version").select(["version", "supergraph", "subgraphs"]).where("version", "=", to).executeTakeFirst();
     if (!target) throw new RegistryError("not_found", `No version ${to} exists; see history.`);
     const served = await servedVersion(trx);
     if (!served) throw new RegistryError("nothing_published", "Nothing is published yet.");
-    if (served.supergraph === target.supergraph && JSON.stringify(served.subgraphs) === JSON.stringify(target.subgraphs)) return { version: served.version, rolledBackTo: to, unchanged: true };
+    if (served.supergraph === target.supergraph && JSON.stringify(served.subgraphs) === JSON.stringify(target.subgraphs))
+      return { version: served.version, rolledBackTo: to, unchanged: true };
     const current = await trx.selectFrom("registry_subgraph").selectAll().execute();
     for (const subgraph of current) {
       const then = target.subgraphs.find(({ name }) => name === subgraph.name);

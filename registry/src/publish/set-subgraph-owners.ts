@@ -8,7 +8,12 @@ export async function setSubgraphOwners(context: RegistryContext, actor: Actor, 
   requireRole(actor, registryRoles.admin);
   const name = subgraphName(body.name);
   const owners = body.owners;
-  if (!Array.isArray(owners) || owners.length === 0 || owners.length > 50 || owners.some((owner) => typeof owner !== "string" || owner === "" || owner.length > 200)) {
+  if (
+    !Array.isArray(owners) ||
+    owners.length === 0 ||
+    owners.length > 50 ||
+    owners.some((owner) => typeof owner !== "string" || owner === "" || owner.length > 200)
+  ) {
     throw new RegistryError("invalid_input", "owners must be a list of 1 to 50 client ids (azp).");
   }
   const unique = [...new Set(owners as string[])].sort();

@@ -17,7 +17,8 @@ export interface HistoryEntry {
 /** The versions, newest first; `name` keeps those of one subgraph. */
 export async function subgraphHistory(db: Kysely<RegistryDatabase>, query: URLSearchParams): Promise<HistoryEntry[]> {
   const limitText = query.get("limit") ?? "50";
-  if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1_000) throw new RegistryError("invalid_input", "limit must be a whole number from 1 to 1000.");
+  if (!/^\d{1,4}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1_000)
+    throw new RegistryError("invalid_input", "limit must be a whole number from 1 to 1000.");
   const name = query.get("name");
   let select = db
     .selectFrom("registry_version")

@@ -20,8 +20,10 @@ export function subgraphRouteEntries(raw: unknown, subgraph: string, others: rea
     if (route.subgraph === undefined) route.subgraph = subgraph;
     if (route.subgraph !== subgraph) throw new RegistryError("invalid_input", `${at}.subgraph must be ${subgraph}: a subgraph publishes only its own routes.`);
     const path = route.path;
-    if (typeof path !== "string" || !/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path === "/") throw new RegistryError("invalid_input", `${at}.path must be an absolute path other than / (letters, digits, . _ ~ - /).`);
-    if (reservedPrefixes.some((reserved) => path.startsWith(reserved) || reserved.startsWith(path))) throw new RegistryError("invalid_input", `${at}.path must not overlap the gateway's own paths (${reservedPrefixes.join(", ")}).`);
+    if (typeof path !== "string" || !/^\/[A-Za-z0-9._~\-/]*$/.test(path) || path === "/")
+      throw new RegistryError("invalid_input", `${at}.path must be an absolute path other than / (letters, digits, . _ ~ - /).`);
+    if (reservedPrefixes.some((reserved) => path.startsWith(reserved) || reserved.startsWith(path)))
+      throw new RegistryError("invalid_input", `${at}.path must not overlap the gateway's own paths (${reservedPrefixes.join(", ")}).`);
     const taken = others.find((other) => other.subgraph !== subgraph && typeof other.path === "string" && overlaps(other.path, path));
     if (taken) throw new RegistryError("invalid_input", `${at}.path overlaps ${String(taken.path)} of the subgraph ${String(taken.subgraph)}.`);
     return route;

@@ -22,12 +22,20 @@ export const developmentRegistryKeyPrefix = "dev-registry-";
  * from the key itself). Without one, production refuses to start (a generated key would sign with
  * a key no gateway was told to trust); development generates one and says so.
  */
-export async function registrySigningKeyFrom(text: string | undefined, options: { production: boolean; keyId?: string | undefined; warn: (message: string) => void }): Promise<RegistrySigningKey> {
+export async function registrySigningKeyFrom(
+  text: string | undefined,
+  options: { production: boolean; keyId?: string | undefined; warn: (message: string) => void },
+): Promise<RegistrySigningKey> {
   if (!text || text.trim() === "") {
-    if (options.production) throw new Error("The registry refuses to start in production without REGISTRY_SIGNING_KEY (a private EC P-256 JWK or PKCS#8 PEM): gateways verify every supergraph with its public half.");
+    if (options.production)
+      throw new Error(
+        "The registry refuses to start in production without REGISTRY_SIGNING_KEY (a private EC P-256 JWK or PKCS#8 PEM): gateways verify every supergraph with its public half.",
+      );
     const { privateKey, publicKey } = await generateKeyPair(registrySignatureAlgorithm, { extractable: true });
     const kid = `${developmentRegistryKeyPrefix}${randomUUID()}`;
-    options.warn(`REGISTRY_SIGNING_KEY is not set: generated the development signing key ${kid}; set REGISTRY_SIGNING_KEY to keep signatures valid across restarts.`);
+    options.warn(
+      `REGISTRY_SIGNING_KEY is not set: generated the development signing key ${kid}; set REGISTRY_SIGNING_KEY to keep signatures valid across restarts.`,
+    );
     return { kid, privateKey, publicJwk: publicJwk(await exportJWK(publicKey), kid), generated: true };
   }
   const trimmed = text.trim();
@@ -54,7 +62,8 @@ export async function registrySigningKeyFrom(text: string | undefined, options: 
   const exported = await exportJWK(privateKey);
   const { d: _d, ...publicPart } = exported;
   kid ??= `registry-${(publicPart.x ?? "").slice(0, 16)}`;
-  if (options.production && kid.startsWith(developmentRegistryKeyPrefix)) throw new Error(`The registry refuses the development key ${kid} in production; set REGISTRY_SIGNING_KEY to a key of your own.`);
+  if (options.production && kid.startsWith(developmentRegistryKeyPrefix))
+    throw new Error(`The registry refuses the development key ${kid} in production; set REGISTRY_SIGNING_KEY to a key of your own.`);
   return { kid, privateKey, publicJwk: publicJwk(publicPart, kid), generated: false };
 }
 

@@ -19,15 +19,25 @@ export function sha256Hex(text: string): string {
  * again from the store, so that whoever can write the store cannot have a schema of theirs signed.
  */
 export async function signSupergraph(key: RegistrySigningKey, version: number, supergraph: string, routes: string, now = Date.now()): Promise<string> {
-  const payload: SupergraphSignaturePayload = { version, supergraphSha256: sha256Hex(supergraph), routesSha256: sha256Hex(routes), iat: Math.floor(now / 1000) };
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: registrySignatureAlgorithm, kid: key.kid }).sign(key.privateKey);
+  const payload: SupergraphSignaturePayload = {
+    version,
+    supergraphSha256: sha256Hex(supergraph),
+    routesSha256: sha256Hex(routes),
+    iat: Math.floor(now / 1000),
+  };
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader({ alg: registrySignatureAlgorithm, kid: key.kid })
+    .sign(key.privateKey);
 }
 
 /**
  * Verifies a served supergraph as a gateway must (docs/schema-registry.md): the JWS with a key of
  * the set, its version, and both hashes against the texts received. Throws on any mismatch.
  */
-export async function verifySupergraphSignature(keys: JSONWebKeySet, served: { version: number; supergraph: string; routes: string; signature: string }): Promise<SupergraphSignaturePayload> {
+export async function verifySupergraphSignature(
+  keys: JSONWebKeySet,
+  served: { version: number; supergraph: string; routes: string; signature: string },
+): Promise<SupergraphSignaturePayload> {
   const { payload } = await compactVerify(served.signature, createLocalJWKSet(keys), { algorithms: [registrySignatureAlgorithm] });
   const claims = JSON.parse(new TextDecoder().decode(payload)) as SupergraphSignaturePayload;
   if (claims.version !== served.version) throw new Error(`The signature is of version ${claims.version}, not ${served.version}.`);

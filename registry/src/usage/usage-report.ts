@@ -28,14 +28,26 @@ export function parseUsageReports(body: unknown): UsageReport[] {
     const at = `reports[${index}]`;
     if (raw === null || typeof raw !== "object") return fail(at, "must be an object.");
     const { operationHash, client, hour, count, coordinates } = raw as Record<string, unknown>;
-    if (typeof operationHash !== "string" || !/^[0-9a-f]{16,128}$/.test(operationHash)) fail(`${at}.operationHash`, "must be a lower-case hex hash (16 to 128 digits).");
+    if (typeof operationHash !== "string" || !/^[0-9a-f]{16,128}$/.test(operationHash))
+      fail(`${at}.operationHash`, "must be a lower-case hex hash (16 to 128 digits).");
     if (typeof client !== "string" || client === "" || client.length > 200) fail(`${at}.client`, "must be the caller's azp (1 to 200 characters).");
     const start = typeof hour === "string" ? new Date(hour) : undefined;
-    if (!start || Number.isNaN(start.getTime()) || start.getTime() % 3_600_000 !== 0) fail(`${at}.hour`, "must be the ISO start of a UTC hour, such as 2026-11-27T15:00:00.000Z.");
+    if (!start || Number.isNaN(start.getTime()) || start.getTime() % 3_600_000 !== 0)
+      fail(`${at}.hour`, "must be the ISO start of a UTC hour, such as 2026-11-27T15:00:00.000Z.");
     if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 1) fail(`${at}.count`, "must be a whole number of at least 1.");
-    if (!Array.isArray(coordinates) || coordinates.length > maxCoordinatesPerReport || coordinates.some((coordinate) => typeof coordinate !== "string" || !coordinatePattern.test(coordinate))) {
+    if (
+      !Array.isArray(coordinates) ||
+      coordinates.length > maxCoordinatesPerReport ||
+      coordinates.some((coordinate) => typeof coordinate !== "string" || !coordinatePattern.test(coordinate))
+    ) {
       fail(`${at}.coordinates`, `must be a list of at most ${maxCoordinatesPerReport} schema coordinates (Type, Type.field, Type.field.argument).`);
     }
-    return { operationHash: operationHash as string, client: client as string, hour: start as Date, count: count as number, coordinates: [...new Set(coordinates as string[])].sort() };
+    return {
+      operationHash: operationHash as string,
+      client: client as string,
+      hour: start as Date,
+      count: count as number,
+      coordinates: [...new Set(coordinates as string[])].sort(),
+    };
   });
 }

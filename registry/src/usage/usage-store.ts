@@ -25,7 +25,8 @@ export async function recordUsage(db: Kysely<RegistryDatabase>, reports: readonl
     if (row) row.count += report.count;
     else counts.set(key, { hour: report.hour, operation_hash: report.operationHash, client: report.client, count: report.count });
     const seen = operations.get(report.operationHash);
-    if (!seen || seen.last_seen < report.hour) operations.set(report.operationHash, { operation_hash: report.operationHash, coordinates: report.coordinates, last_seen: report.hour });
+    if (!seen || seen.last_seen < report.hour)
+      operations.set(report.operationHash, { operation_hash: report.operationHash, coordinates: report.coordinates, last_seen: report.hour });
   }
   await db.transaction().execute(async (trx) => {
     await trx

@@ -28,26 +28,35 @@ function bitcoinNetworkFrom(value: string | undefined): AopdConfig["bitcoinNetwo
 /** A list of origins (`scheme://host[:port]`, nothing else), as a browser compares them. */
 function originsFrom(name: string, value: string | undefined, separator: string): string[] {
   if (value === undefined || value.trim() === "") return [];
-  return value.split(separator).map((entry) => entry.trim()).filter(Boolean).map((entry) => {
-    let origin: string | undefined;
-    try {
-      origin = new URL(entry).origin;
-    } catch {
-      origin = undefined;
-    }
-    if (origin === undefined || origin === "null" || origin !== entry.replace(/\/$/, "")) {
-      throw new Error(`${name} must list origins such as https://vasp.example (scheme, host and port only); got ${JSON.stringify(entry)}.`);
-    }
-    return origin;
-  });
+  return value
+    .split(separator)
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let origin: string | undefined;
+      try {
+        origin = new URL(entry).origin;
+      } catch {
+        origin = undefined;
+      }
+      if (origin === undefined || origin === "null" || origin !== entry.replace(/\/$/, "")) {
+        throw new Error(`${name} must list origins such as https://vasp.example (scheme, host and port only); got ${JSON.stringify(entry)}.`);
+      }
+      return origin;
+    });
 }
 
 /** Four eyes applies to decisions of people: the kinds an officer decides (the registry says which). */
 function fourEyesKindsFrom(value: string | undefined): ProofKind[] {
-  const kinds = (value ?? "").split(",").map((kind) => kind.trim()).filter((kind) => kind !== "");
+  const kinds = (value ?? "")
+    .split(",")
+    .map((kind) => kind.trim())
+    .filter((kind) => kind !== "");
   for (const kind of kinds) {
     if (!(officerDecidedKinds as readonly string[]).includes(kind)) {
-      throw new Error(`AOPD_FOUR_EYES_KINDS names ${JSON.stringify(kind)}; allowed: ${[...officerDecidedKinds].sort().join(", ")} (comma-separated), or empty for none.`);
+      throw new Error(
+        `AOPD_FOUR_EYES_KINDS names ${JSON.stringify(kind)}; allowed: ${[...officerDecidedKinds].sort().join(", ")} (comma-separated), or empty for none.`,
+      );
     }
   }
   return [...new Set(kinds as ProofKind[])];
@@ -56,7 +65,9 @@ function fourEyesKindsFrom(value: string | undefined): ProofKind[] {
 export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdConfig {
   const production = env.NODE_ENV === "production";
   const assets = AssetRegistry.load();
-  const satoshiBaseAmounts = env.AOPD_SATOSHI_BASE_AMOUNTS ? (JSON.parse(env.AOPD_SATOSHI_BASE_AMOUNTS) as Record<string, string>) : defaultSatoshiBaseAmounts(assets);
+  const satoshiBaseAmounts = env.AOPD_SATOSHI_BASE_AMOUNTS
+    ? (JSON.parse(env.AOPD_SATOSHI_BASE_AMOUNTS) as Record<string, string>)
+    : defaultSatoshiBaseAmounts(assets);
   for (const [code, amount] of Object.entries(satoshiBaseAmounts)) {
     if (!assets.has(code)) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS names an unknown asset ${code}.`);
     if (!/^[1-9][0-9]*$/.test(String(amount))) throw new Error(`AOPD_SATOSHI_BASE_AMOUNTS: the amount of ${code} must be a positive integer string.`);
@@ -73,7 +84,9 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
   const idempotencyKeyLifetimeSeconds = integer(env, "AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS", 86_400);
   if (idempotencyKeyLifetimeSeconds < 1) throw new Error("AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 1.");
   if (production && idempotencyKeyLifetimeSeconds < 86_400) {
-    throw new Error(`AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 86400 (24 hours) in production, where clients retry for up to a day; got ${idempotencyKeyLifetimeSeconds}.`);
+    throw new Error(
+      `AOPD_IDEMPOTENCY_KEY_LIFETIME_SECONDS must be at least 86400 (24 hours) in production, where clients retry for up to a day; got ${idempotencyKeyLifetimeSeconds}.`,
+    );
   }
   const portal = (file: string) => new URL(`../portal/${file}`, import.meta.url);
   const database = databaseTimeoutsFromEnv(env);
@@ -120,7 +133,14 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     eventPruneIntervalSeconds: integer(env, "AOPD_EVENT_PRUNE_INTERVAL_SECONDS", 600),
     idempotencyKeyLifetimeSeconds,
     fourEyesKinds: fourEyesKindsFrom(env.AOPD_FOUR_EYES_KINDS),
-    fourEyesServiceClients: [...new Set((env.AOPD_FOUR_EYES_SERVICE_CLIENTS ?? "").split(",").map((client) => client.trim()).filter((client) => client !== ""))],
+    fourEyesServiceClients: [
+      ...new Set(
+        (env.AOPD_FOUR_EYES_SERVICE_CLIENTS ?? "")
+          .split(",")
+          .map((client) => client.trim())
+          .filter((client) => client !== ""),
+      ),
+    ],
     receipts: receiptConfigFromEnv(env),
     auditLog: auditLogConfigFromEnv(env),
     maxFailedAttempts,
@@ -139,7 +159,9 @@ export function aopdConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AopdCon
     langFile: env.AOPD_LANG_FILE ?? portal("lang.json"),
     portalRedirectOrigins: originsFrom("AOPD_PORTAL_REDIRECT_ORIGINS", env.AOPD_PORTAL_REDIRECT_ORIGINS, ","),
     portalContact: portalContactFrom(env.AOPD_PORTAL_CONTACT, production),
-    portalFrameAncestors: env.AOPD_PORTAL_FRAME_ANCESTORS ? originsFrom("AOPD_PORTAL_FRAME_ANCESTORS", env.AOPD_PORTAL_FRAME_ANCESTORS, " ").join(" ") : "'none'",
+    portalFrameAncestors: env.AOPD_PORTAL_FRAME_ANCESTORS
+      ? originsFrom("AOPD_PORTAL_FRAME_ANCESTORS", env.AOPD_PORTAL_FRAME_ANCESTORS, " ").join(" ")
+      : "'none'",
     themeFile: env.AOPD_THEME_FILE ?? portal("theme.json"),
     logoFile: env.AOPD_LOGO_FILE ?? portal("logo.svg"),
     assets,

@@ -42,9 +42,18 @@ export class AopdMetrics extends ServiceMetrics {
       labelNames: ["family", "scheme", "result"],
       registers,
     });
-    this.expiryRuns = new Counter({ name: "aopd_expiry_runs_total", help: "Passes of the expiry job, by outcome (ok, error).", labelNames: ["outcome"], registers });
+    this.expiryRuns = new Counter({
+      name: "aopd_expiry_runs_total",
+      help: "Passes of the expiry job, by outcome (ok, error).",
+      labelNames: ["outcome"],
+      registers,
+    });
     this.proofsExpired = new Counter({ name: "aopd_proofs_expired_total", help: "Pending proofs this replica marked EXPIRED.", registers });
-    this.expiryLagSeconds = new Gauge({ name: "aopd_expiry_lag_seconds", help: "In the last expiry pass that expired proofs: how long past its due time the latest one was.", registers });
+    this.expiryLagSeconds = new Gauge({
+      name: "aopd_expiry_lag_seconds",
+      help: "In the last expiry pass that expired proofs: how long past its due time the latest one was.",
+      registers,
+    });
     this.exportRows = new Counter({ name: "aopd_export_rows_total", help: "Proof rows written into XLSX exports.", registers });
     this.exportBytes = new Counter({ name: "aopd_export_bytes_total", help: "Bytes of XLSX exports produced (before base64).", registers });
     this.auditEntriesSetAside = new Counter({
@@ -103,11 +112,16 @@ export class AopdMetrics extends ServiceMetrics {
    * function. @default intervalSeconds 15 // a usual scrape interval
    */
   readDatabaseGauges(logger: Logger, intervalSeconds = 15): () => Promise<void> {
-    return startRepeatingJob("reading the database's gauges", intervalSeconds, async () => {
-      const { rows } = await sql<{ usage: number }>`SELECT pg_notification_queue_usage() AS usage`.execute(this.#database.db);
-      this.#notificationQueueUsage = Number(rows[0]?.usage ?? 0);
-      return false;
-    }, logger);
+    return startRepeatingJob(
+      "reading the database's gauges",
+      intervalSeconds,
+      async () => {
+        const { rows } = await sql<{ usage: number }>`SELECT pg_notification_queue_usage() AS usage`.execute(this.#database.db);
+        this.#notificationQueueUsage = Number(rows[0]?.usage ?? 0);
+        return false;
+      },
+      logger,
+    );
   }
 
   /** The chain watcher's connections and outcomes, read from its counters when scraped. */
@@ -136,7 +150,8 @@ export class AopdMetrics extends ServiceMetrics {
       registers,
       collect() {
         for (const network of stats()) {
-          for (const outcome of ["verified", "failed", "waiting"] as const) addGrowth(this, `checks/${network.network}/${outcome}`, { network: network.network, outcome }, network[outcome]);
+          for (const outcome of ["verified", "failed", "waiting"] as const)
+            addGrowth(this, `checks/${network.network}/${outcome}`, { network: network.network, outcome }, network[outcome]);
         }
       },
     });

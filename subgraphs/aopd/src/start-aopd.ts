@@ -106,13 +106,22 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
   });
   // Also before anything opens: production refuses to sign receipts with a key made up at start.
   const receiptKeys = await loadReceiptSigningKeys(config.receipts, config.production);
-  if (receiptKeys.generated) logger.warn("AOPD_RECEIPT_SIGNING_KEY is not set: receipts are signed with a key generated at start, which no other replica or later start knows (development only)");
+  if (receiptKeys.generated)
+    logger.warn(
+      "AOPD_RECEIPT_SIGNING_KEY is not set: receipts are signed with a key generated at start, which no other replica or later start knows (development only)",
+    );
   // And the audit key: production refuses entries authenticated with the published development key.
   const auditKeys = loadAuditKeyring(config.auditLog, config.production);
   useAuditKeyring(auditKeys);
-  if (auditKeys.development) logger.warn("AOPD_AUDIT_KEY is not set: audit entries are authenticated with the development key, derived from a published text, which anyone can use (development only)");
+  if (auditKeys.development)
+    logger.warn(
+      "AOPD_AUDIT_KEY is not set: audit entries are authenticated with the development key, derived from a published text, which anyone can use (development only)",
+    );
   const checkpoints = loadCheckpointSigner(config.auditLog, config.production);
-  if (checkpoints.development) logger.warn("AOPD_CHECKPOINT_KEY is not set: audit checkpoints are signed with the development key, derived from a published text, which anyone can use (development only)");
+  if (checkpoints.development)
+    logger.warn(
+      "AOPD_CHECKPOINT_KEY is not set: audit checkpoints are signed with the development key, derived from a published text, which anyone can use (development only)",
+    );
   const witnesses = parseWitnessKeys(config.auditLog.witnessKeys);
   const outages = new OutageLog(logger);
   const database = await openDatabase({
@@ -135,11 +144,17 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       // The first screening of an existing table writes every row: the long statement timeout, as for migrations.
       const loaded = await loadBundledSanctionsList(database.longRunning, config.assets);
       if (loaded && !loaded.alreadyImported) {
-        logger.info({ list: loaded.list, publishedOn: loaded.publishedOn, addresses: loaded.addresses, screeningChanges: loaded.changes.length }, "bundled sanctions list imported");
+        logger.info(
+          { list: loaded.list, publishedOn: loaded.publishedOn, addresses: loaded.addresses, screeningChanges: loaded.changes.length },
+          "bundled sanctions list imported",
+        );
       }
     }
     if (options.seedDemoProofs) {
-      const { count } = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
+      const { count } = await database.db
+        .selectFrom("aopd_proof")
+        .select((eb) => eb.fn.countAll().as("count"))
+        .executeTakeFirstOrThrow();
       if (Number(count) === 0) {
         await seedProofs(database, { count: options.seedDemoProofs, seed: 1 });
         logger.info({ count: options.seedDemoProofs }, "demo proofs seeded");
@@ -169,7 +184,11 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
           checkpointIntervalMs: config.auditLog.checkpointIntervalMs,
           onSetAside: (setAside) => {
             metrics.auditEntriesSetAside.inc(setAside.length);
-            for (const entry of setAside) logger.error({ insertion: entry.insertion, action: entry.action, actorSubject: entry.actorSubject, reason: entry.reason }, "an audit entry was set aside, not chained: its authentication failed");
+            for (const entry of setAside)
+              logger.error(
+                { insertion: entry.insertion, action: entry.action, actorSubject: entry.actorSubject, reason: entry.reason },
+                "an audit entry was set aside, not chained: its authentication failed",
+              );
           },
           onFork: (error) => {
             metrics.auditCheckpointsRefused.inc();
@@ -232,35 +251,55 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       ],
     });
     // Subscriptions on the same port, at `/graphql` over WebSocket, fed by the pump's hub.
-    const subscriptions = startAopdSubscriptionServer({ httpServer: server.httpServer, schema, services, identity, logger, hub: eventPump.hub, operationChecks: server.operationChecks });
+    const subscriptions = startAopdSubscriptionServer({
+      httpServer: server.httpServer,
+      schema,
+      services,
+      identity,
+      logger,
+      hub: eventPump.hub,
+      operationChecks: server.operationChecks,
+    });
     await eventPump.ready;
     const stopMetricsReads = metrics.readDatabaseGauges(logger);
     const jobBatch = 1_000;
-    const stopExpiryJob = startRepeatingJob("expiring pending proofs", config.expiryIntervalSeconds, async () => {
-      let expired;
-      try {
-        expired = await expirePendingProofs(database.db, jobBatch);
-      } catch (error) {
-        metrics.expiryRuns.inc({ outcome: "error" });
-        throw error;
-      }
-      metrics.expiryRuns.inc({ outcome: "ok" });
-      if (expired.length > 0) {
-        metrics.proofsExpired.inc(expired.length);
-        metrics.expiryLagSeconds.set(Math.max(...expired.map((row) => row.lag_seconds)));
-        logger.info({ expired: expired.length }, "pending proofs expired");
-      }
-      return expired.length === jobBatch;
-    }, logger);
-    const stopPruning = startRepeatingJob("pruning the proof event log", config.eventPruneIntervalSeconds, async () => {
-      const pruned = await pruneProofEvents(database.db, config.eventRetentionDays * 86_400);
-      if (pruned > 0) logger.info({ pruned }, "old proof events pruned");
-      const prunedKeys = await pruneIdempotencyKeys(database.db);
-      if (prunedKeys > 0) logger.info({ pruned: prunedKeys }, "expired idempotency keys pruned");
-      return false;
-    }, logger);
+    const stopExpiryJob = startRepeatingJob(
+      "expiring pending proofs",
+      config.expiryIntervalSeconds,
+      async () => {
+        let expired;
+        try {
+          expired = await expirePendingProofs(database.db, jobBatch);
+        } catch (error) {
+          metrics.expiryRuns.inc({ outcome: "error" });
+          throw error;
+        }
+        metrics.expiryRuns.inc({ outcome: "ok" });
+        if (expired.length > 0) {
+          metrics.proofsExpired.inc(expired.length);
+          metrics.expiryLagSeconds.set(Math.max(...expired.map((row) => row.lag_seconds)));
+          logger.info({ expired: expired.length }, "pending proofs expired");
+        }
+        return expired.length === jobBatch;
+      },
+      logger,
+    );
+    const stopPruning = startRepeatingJob(
+      "pruning the proof event log",
+      config.eventPruneIntervalSeconds,
+      async () => {
+        const pruned = await pruneProofEvents(database.db, config.eventRetentionDays * 86_400);
+        if (pruned > 0) logger.info({ pruned }, "old proof events pruned");
+        const prunedKeys = await pruneIdempotencyKeys(database.db);
+        if (prunedKeys > 0) logger.info({ pruned: prunedKeys }, "expired idempotency keys pruned");
+        return false;
+      },
+      logger,
+    );
     const stopChainChecks =
-      config.chain.connections.length === 0 ? async () => {} : startRepeatingJob("checking Satoshi proofs on chain", config.chain.intervalSeconds, () => chainWatcher.pass(), logger);
+      config.chain.connections.length === 0
+        ? async () => {}
+        : startRepeatingJob("checking Satoshi proofs on chain", config.chain.intervalSeconds, () => chainWatcher.pass(), logger);
     const provider = config.screening.provider;
     const stopProviderScreening =
       providerScreener && provider && provider.intervalSeconds > 0

@@ -37,20 +37,29 @@ describe.each(databaseDrivers)("the aopd read API on %s", (driver) => {
     );
     const { proofs, proofsCount } = body.data!.aopd as { proofs: { id: string; status: string; createdAt: string }[]; proofsCount: number };
     const expected = all.filter(
-      (proof) => ["VERIFIED", "FAILED"].includes((proof as unknown as { status: string }).status) && proof.createdAt >= "2025-06-01T00:00:00.000Z" && proof.createdAt < "2026-01-01T00:00:00.000Z",
+      (proof) =>
+        ["VERIFIED", "FAILED"].includes((proof as unknown as { status: string }).status) &&
+        proof.createdAt >= "2025-06-01T00:00:00.000Z" &&
+        proof.createdAt < "2026-01-01T00:00:00.000Z",
     );
     expect(proofsCount).toBe(expected.length);
     expect(proofs.map((proof) => proof.id)).toEqual(expected.slice(10, 15).map((proof) => proof.id));
   });
 
   it("pages by cursor: each page starts after the last proof of the one before, in any order", async () => {
-    const sortOrder = [{ field: "COMMENT", direction: "DESC" }, { field: "CREATED_AT", direction: "ASC" }];
+    const sortOrder = [
+      { field: "COMMENT", direction: "DESC" },
+      { field: "CREATED_AT", direction: "ASC" },
+    ];
     const { body: whole } = await aopd.query(`query($s: [AopdProofSortInput!]) { aopd { proofs(sortOrder: $s) { id } } }`, { s: sortOrder });
     const expected = (whole.data!.aopd as { proofs: { id: string }[] }).proofs.map((proof) => proof.id);
     const paged: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const { body } = await aopd.query(`query($s: [AopdProofSortInput!], $a: String) { aopd { proofs(limit: 150, sortOrder: $s, after: $a) { id cursor } } }`, { s: sortOrder, a: after });
+      const { body } = await aopd.query(
+        `query($s: [AopdProofSortInput!], $a: String) { aopd { proofs(limit: 150, sortOrder: $s, after: $a) { id cursor } } }`,
+        { s: sortOrder, a: after },
+      );
       const page = (body.data!.aopd as { proofs: { id: string; cursor: string }[] }).proofs;
       paged.push(...page.map((proof) => proof.id));
       if (page.length < 150) break;
@@ -67,7 +76,10 @@ describe.each(databaseDrivers)("the aopd read API on %s", (driver) => {
       [Buffer.from('{"o":"created_at asc,id asc","v":[1,2]}').toString("base64url"), null, "is not a cursor"],
       [cursor, [{ field: "ADDRESS", direction: "ASC" }], "another sortOrder"],
     ] as const) {
-      const { body } = await aopd.query(`query($a: String, $s: [AopdProofSortInput!]) { aopd { proofs(after: $a, sortOrder: $s) { id } } }`, { a: after, s: sortOrder });
+      const { body } = await aopd.query(`query($a: String, $s: [AopdProofSortInput!]) { aopd { proofs(after: $a, sortOrder: $s) { id } } }`, {
+        a: after,
+        s: sortOrder,
+      });
       expect(body.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "after" });
       expect(body.errors?.[0]?.message).toContain(message);
     }
@@ -94,12 +106,26 @@ describe.each(databaseDrivers)("the aopd read API on %s", (driver) => {
         proofsForCustomer(customerId: $customer, offset: 1, limit: 3) { id }
         byCustomer: proofs(filter: { is: { any: { customerId: { ilike: $customerPattern } } } }, offset: 1, limit: 3) { id }
       } }`,
-      { id: target.id.toUpperCase(), idPattern: target.id.toUpperCase(), address: target.address, xpub: target.xpub, customer: target.customerId, customerPattern: target.customerId },
+      {
+        id: target.id.toUpperCase(),
+        idPattern: target.id.toUpperCase(),
+        address: target.address,
+        xpub: target.xpub,
+        customer: target.customerId,
+        customerPattern: target.customerId,
+      },
     );
     expect(body.errors).toBeUndefined();
     type Row = { id: string };
     const result = body.data!.aopd as {
-      proof: Row; byId: Row[]; proofForAddress: Row; byAddress: Row[]; proofForXpub: Row; byXpub: Row[]; proofsForCustomer: Row[]; byCustomer: Row[];
+      proof: Row;
+      byId: Row[];
+      proofForAddress: Row;
+      byAddress: Row[];
+      proofForXpub: Row;
+      byXpub: Row[];
+      proofsForCustomer: Row[];
+      byCustomer: Row[];
     };
     expect(result.proof.id).toBe(target.id);
     expect([result.proof]).toEqual(result.byId);
@@ -133,8 +159,15 @@ describe.each(databaseDrivers)("the aopd read API on %s", (driver) => {
   });
 
   it("serves configuration, translations, theme and logo", async () => {
-    const { body } = await aopd.query(`{ aopd { configuration { portalUrl callbackBaseUrl satoshiProofLifetimeSeconds supportedAssets { asset name decimals } satoshiBaseAmounts { asset amount } } lang theme logo } }`);
-    const result = body.data!.aopd as { configuration: { supportedAssets: { asset: string }[]; satoshiProofLifetimeSeconds: number }; lang: string; theme: string; logo: string };
+    const { body } = await aopd.query(
+      `{ aopd { configuration { portalUrl callbackBaseUrl satoshiProofLifetimeSeconds supportedAssets { asset name decimals } satoshiBaseAmounts { asset amount } } lang theme logo } }`,
+    );
+    const result = body.data!.aopd as {
+      configuration: { supportedAssets: { asset: string }[]; satoshiProofLifetimeSeconds: number };
+      lang: string;
+      theme: string;
+      logo: string;
+    };
     expect(result.configuration.satoshiProofLifetimeSeconds).toBe(172_800);
     expect(result.configuration.supportedAssets.map((asset) => asset.asset)).toEqual(expect.arrayContaining(["DTI4H95J0R2X", "DTIX9J9K872S"]));
     expect(JSON.parse(Buffer.from(result.lang, "base64").toString("utf8")).en.title).toBeTypeOf("string");

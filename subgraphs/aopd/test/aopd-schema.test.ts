@@ -46,16 +46,25 @@ describe("the aopd contract", () => {
     expect(signature("proofForAddress")).toBe("address: String! -> AopdProof");
     expect(signature("proofForXpub")).toBe("xpub: String! -> AopdSignatureProof");
     // The spec's four arguments in its order; `after` (deep paging by cursor) is an optional extension after them.
-    expect(signature("proofs")).toBe("offset: Int! = 0, limit: Int! = 2147483647, filter: AopdProofFilterInput, sortOrder: [AopdProofSortInput!], after: String -> [AopdProof!]!");
+    expect(signature("proofs")).toBe(
+      "offset: Int! = 0, limit: Int! = 2147483647, filter: AopdProofFilterInput, sortOrder: [AopdProofSortInput!], after: String -> [AopdProof!]!",
+    );
     expect(signature("proofsForCustomer")).toBe("customerId: ID!, offset: Int! = 0, limit: Int! = 2147483647 -> [AopdProof!]!");
     expect(signature("proofsCount")).toBe("filter: AopdProofFilterInput -> Int!");
     for (const name of ["lang", "theme", "logo"]) expect(signature(name)).toBe(" -> Binary!");
     for (const name of ["proof", "proofForAddress", "proofForXpub", "proofsForCustomer"]) {
-      expect(fields[name]!.deprecationReason, name).toMatch(/^Removed in the next release\. Use `proofs` with the filter `is\.[a-z]+\.[a-zA-Z.]+` using `ilike`\.$/);
+      expect(fields[name]!.deprecationReason, name).toMatch(
+        /^Removed in the next release\. Use `proofs` with the filter `is\.[a-z]+\.[a-zA-Z.]+` using `ilike`\.$/,
+      );
     }
     const format = schema.getType("AopdAddressFormat");
     if (!isEnumType(format)) throw new Error("AopdAddressFormat is not an enum");
-    expect(format.getValues().filter((value) => value.deprecationReason).map((value) => value.name)).toEqual(["ANY", "STANDARD"]);
+    expect(
+      format
+        .getValues()
+        .filter((value) => value.deprecationReason)
+        .map((value) => value.name),
+    ).toEqual(["ANY", "STANDARD"]);
     const status = schema.getType("AopdAnyProofConditionInput");
     if (!isInputObjectType(status)) throw new Error("not an input");
     expect(String(status.getFields().status!.type)).toBe("[AopdProofStatus!]");

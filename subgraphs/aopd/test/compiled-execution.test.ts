@@ -16,7 +16,10 @@ const fragments = `
   }`;
 
 const operations: { name: string; query: string; variables?: Record<string, unknown> }[] = [
-  { name: "a screen's page", query: `{ aopd { proofs(limit: 20, sortOrder: [{ field: CREATED_AT, direction: DESC }]) { __typename id createdAt address customerId asset status comment } } }` },
+  {
+    name: "a screen's page",
+    query: `{ aopd { proofs(limit: 20, sortOrder: [{ field: CREATED_AT, direction: DESC }]) { __typename id createdAt address customerId asset status comment } } }`,
+  },
   { name: "every field of every kind", query: `query { aopd { proofs(limit: 40) { ...Common ...Kinds } } } ${fragments}` },
   {
     name: "variables, filter and sort",
@@ -29,14 +32,25 @@ const operations: { name: string; query: string; variables?: Record<string, unkn
     variables: { s: [{ field: "CUSTOMER_ID" }, { field: "ID", direction: "DESC" }] },
   },
   { name: "aliases and __typename", query: `{ __typename aopd { a: proofs(limit: 2) { id } b: proofs(offset: 2, limit: 2) { id __typename } } }` },
-  { name: "skip and include", query: `query($yes: Boolean!) { aopd { proofs(limit: 3) { id comment @include(if: $yes) status @skip(if: $yes) } } }`, variables: { yes: true } },
+  {
+    name: "skip and include",
+    query: `query($yes: Boolean!) { aopd { proofs(limit: 3) { id comment @include(if: $yes) status @skip(if: $yes) } } }`,
+    variables: { yes: true },
+  },
   { name: "a field error beside data", query: `{ aopd { proofsCount found: proof(id: "00000000-0000-4000-8000-000000000000") { id } } }` },
-  { name: "a bad filter (BAD_USER_INPUT naming the field)", query: `{ aopd { proofs(limit: 1, filter: { is: { any: { address: { ilike: "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%" } } } }) { id } } }` },
+  {
+    name: "a bad filter (BAD_USER_INPUT naming the field)",
+    query: `{ aopd { proofs(limit: 1, filter: { is: { any: { address: { ilike: "%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%%" } } } }) { id } } }`,
+  },
   { name: "a bad cursor", query: `{ aopd { proofs(limit: 1, after: "not-a-cursor") { id } } }` },
   { name: "a variable of the wrong type", query: `query($o: Int!) { aopd { proofs(offset: $o, limit: 1) { id } } }`, variables: { o: "many" } },
   { name: "a missing variable", query: `query($o: Int!) { aopd { proofs(offset: $o, limit: 1) { id } } }`, variables: {} },
   { name: "a negative offset", query: `{ aopd { proofs(offset: -1, limit: 1) { id } } }` },
-  { name: "an entity reference", query: `query($r: [_Any!]!) { _entities(representations: $r) { ... on AopdSignatureProof { id status } ... on AopdSatoshiProof { id amount } } }`, variables: { r: [{ __typename: "AopdSignatureProof", id: "00000000-0000-4000-8000-000000000000" }] } },
+  {
+    name: "an entity reference",
+    query: `query($r: [_Any!]!) { _entities(representations: $r) { ... on AopdSignatureProof { id status } ... on AopdSatoshiProof { id amount } } }`,
+    variables: { r: [{ __typename: "AopdSignatureProof", id: "00000000-0000-4000-8000-000000000000" }] },
+  },
   { name: "configuration", query: `{ aopd { configuration { maxResultRows maxExportRows supportedAssets { asset name checkedOnChain } } } }` },
   { name: "two operations, one named", query: `query A { aopd { proofsCount } } query B { aopd { proofs(limit: 1) { id } } }` },
 ];

@@ -75,7 +75,10 @@ describe.each(databaseDrivers)("proof filters and sorting on %s", (driver) => {
         ({ rows, filter }) =>
           withRows(database, rows, async (db) => {
             const found = await findProofPage(db, { offset: 0, limit: 1000, filter }, defaultProofQueryLimits);
-            const expected = rows.filter((row) => referenceMatches(row, filter)).map((row) => row.id).sort();
+            const expected = rows
+              .filter((row) => referenceMatches(row, filter))
+              .map((row) => row.id)
+              .sort();
             expect(found.map((row) => row.id).sort()).toEqual(expected);
             expect(await countProofs(db, filter, defaultProofQueryLimits)).toBe(expected.length);
           }),
@@ -105,7 +108,10 @@ describe.each(databaseDrivers)("proof filters and sorting on %s", (driver) => {
   it("pages by cursor through exactly the order that offsets page through, nulls included", async () => {
     // Half the orders lead with the nullable comment, so that page boundaries fall among nulls.
     const leadingComment = fc.record({ field: fc.constant("COMMENT" as const), direction: fc.constantFrom("ASC" as const, "DESC" as const) });
-    const cursorSortOrder = fc.oneof(sortOrder, fc.tuple(leadingComment, sortOrder).map(([first, rest]) => [first, ...rest]));
+    const cursorSortOrder = fc.oneof(
+      sortOrder,
+      fc.tuple(leadingComment, sortOrder).map(([first, rest]) => [first, ...rest]),
+    );
     await fc.assert(
       fc.asyncProperty(proofRows, cursorSortOrder, fc.integer({ min: 1, max: 7 }), (rows, order, pageSize) =>
         withRows(database, rows, async (db) => {

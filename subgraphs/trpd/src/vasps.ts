@@ -6,10 +6,4 @@ export interface Vasp {
   name: string;
 }
 
-export const vasps: readonly Vasp[] = [
-  { name: "Bitstamp" },
-  { name: "Coinbase" },
-  { name: "Kraken" },
-  { name: "Notabene Test VASP" },
-  { name: "Sygnum Bank" },
-];
+export const vasps: readonly Vasp[] = [{ name: "Bitstamp" }, { name: "Coinbase" }, { name: "Kraken" }, { name: "Notabene Test VASP" }, { name: "Sygnum Bank" }];

@@ -27,7 +27,11 @@ export async function uploadedMediaProof(stack: ConsoleStack, customerId: string
     `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`,
     { input: { customerId, asset: bitcoin, expectedAddress } },
   );
-  const response = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(aopd.requestMediaProof.portalUrl)}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(file) });
+  const response = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(aopd.requestMediaProof.portalUrl)}/media`, {
+    method: "POST",
+    headers: { "content-type": "image/png" },
+    body: new Uint8Array(file),
+  });
   expect(response.status).toBe(200);
   return aopd.requestMediaProof.id;
 }
@@ -39,13 +43,23 @@ export async function reportedSatoshiProof(stack: ConsoleStack, customerId: stri
     `mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id amount portalUrl } } }`,
     { input: { customerId, asset: bitcoin, senderAddress: bitcoinAddress, depositAddress: bitcoinDepositAddress } },
   );
-  const reported = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(aopd.requestSatoshiProof.portalUrl)}/transaction`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ txId }) });
+  const reported = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(aopd.requestSatoshiProof.portalUrl)}/transaction`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ txId }),
+  });
   expect(reported.status).toBe(200);
   return { id: aopd.requestSatoshiProof.id, amount: aopd.requestSatoshiProof.amount };
 }
 
 /** Opens `path` in a browser context of its own and signs in on the identity provider's page; resolves when the console shows its first screen. */
-export async function signedIn(browser: Browser, stack: ConsoleStack, path: string, username = "demo-officer", options: BrowserContextOptions = {}): Promise<Page> {
+export async function signedIn(
+  browser: Browser,
+  stack: ConsoleStack,
+  path: string,
+  username = "demo-officer",
+  options: BrowserContextOptions = {},
+): Promise<Page> {
   const page = await openPage(browser, `${stack.baseUrl}${path}`, options);
   await page.getByLabel("Username").fill(username, slow);
   await page.getByLabel("Password").fill("demo-password");

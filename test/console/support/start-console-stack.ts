@@ -70,7 +70,10 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
     openSockets.add(socket);
     socket.on("close", () => openSockets.delete(socket));
     const upstream = connect(gatewayPort, "127.0.0.1", () => {
-      const lines = [`${request.method} ${request.url} HTTP/1.1`, ...Object.entries(request.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => `${name}: ${item}`))];
+      const lines = [
+        `${request.method} ${request.url} HTTP/1.1`,
+        ...Object.entries(request.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((item) => `${name}: ${item}`)),
+      ];
       upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
       upstream.write(head);
       upstream.pipe(socket).pipe(upstream);
@@ -88,7 +91,10 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
   );
   const baseUrl = `http://127.0.0.1:${(ingress.address() as AddressInfo).port}`;
   try {
-    const idp = await createDevIdentityProvider({ baseUrl, ...(options.accessTokenTtlSeconds ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}) });
+    const idp = await createDevIdentityProvider({
+      baseUrl,
+      ...(options.accessTokenTtlSeconds ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
+    });
     const internalKey = await generateInternalSigningKey();
     const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
     const aopd = await startAopd({
@@ -136,7 +142,10 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
       aopd,
       apiToken: () => fetchToken(idp.tokenEndpoint, "dev-api-client", "dev-secret"),
       async userToken(username, password) {
-        const response = await fetch(idp.tokenEndpoint, { method: "POST", body: new URLSearchParams({ grant_type: "password", client_id: "compliance-graph-frontend", username, password, scope: "openid" }) });
+        const response = await fetch(idp.tokenEndpoint, {
+          method: "POST",
+          body: new URLSearchParams({ grant_type: "password", client_id: "compliance-graph-frontend", username, password, scope: "openid" }),
+        });
         const body = (await response.json()) as { access_token?: string };
         if (!body.access_token) throw new Error(`no token for ${username}: ${JSON.stringify(body)}`);
         return body.access_token;

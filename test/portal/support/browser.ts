@@ -12,7 +12,9 @@ export async function openPage(browser: Browser, url: string, options: BrowserCo
   const page = await context.newPage();
   onTestFailed(async ({ task }) => {
     mkdirSync(artifacts, { recursive: true });
-    await page.screenshot({ path: new URL(`${task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80)}.png`, artifacts).pathname, fullPage: true }).catch(() => undefined);
+    await page
+      .screenshot({ path: new URL(`${task.name.replace(/[^a-z0-9]+/gi, "-").slice(0, 80)}.png`, artifacts).pathname, fullPage: true })
+      .catch(() => undefined);
   });
   await prepare?.(page);
   await page.goto(url);

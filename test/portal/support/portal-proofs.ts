@@ -20,7 +20,19 @@ export function portalProofs(stack: Stack, apiToken: () => string) {
     graphql,
     async requestSignatureProof(input: Record<string, unknown>): Promise<RequestedProof> {
       const data = await graphql<{ aopd: { requestAoppProof: { portalUrl: string; proof: { id: string; message: string } } } }>(
-        `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { portalUrl proof { id message } } } }`,
+        `
+          mutation ($input: AopdRequestAoppProofInput!) {
+            aopd {
+              requestAoppProof(input: $input) {
+                portalUrl
+                proof {
+                  id
+                  message
+                }
+              }
+            }
+          }
+        `,
         { input: { customerId: "CUST-PORTAL", ...input } },
       );
       const { portalUrl, proof } = data.aopd.requestAoppProof;
@@ -28,14 +40,36 @@ export function portalProofs(stack: Stack, apiToken: () => string) {
     },
     async requestSatoshiProof(senderAddress: string): Promise<RequestedProof> {
       const data = await graphql<{ aopd: { requestSatoshiProof: { id: string; portalUrl: string } } }>(
-        `mutation($a: String!) { aopd { requestSatoshiProof(input: { customerId: "CUST-PORTAL", asset: DTI4H95J0R2X, senderAddress: $a, depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h" }) { id portalUrl } } }`,
+        `
+          mutation ($a: String!) {
+            aopd {
+              requestSatoshiProof(
+                input: { customerId: "CUST-PORTAL", asset: DTI4H95J0R2X, senderAddress: $a, depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h" }
+              ) {
+                id
+                portalUrl
+              }
+            }
+          }
+        `,
         { a: senderAddress },
       );
       const proof = data.aopd.requestSatoshiProof;
       return { token: tokenOf(proof.portalUrl), id: proof.id, message: "" };
     },
     async statusOf(id: string): Promise<string> {
-      const data = await graphql<{ aopd: { proofs: { status: string }[] } }>(`query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }) { status } } }`, { id });
+      const data = await graphql<{ aopd: { proofs: { status: string }[] } }>(
+        `
+          query ($id: String!) {
+            aopd {
+              proofs(filter: { is: { any: { id: { eq: $id } } } }) {
+                status
+              }
+            }
+          }
+        `,
+        { id },
+      );
       return data.aopd.proofs[0]!.status;
     },
   };

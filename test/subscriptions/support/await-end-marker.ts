@@ -26,6 +26,11 @@ export async function countBeforeEndMarker(
 
 /** `countBeforeEndMarker` for a subscriber of subscription-clients.ts whose selection includes `id`: the results before the marker. */
 export async function resultsBeforeEndMarker(received: Received, writeMarker: () => Promise<{ id: string }>, from = 0): Promise<Received["results"]> {
-  const count = await countBeforeEndMarker(writeMarker, () => received.results.map(proofIdOf), (predicate) => received.until(() => predicate()), from);
+  const count = await countBeforeEndMarker(
+    writeMarker,
+    () => received.results.map(proofIdOf),
+    (predicate) => received.until(() => predicate()),
+    from,
+  );
   return received.results.slice(from, from + count);
 }

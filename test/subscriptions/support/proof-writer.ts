@@ -25,7 +25,8 @@ export function addressWithTransfers(): string {
 }
 
 /** The transfers trpd reports for an address, as a subscription selects them. */
-export const expectedTransfers = (address: string) => transfersForAddress(address).map(({ counterpartyVasp, direction, address: a }) => ({ counterpartyVasp, direction, address: a }));
+export const expectedTransfers = (address: string) =>
+  transfersForAddress(address).map(({ counterpartyVasp, direction, address: a }) => ({ counterpartyVasp, direction, address: a }));
 
 class RolledBack extends Error {}
 
@@ -47,15 +48,24 @@ export function proofWriterOn(db: Kysely<AopdDatabase>): ProofWriter {
       .returningAll()
       .executeTakeFirstOrThrow();
   return {
-    create: (fields = {}) => insert(fields.customerId ?? "customer-1", fields.address ?? randomAddress(), fields.comment ?? null, fields.message ?? "I own this address."),
-    changeStatus: (id, status) => db.updateTable("aopd_proof").set({ status, updated_at: new Date() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow(),
+    create: (fields = {}) =>
+      insert(fields.customerId ?? "customer-1", fields.address ?? randomAddress(), fields.comment ?? null, fields.message ?? "I own this address."),
+    changeStatus: (id, status) =>
+      db.updateTable("aopd_proof").set({ status, updated_at: new Date() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow(),
     createRolledBack: async (fields = {}) => {
       await db
         .transaction()
         .execute(async (trx) => {
           await trx
             .insertInto("aopd_proof")
-            .values({ kind: "signature", status: "PENDING", customer_id: fields.customerId ?? "customer-1", asset: "DTI4H95J0R2X", address: randomAddress(), message: "m" })
+            .values({
+              kind: "signature",
+              status: "PENDING",
+              customer_id: fields.customerId ?? "customer-1",
+              asset: "DTI4H95J0R2X",
+              address: randomAddress(),
+              message: "m",
+            })
             .execute();
           throw new RolledBack();
         })

@@ -80,7 +80,14 @@ export function referenceAnswers(data: BenchmarkData): { big: unknown; small: un
   const user = (person: BenchmarkUser) => ({ id: person.id, username: person.username, name: person.name });
   const review = (entry: BenchmarkReview) => ({ id: entry.id, body: entry.body });
   // The inventory subgraph's records have no price or weight: its estimate is null (as in the public benchmark).
-  const product = (entry: BenchmarkProduct) => ({ inStock: entry.inStock, name: entry.name, price: entry.price, shippingEstimate: null, upc: entry.upc, weight: entry.weight });
+  const product = (entry: BenchmarkProduct) => ({
+    inStock: entry.inStock,
+    name: entry.name,
+    price: entry.price,
+    shippingEstimate: null,
+    upc: entry.upc,
+    weight: entry.weight,
+  });
   const author = () => ({ ...user(first), reviews: userReviews.map((entry) => ({ ...review(entry), product: product(productOf(entry.productUpc)) })) });
   const big = {
     users: data.users.map((person) => ({
@@ -90,7 +97,9 @@ export function referenceAnswers(data: BenchmarkData): { big: unknown; small: un
         return { ...review(entry), product: { ...product(reviewed), reviews: reviewsOf(reviewed).map((other) => ({ ...review(other), author: author() })) } };
       }),
     })),
-    topProducts: data.products.slice(0, 5).map((entry) => ({ ...product(entry), reviews: reviewsOf(entry).map((other) => ({ ...review(other), author: author() })) })),
+    topProducts: data.products
+      .slice(0, 5)
+      .map((entry) => ({ ...product(entry), reviews: reviewsOf(entry).map((other) => ({ ...review(other), author: author() })) })),
   };
   const small = { users: data.users.map((person) => ({ id: person.id, username: person.username })) };
   return { big, small };

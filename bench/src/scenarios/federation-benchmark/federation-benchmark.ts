@@ -53,7 +53,9 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
     const warmupSeconds = quick ? 1 : 3;
     const connections = 50;
     // `BENCH_FEDERATION_TARGETS`: only the targets whose names contain one of these `;`-separated words (profiling runs).
-    const only = process.env.BENCH_FEDERATION_TARGETS?.split(";").map((word) => word.trim()).filter(Boolean);
+    const only = process.env.BENCH_FEDERATION_TARGETS?.split(";")
+      .map((word) => word.trim())
+      .filter(Boolean);
     const reference = referenceAnswers(generateBenchmarkData());
     const expected = new Map([
       ["big query", JSON.stringify({ data: reference.big })],
@@ -67,11 +69,17 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
       const subgraphPort = await freePort();
       stack.push(await startProcess(here("serve-benchmark-subgraphs.ts"), { PORT: String(subgraphPort) }, `http://127.0.0.1:${subgraphPort}/health`));
       const supergraphPath = join(folder, "supergraph.graphql");
-      await writeFile(supergraphPath, composeBenchmarkSupergraph((name) => `http://127.0.0.1:${subgraphPort}/${name}`));
+      await writeFile(
+        supergraphPath,
+        composeBenchmarkSupergraph((name) => `http://127.0.0.1:${subgraphPort}/${name}`),
+      );
       const emptyRoutes = join(folder, "subgraph-routes.yaml");
       await writeFile(emptyRoutes, "routes: []\n");
       const token = await fetchToken(idp.tokenEndpoint, "dev-api-client", "dev-secret");
-      const readyPost = (url: string, headers: Record<string, string> = {}) => ({ url, init: { method: "POST", headers: { ...graphqlHeaders, ...headers }, body: JSON.stringify({ query: "{ __typename }" }) } });
+      const readyPost = (url: string, headers: Record<string, string> = {}) => ({
+        url,
+        init: { method: "POST", headers: { ...graphqlHeaders, ...headers }, body: JSON.stringify({ query: "{ __typename }" }) },
+      });
 
       const ours = (name: string, env: Record<string, string>): Target => ({
         name,
@@ -79,7 +87,14 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
           const port = await freePort();
           const url = `http://127.0.0.1:${port}/graphql`;
           const headers = { authorization: `Bearer ${token}` };
-          const gatewayEnv = { PORT: String(port), SUPERGRAPH_PATH: supergraphPath, SUBGRAPH_ROUTES_PATH: emptyRoutes, OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: idp.audience, ...env };
+          const gatewayEnv = {
+            PORT: String(port),
+            SUPERGRAPH_PATH: supergraphPath,
+            SUBGRAPH_ROUTES_PATH: emptyRoutes,
+            OIDC_ISSUER: idp.issuer,
+            OIDC_AUDIENCE: idp.audience,
+            ...env,
+          };
           return { url, headers, process: await startProcess("gateway/src/main.ts", gatewayEnv, readyPost(url, headers)) };
         },
       });
@@ -88,7 +103,19 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
         async start() {
           const port = await freePort();
           const url = `http://127.0.0.1:${port}/graphql`;
-          const cli = ["supergraph", supergraphPath, "--config-path", here("hive-gateway.config.ts"), "--port", String(port), "--host", "127.0.0.1", "--fork", "1", ...args];
+          const cli = [
+            "supergraph",
+            supergraphPath,
+            "--config-path",
+            here("hive-gateway.config.ts"),
+            "--port",
+            String(port),
+            "--host",
+            "127.0.0.1",
+            "--fork",
+            "1",
+            ...args,
+          ];
           return { url, headers: {}, process: await startProcess("node_modules/@graphql-hive/gateway/dist/bin.js", env, readyPost(url), cli) };
         },
       });
@@ -101,13 +128,20 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
           async start() {
             const port = await freePort();
             const url = `http://127.0.0.1:${port}/graphql`;
-            return { url, headers: {}, process: await startProcess("bench/src/support/stock-apollo-gateway.ts", { PORT: String(port), SUPERGRAPH_PATH: supergraphPath }, readyPost(url)) };
+            return {
+              url,
+              headers: {},
+              process: await startProcess("bench/src/support/stock-apollo-gateway.ts", { PORT: String(port), SUPERGRAPH_PATH: supergraphPath }, readyPost(url)),
+            };
           },
         },
         hive("Hive Gateway", {}),
         hive("Hive Gateway, as the benchmark runs it (--jit, inbound sharing)", { BENCH_HIVE_INBOUND_SHARING: "true" }, ["--jit"]),
         hive("Hive Gateway + router-runtime, no inbound sharing", { BENCH_HIVE_ROUTER_RUNTIME: "true" }),
-        hive("Hive Gateway + router-runtime, as the benchmark runs it (inbound sharing)", { BENCH_HIVE_ROUTER_RUNTIME: "true", BENCH_HIVE_INBOUND_SHARING: "true" }),
+        hive("Hive Gateway + router-runtime, as the benchmark runs it (inbound sharing)", {
+          BENCH_HIVE_ROUTER_RUNTIME: "true",
+          BENCH_HIVE_INBOUND_SHARING: "true",
+        }),
       ];
       const targets = only ? allTargets.filter((target) => only.some((word) => target.name.includes(word))) : allTargets;
       // Started one at a time: start-up compiles TypeScript, and several at once on two cores take minutes.
@@ -126,13 +160,22 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
           const response = await fetch(server.url, { method: "POST", headers: { ...graphqlHeaders, ...server.headers }, body: query.body });
           const text = await response.text();
           if (response.status !== 200 || JSON.stringify(JSON.parse(text)) !== expected.get(query.name)) {
-            throw new Error(`${server.target.name} answered the ${query.name} with something other than the reference (${response.status}): ${text.slice(0, 300)}`);
+            throw new Error(
+              `${server.target.name} answered the ${query.name} with something other than the reference (${response.status}): ${text.slice(0, 300)}`,
+            );
           }
           expectedBytes.set(`${server.target.name}\n${query.name}`, Buffer.byteLength(text));
         }
       }
       const load = (server: (typeof servers)[number], query: (typeof queries)[number], seconds: number) =>
-        runClosedLoopLoad({ url: server.url, body: query.body, headers: { ...graphqlHeaders, ...server.headers }, connections, durationSeconds: seconds, expectedBytes: expectedBytes.get(`${server.target.name}\n${query.name}`) });
+        runClosedLoopLoad({
+          url: server.url,
+          body: query.body,
+          headers: { ...graphqlHeaders, ...server.headers },
+          connections,
+          durationSeconds: seconds,
+          expectedBytes: expectedBytes.get(`${server.target.name}\n${query.name}`),
+        });
       // A fresh process runs cold code: each target gets each query once before anything is measured.
       for (const server of servers) for (const query of queries) await load(server, query, warmupSeconds);
 
@@ -146,10 +189,23 @@ export const federationBenchmarkScenario: BenchmarkScenario = {
             const result = await load(server, query, durationSeconds);
             const cpuMs = treeCpuMs(pid) - cpuBefore;
             const peakRssBytes = rss.stop();
-            if (result.failures > 0) throw new Error(`${server.target.name}, ${query.name}: ${result.failures} of ${result.requests} answers failed; the first: ${result.firstFailure}`);
-            const run = { ...result, target: server.target.name, query: query.name, round, cpuMsPerRequest: cpuMs / result.requests, peakRssBytes, load: os.loadavg()[0]! };
+            if (result.failures > 0)
+              throw new Error(
+                `${server.target.name}, ${query.name}: ${result.failures} of ${result.requests} answers failed; the first: ${result.firstFailure}`,
+              );
+            const run = {
+              ...result,
+              target: server.target.name,
+              query: query.name,
+              round,
+              cpuMsPerRequest: cpuMs / result.requests,
+              peakRssBytes,
+              load: os.loadavg()[0]!,
+            };
             runs.push(run);
-            console.log(`round ${round}: ${run.target.padEnd(40).slice(0, 40)} ${run.query.padEnd(12)} ${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  ${run.cpuMsPerRequest.toFixed(2)} CPU ms/req  p95 ${run.p95} ms  ${Math.round(peakRssBytes / 2 ** 20)} MiB  load ${run.load.toFixed(1)}`);
+            console.log(
+              `round ${round}: ${run.target.padEnd(40).slice(0, 40)} ${run.query.padEnd(12)} ${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  ${run.cpuMsPerRequest.toFixed(2)} CPU ms/req  p95 ${run.p95} ms  ${Math.round(peakRssBytes / 2 ** 20)} MiB  load ${run.load.toFixed(1)}`,
+            );
           }
         }
       }
@@ -179,7 +235,15 @@ function federationTable(input: { runs: Run[]; rounds: number; durationSeconds: 
       const rps = median(mine.map((run) => run.requestsPerSecond));
       const cpu = median(mine.map((run) => run.cpuMsPerRequest));
       summary.set(`${query}\n${target}`, { rps, cpu });
-      rows.push([query, target, Math.round(rps).toLocaleString("en"), cpu.toFixed(2), median(mine.map((run) => run.p95)).toFixed(1), Math.round(Math.max(...mine.map((run) => run.peakRssBytes)) / 2 ** 20), mine.map((run) => Math.round(run.requestsPerSecond)).join(" / ")]);
+      rows.push([
+        query,
+        target,
+        Math.round(rps).toLocaleString("en"),
+        cpu.toFixed(2),
+        median(mine.map((run) => run.p95)).toFixed(1),
+        Math.round(Math.max(...mine.map((run) => run.peakRssBytes)) / 2 ** 20),
+        mine.map((run) => Math.round(run.requestsPerSecond)).join(" / "),
+      ]);
     }
   }
   const ratio = (query: string, a: string, b: string, pick: "rps" | "cpu") => {
@@ -191,7 +255,9 @@ function federationTable(input: { runs: Run[]; rounds: number; durationSeconds: 
   const rrShared = "Hive Gateway + router-runtime, as the benchmark runs it (inbound sharing)";
   const loads = runs.map((run) => run.load).sort((a, b) => a - b);
   const bestPeerSmall = Math.max(...targets.filter((target) => !target.startsWith("ours")).map((target) => summary.get(`small query\n${target}`)?.rps ?? 0));
-  const versions = ["@apollo/gateway", "@apollo/server", "@graphql-hive/gateway", "@graphql-hive/router-runtime", "graphql"].map((name) => `${name} ${packageVersion(name)}`).join(", ");
+  const versions = ["@apollo/gateway", "@apollo/server", "@graphql-hive/gateway", "@graphql-hive/router-runtime", "graphql"]
+    .map((name) => `${name} ${packageVersion(name)}`)
+    .join(", ");
   return {
     title: "The public federation benchmark's workload: four subgraphs, one big query",
     method:
@@ -207,7 +273,9 @@ function federationTable(input: { runs: Run[]; rounds: number; durationSeconds: 
       `Big query, each as its benchmark configuration runs it (ours: inbound sharing on by default): our req/s ÷ Hive Gateway + router-runtime's = ${ratio("big query", "ours", rrShared, "rps")} (aim at least 1.0).`,
       `Small query: our req/s ÷ the best peer's = ${summary.get("small query\nours") ? (summary.get("small query\nours")!.rps / bestPeerSmall).toFixed(2) : "n/a"} (aim at least 1.0).`,
       `GATEWAY_WORKERS=2 on the big query: ${ratio("big query", "ours, 2 workers, no inbound sharing", "ours, no inbound sharing", "rps")}x one process's req/s (aim at least 1.6; the load generator and the subgraphs share the same two cores).`,
-      loads.length > 0 ? `Load average (1 min) after each measured turn: ${loads[0]!.toFixed(1)} to ${loads.at(-1)!.toFixed(1)}, median ${median(loads).toFixed(1)}; compare rows of one run.` : "",
+      loads.length > 0
+        ? `Load average (1 min) after each measured turn: ${loads[0]!.toFixed(1)} to ${loads.at(-1)!.toFixed(1)}, median ${median(loads).toFixed(1)}; compare rows of one run.`
+        : "",
     ].filter(Boolean),
   };
 }

@@ -4,7 +4,6 @@ import { BoundedLabel } from "./bounded-label.js";
 /** Latency buckets in seconds, from a cache hit to a slow export. */
 export const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-
 /**
  * One deployable's metrics: its own Prometheus registry (so that deployables sharing a process,
  * as in the tests, never mix their figures), the process metrics prom-client collects, and what
@@ -27,8 +26,19 @@ export class ServiceMetrics {
     // Gauges named like counters, which `promtool check metrics` rejects; the heap, event loop and
     // file descriptor metrics say more about a process than these counts of handles.
     for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) this.registry.removeSingleMetric(name);
-    this.httpRequests = new Counter({ name: "http_requests_total", help: "HTTP requests answered, by route, method and status.", labelNames: ["route", "method", "status"], registers: [this.registry] });
-    this.httpRequestSeconds = new Histogram({ name: "http_request_duration_seconds", help: "Time to answer an HTTP request, by route.", labelNames: ["route"], buckets: latencyBuckets, registers: [this.registry] });
+    this.httpRequests = new Counter({
+      name: "http_requests_total",
+      help: "HTTP requests answered, by route, method and status.",
+      labelNames: ["route", "method", "status"],
+      registers: [this.registry],
+    });
+    this.httpRequestSeconds = new Histogram({
+      name: "http_request_duration_seconds",
+      help: "Time to answer an HTTP request, by route.",
+      labelNames: ["route"],
+      buckets: latencyBuckets,
+      registers: [this.registry],
+    });
     this.graphqlOperations = new Counter({
       name: "graphql_operations_total",
       help: "GraphQL operations executed, by operation name (the first 100 distinct, then other), type and outcome (ok or the first error code).",

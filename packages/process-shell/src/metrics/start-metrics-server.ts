@@ -17,7 +17,8 @@ export interface MetricsExposure {
 export function metricsExposureFromEnv(env: NodeJS.ProcessEnv = process.env): MetricsExposure {
   const raw = env.METRICS_PORT;
   const port = raw === undefined || raw === "" ? undefined : Number(raw);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) throw new Error(`METRICS_PORT must be a port number; got ${JSON.stringify(raw)}.`);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535))
+    throw new Error(`METRICS_PORT must be a port number; got ${JSON.stringify(raw)}.`);
   return { port, host: env.METRICS_HOST ?? "127.0.0.1" };
 }
 

@@ -45,7 +45,8 @@ export function loadStaticPage(distDir: string, startUpFiles: Record<string, Buf
   if (!existsSync(join(distDir, "index.html"))) return undefined;
   const files = new Map<string, StaticPageFile>();
   files.set("index.html", staticPageFile("index.html", readFileSync(join(distDir, "index.html")), revalidate));
-  for (const name of readdirSync(join(distDir, "assets"))) files.set(`assets/${name}`, staticPageFile(name, readFileSync(join(distDir, "assets", name)), immutable));
+  for (const name of readdirSync(join(distDir, "assets")))
+    files.set(`assets/${name}`, staticPageFile(name, readFileSync(join(distDir, "assets", name)), immutable));
   for (const [name, body] of Object.entries(startUpFiles)) files.set(name, staticPageFile(name, body, revalidate));
   return files;
 }

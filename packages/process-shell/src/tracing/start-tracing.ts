@@ -33,7 +33,9 @@ export function projectTracer(): Tracer {
  * Without an endpoint it registers nothing and returns at once: tracing off is free.
  */
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing {
-  const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (env.OTEL_EXPORTER_OTLP_ENDPOINT ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` : undefined);
+  const tracesEndpoint =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ||
+    (env.OTEL_EXPORTER_OTLP_ENDPOINT ? `${env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` : undefined);
   if (!tracesEndpoint) return { enabled: false, shutdown: async () => {} };
   const ratio = env.OTEL_TRACES_SAMPLER_ARG === undefined || env.OTEL_TRACES_SAMPLER_ARG === "" ? 1 : Number(env.OTEL_TRACES_SAMPLER_ARG);
   if (!(ratio >= 0 && ratio <= 1)) throw new Error(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1; got ${JSON.stringify(env.OTEL_TRACES_SAMPLER_ARG)}.`);

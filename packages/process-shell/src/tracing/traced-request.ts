@@ -11,7 +11,11 @@ import { isTracingEnabled, projectTracer } from "./start-tracing.js";
 export async function tracedRequest(request: IncomingMessage, response: ServerResponse, route: string, answer: () => Promise<void>): Promise<void> {
   if (!isTracingEnabled()) return answer();
   const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-  const span = projectTracer().startSpan(`${request.method ?? "GET"} ${route}`, { kind: SpanKind.SERVER, attributes: { "http.request.method": request.method ?? "GET", "http.route": route } }, parent);
+  const span = projectTracer().startSpan(
+    `${request.method ?? "GET"} ${route}`,
+    { kind: SpanKind.SERVER, attributes: { "http.request.method": request.method ?? "GET", "http.route": route } },
+    parent,
+  );
   try {
     await inSpanContext(span, parent, answer);
   } finally {

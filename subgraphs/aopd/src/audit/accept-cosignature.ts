@@ -19,7 +19,11 @@ export class CosignatureRefusal extends Error {
  * one aopd did not sign or did not keep, one without a valid cosignature of a configured witness.
  * A witness's second cosignature of one size keeps the first (repeated, same answer).
  */
-export async function acceptCosignature(db: Kysely<AopdDatabase>, log: { signer: NoteSigner; witnesses: readonly NoteVerifier[] }, noteText: string): Promise<{ treeSize: number; witnesses: string[] }> {
+export async function acceptCosignature(
+  db: Kysely<AopdDatabase>,
+  log: { signer: NoteSigner; witnesses: readonly NoteVerifier[] },
+  noteText: string,
+): Promise<{ treeSize: number; witnesses: string[] }> {
   let checkpoint;
   let note;
   try {
@@ -30,13 +34,19 @@ export async function acceptCosignature(db: Kysely<AopdDatabase>, log: { signer:
   }
   if (!noteSignedBy(note, log.signer)) throw new CosignatureRefusal(400, `the checkpoint does not carry this log's signature (${log.signer.name})`);
   const kept = await db.selectFrom("aopd_audit_checkpoint").select("note").where("tree_size", "=", String(checkpoint.treeSize)).executeTakeFirst();
-  if (!kept || parseNote(kept.note).body !== note.body) throw new CosignatureRefusal(404, `this log signed no such checkpoint of tree size ${checkpoint.treeSize}`);
+  if (!kept || parseNote(kept.note).body !== note.body)
+    throw new CosignatureRefusal(404, `this log signed no such checkpoint of tree size ${checkpoint.treeSize}`);
   const cosigned = log.witnesses.flatMap((witness) => {
     const cosignature = cosignatureOf(note, witness);
     return cosignature ? [{ witness: witness.name, line: cosignature.line }] : [];
   });
   if (cosigned.length === 0) {
-    throw new CosignatureRefusal(403, log.witnesses.length === 0 ? "this log accepts no cosignatures: no witness is configured (AOPD_AUDIT_WITNESS_KEYS)" : `the checkpoint carries no valid cosignature of a configured witness (${log.witnesses.map((w) => w.name).join(", ")})`);
+    throw new CosignatureRefusal(
+      403,
+      log.witnesses.length === 0
+        ? "this log accepts no cosignatures: no witness is configured (AOPD_AUDIT_WITNESS_KEYS)"
+        : `the checkpoint carries no valid cosignature of a configured witness (${log.witnesses.map((w) => w.name).join(", ")})`,
+    );
   }
   await db
     .insertInto("aopd_audit_cosignature")

@@ -42,10 +42,19 @@ export class CheckpointForkError extends Error {}
  * (`CheckpointForkError`, which the sequencer logs and counts), so aopd never signs a rewrite;
  * witnesses and `verify-audit --checkpoint` catch one made behind aopd's back.
  */
-export async function signAuditCheckpoint(db: Kysely<AopdDatabase>, signer: NoteSigner, options: { minIntervalMs: number; force?: boolean; now?: Date }): Promise<ParsedCheckpoint | null> {
+export async function signAuditCheckpoint(
+  db: Kysely<AopdDatabase>,
+  signer: NoteSigner,
+  options: { minIntervalMs: number; force?: boolean; now?: Date },
+): Promise<ParsedCheckpoint | null> {
   const size = await auditTreeSize(db);
   if (size === 0) return null;
-  const last = await db.selectFrom("aopd_audit_checkpoint").select(["tree_size", "root_hash", "signed_at"]).orderBy("tree_size", "desc").limit(1).executeTakeFirst();
+  const last = await db
+    .selectFrom("aopd_audit_checkpoint")
+    .select(["tree_size", "root_hash", "signed_at"])
+    .orderBy("tree_size", "desc")
+    .limit(1)
+    .executeTakeFirst();
   const lastSize = last ? Number(last.tree_size) : 0;
   if (size <= lastSize) return null;
   if (last && !options.force && (options.now ?? new Date()).getTime() - last.signed_at.getTime() < options.minIntervalMs) return null;
@@ -53,11 +62,17 @@ export async function signAuditCheckpoint(db: Kysely<AopdDatabase>, signer: Note
   if (last) {
     const proof = await auditConsistencyProof(db, lastSize, size);
     if (!verifyConsistency(lastSize, size, proof, Buffer.from(last.root_hash), root)) {
-      throw new CheckpointForkError(`the audit tree of ${size} entries is not an extension of the signed checkpoint of ${lastSize}: entries before ${lastSize + 1} were changed, removed or reordered; no checkpoint signed`);
+      throw new CheckpointForkError(
+        `the audit tree of ${size} entries is not an extension of the signed checkpoint of ${lastSize}: entries before ${lastSize + 1} were changed, removed or reordered; no checkpoint signed`,
+      );
     }
   }
   const body = checkpointBody(signer.name, size, root);
-  await db.insertInto("aopd_audit_checkpoint").values({ tree_size: String(size), root_hash: root, note: signNote(body, signer) }).onConflict((oc) => oc.column("tree_size").doNothing()).execute();
+  await db
+    .insertInto("aopd_audit_checkpoint")
+    .values({ tree_size: String(size), root_hash: root, note: signNote(body, signer) })
+    .onConflict((oc) => oc.column("tree_size").doNothing())
+    .execute();
   return { origin: signer.name, treeSize: size, rootHash: root, body };
 }
 
@@ -75,7 +90,13 @@ export async function auditCheckpointAt(db: Kysely<AopdDatabase>, treeSize: numb
 
 /** The first checkpoint covering leaf `leafIndex` (its size above the index), or null while none does. */
 export async function firstAuditCheckpointCovering(db: Kysely<AopdDatabase>, leafIndex: number): Promise<{ treeSize: number; note: string } | null> {
-  const row = await db.selectFrom("aopd_audit_checkpoint").select(["tree_size", "note"]).where("tree_size", ">", String(leafIndex)).orderBy("tree_size").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("aopd_audit_checkpoint")
+    .select(["tree_size", "note"])
+    .where("tree_size", ">", String(leafIndex))
+    .orderBy("tree_size")
+    .limit(1)
+    .executeTakeFirst();
   return row ? { treeSize: Number(row.tree_size), note: row.note } : null;
 }
 

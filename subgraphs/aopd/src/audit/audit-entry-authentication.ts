@@ -40,7 +40,8 @@ export function auditEntryAuthenticationProblem(keyring: AuditKeyring, row: Audi
   if (!key) return `names the audit key ${JSON.stringify(row.auth_key_id)}, which this configuration does not hold (AOPD_AUDIT_KEY, AOPD_AUDIT_PREVIOUS_KEYS)`;
   const expected = Buffer.from(mac(key.secret, key.id, row.auth_nonce, contentOfRow(row)), "hex");
   const given = Buffer.from(row.auth_mac, "hex");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return `does not authenticate under audit key ${JSON.stringify(key.id)} (written or changed by someone other than aopd)`;
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return `does not authenticate under audit key ${JSON.stringify(key.id)} (written or changed by someone other than aopd)`;
   return null;
 }
 

@@ -56,7 +56,17 @@ export function storedAuditEntryHash(row: AuditEntryRow, seq: string, previousHa
 
 /** The part of the hashed text known before the entry takes its place in the chain. */
 export function auditEntryBody(entry: Omit<AuditEntryContent, "seq" | "occurredAt" | "previousHash">): string {
-  return JSON.stringify([entry.action, entry.proofId, entry.actorSubject, entry.actorClient, entry.actorUsername, entry.actorSystem, entry.requestId, entry.traceId, entry.details]);
+  return JSON.stringify([
+    entry.action,
+    entry.proofId,
+    entry.actorSubject,
+    entry.actorClient,
+    entry.actorUsername,
+    entry.actorSystem,
+    entry.requestId,
+    entry.traceId,
+    entry.details,
+  ]);
 }
 
 /** A value the details of an entry may hold: what JSON writes one way only. */

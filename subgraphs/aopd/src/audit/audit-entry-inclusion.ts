@@ -24,7 +24,8 @@ export interface AuditEntryInclusion {
  * the latest signed checkpoint's (so that the root is one aopd committed to).
  */
 export async function auditEntryInclusion(db: Kysely<AopdDatabase>, seq: string, treeSize?: number): Promise<AuditEntryInclusion> {
-  if (!/^[1-9]\d{0,14}$/.test(seq)) throw new UserInputError("seq", `must be an entry's place in the trail, a whole number from 1; got ${JSON.stringify(seq)}.`);
+  if (!/^[1-9]\d{0,14}$/.test(seq))
+    throw new UserInputError("seq", `must be an entry's place in the trail, a whole number from 1; got ${JSON.stringify(seq)}.`);
   const row = await db.selectFrom("aopd_audit_entry").selectAll().where("seq", "=", seq).executeTakeFirst();
   if (!row) throw new NotFoundError("The chained audit entry", seq);
   let size = treeSize;

@@ -48,7 +48,8 @@ export function loadAuditKeyring(config: Pick<AuditLogConfig, "key" | "previousK
     return { current: key, byId: new Map([[key.id, key]]), development: true };
   }
   const current = parseAuditKey(config.key, "AOPD_AUDIT_KEY");
-  if (production && current.id === developmentAuditKeyId) throw new Error(`AOPD_AUDIT_KEY: the key id ${developmentAuditKeyId} marks the development key, which production refuses.`);
+  if (production && current.id === developmentAuditKeyId)
+    throw new Error(`AOPD_AUDIT_KEY: the key id ${developmentAuditKeyId} marks the development key, which production refuses.`);
   const previous = (config.previousKeys ?? "")
     .split(",")
     .map((part) => part.trim())
@@ -67,7 +68,9 @@ function parseAuditKey(text: string, where: string): AuditKey {
   const secret = match ? Buffer.from(match[2]!, "base64") : undefined;
   // The key's own text never goes into an error: it is a secret.
   if (!match || !secret || secret.length < 32) {
-    throw new Error(`${where} must be <key id>:<base64 secret>, the id of 1 to 64 letters, digits, '.', '_' or '-', the secret at least 32 bytes (openssl rand -base64 32).`);
+    throw new Error(
+      `${where} must be <key id>:<base64 secret>, the id of 1 to 64 letters, digits, '.', '_' or '-', the secret at least 32 bytes (openssl rand -base64 32).`,
+    );
   }
   return { id: match[1]!, secret };
 }

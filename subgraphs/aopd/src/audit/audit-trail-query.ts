@@ -36,13 +36,21 @@ export const maxProofHistory = 1_000;
  * sees each of them again, chained, and misses none: an entry chained later always gets a `seq`
  * above every cursor given out before, as positions of the proof event log do.
  */
-export async function selectAuditTrailPage(db: Kysely<AopdDatabase>, input: AuditTrailPageInput): Promise<{ entries: AuditEntryRow[]; endCursor: string | null; hasMore: boolean }> {
+export async function selectAuditTrailPage(
+  db: Kysely<AopdDatabase>,
+  input: AuditTrailPageInput,
+): Promise<{ entries: AuditEntryRow[]; endCursor: string | null; hasMore: boolean }> {
   if (!Number.isSafeInteger(input.limit) || input.limit < 1 || input.limit > maxAuditPageSize) {
     throw new UserInputError("limit", `must be from 1 to ${maxAuditPageSize}; got ${input.limit}.`);
   }
   const after = input.after ?? null;
-  if (after !== null && !/^(0|[1-9][0-9]{0,18})$/.test(after)) throw new UserInputError("after", "must be the `seq` of an entry (decimal digits), as `endCursor` gives it.");
-  let chainedQuery = filteredAuditEntries(db, input.filter).selectAll().where("seq", "is not", null).orderBy("seq").limit(input.limit + 1);
+  if (after !== null && !/^(0|[1-9][0-9]{0,18})$/.test(after))
+    throw new UserInputError("after", "must be the `seq` of an entry (decimal digits), as `endCursor` gives it.");
+  let chainedQuery = filteredAuditEntries(db, input.filter)
+    .selectAll()
+    .where("seq", "is not", null)
+    .orderBy("seq")
+    .limit(input.limit + 1);
   if (after !== null) chainedQuery = chainedQuery.where("seq", ">", after);
   // The unchained entries fill the room the chained ones leave (none is read when there are more chained ones to page
   // through), in the same statement, so in one snapshot: read in two statements, an entry the sequencer chains between
@@ -71,7 +79,8 @@ export function filteredAuditEntries(db: Kysely<AopdDatabase>, filter: AuditTrai
   if (given.actions !== undefined && given.actions !== null && (given.actions.length < 1 || given.actions.length > auditActions.length)) {
     throw new UserInputError("filter.actions", `must name 1 to ${auditActions.length} actions; leave it out for every action.`);
   }
-  if (given.proofId !== undefined && given.proofId !== null && !isUuid(given.proofId)) throw new UserInputError("filter.proofId", "must be a proof id (a UUID).");
+  if (given.proofId !== undefined && given.proofId !== null && !isUuid(given.proofId))
+    throw new UserInputError("filter.proofId", "must be a proof id (a UUID).");
   if (given.from && given.to && given.from >= given.to) throw new UserInputError("filter.to", "must be later than filter.from.");
   let query = db.selectFrom("aopd_audit_entry");
   if (given.actorSubject) query = query.where("actor_subject", "=", given.actorSubject);

@@ -23,7 +23,13 @@ export async function extendAuditTree(trx: Kysely<AopdDatabase>, limit = treeBat
   const size = Number(head.tree_size);
   const target = Math.min(Number(head.seq), size + limit);
   if (target <= size) return 0;
-  const entries = await trx.selectFrom("aopd_audit_entry").selectAll().where("seq", ">", String(size)).where("seq", "<=", String(target)).orderBy("seq").execute();
+  const entries = await trx
+    .selectFrom("aopd_audit_entry")
+    .selectAll()
+    .where("seq", ">", String(size))
+    .where("seq", "<=", String(target))
+    .orderBy("seq")
+    .execute();
   if (entries.length !== target - size) throw new Error(`the audit trail lacks entries between ${size + 1} and ${target}: the tree is not extended past a gap`);
   const nodes = await readSubtrees(trx, subtreesOf(0, size));
   const written: { level: number; index: number; hash: Buffer }[] = [];
@@ -50,7 +56,10 @@ export async function extendAuditTree(trx: Kysely<AopdDatabase>, limit = treeBat
     const rows = written.slice(start, start + 5_000).map((node) => sql`(${node.level}::smallint, ${String(node.index)}::bigint, ${node.hash}::bytea)`);
     await sql`INSERT INTO aopd_audit_tree_node (level, index, hash) VALUES ${sql.join(rows)}`.execute(trx);
   }
-  await trx.updateTable("aopd_audit_head").set({ tree_size: String(target) }).execute();
+  await trx
+    .updateTable("aopd_audit_head")
+    .set({ tree_size: String(target) })
+    .execute();
   return target - size;
 }
 
@@ -59,7 +68,11 @@ export async function readSubtrees(db: Kysely<AopdDatabase>, keys: readonly Subt
   const nodes = new Map<string, Buffer>();
   if (keys.length === 0) return nodes;
   const wanted = sql.join(keys.map((key) => sql`(${key.level}::smallint, ${String(key.index)}::bigint)`));
-  const rows = await db.selectFrom("aopd_audit_tree_node").select(["level", "index", "hash"]).where(sql<boolean>`(level, index) IN (${wanted})`).execute();
+  const rows = await db
+    .selectFrom("aopd_audit_tree_node")
+    .select(["level", "index", "hash"])
+    .where(sql<boolean>`(level, index) IN (${wanted})`)
+    .execute();
   // bytea: a Buffer from pg, a Uint8Array from PGlite.
   for (const row of rows) nodes.set(subtreeId({ level: row.level, index: Number(row.index) }), Buffer.from(row.hash));
   return nodes;
@@ -81,24 +94,30 @@ export class AuditProofRangeError extends UserInputError {}
 
 async function checkSize(db: Kysely<AopdDatabase>, size: number, field: string): Promise<void> {
   const stored = await auditTreeSize(db);
-  if (!Number.isSafeInteger(size) || size < 1 || size > stored) throw new AuditProofRangeError(field, `must be a tree size from 1 to ${stored} (the log's size now); got ${size}.`);
+  if (!Number.isSafeInteger(size) || size < 1 || size > stored)
+    throw new AuditProofRangeError(field, `must be a tree size from 1 to ${stored} (the log's size now); got ${size}.`);
 }
 
 /** PATH(leafIndex, D[0:treeSize]) from the stored subtrees, in one query. */
 export async function auditInclusionProof(db: Kysely<AopdDatabase>, leafIndex: number, treeSize: number): Promise<Buffer[]> {
   await checkSize(db, treeSize, "treeSize");
-  if (!Number.isSafeInteger(leafIndex) || leafIndex < 0 || leafIndex >= treeSize) throw new AuditProofRangeError("seq", `must be an entry from 1 to ${treeSize} (within the tree size); got ${leafIndex + 1}.`);
+  if (!Number.isSafeInteger(leafIndex) || leafIndex < 0 || leafIndex >= treeSize)
+    throw new AuditProofRangeError("seq", `must be an entry from 1 to ${treeSize} (within the tree size); got ${leafIndex + 1}.`);
   return hashesOf(db, inclusionRanges(leafIndex, treeSize));
 }
 
 /** PROOF(first, D[0:second]) from the stored subtrees, in one query. */
 export async function auditConsistencyProof(db: Kysely<AopdDatabase>, first: number, second: number): Promise<Buffer[]> {
   await checkSize(db, second, "to");
-  if (!Number.isSafeInteger(first) || first < 1 || first > second) throw new AuditProofRangeError("from", `must be a tree size from 1 to ${second} (to); got ${first}.`);
+  if (!Number.isSafeInteger(first) || first < 1 || first > second)
+    throw new AuditProofRangeError("from", `must be a tree size from 1 to ${second} (to); got ${first}.`);
   return hashesOf(db, consistencyRanges(first, second));
 }
 
 async function hashesOf(db: Kysely<AopdDatabase>, ranges: readonly [number, number][]): Promise<Buffer[]> {
-  const nodes = await readSubtrees(db, ranges.flatMap(([start, end]) => subtreesOf(start, end)));
+  const nodes = await readSubtrees(
+    db,
+    ranges.flatMap(([start, end]) => subtreesOf(start, end)),
+  );
   return ranges.map(([start, end]) => rangeHash(nodes, start, end));
 }

@@ -42,7 +42,8 @@ export async function runAuditWitness(options: { url: string; statePath: string;
   try {
     state = await readState(options.statePath);
     const servedKey = (await fetchText(`${base}${auditCheckpointKeyPath}`)).trim();
-    if (state && state.logKey !== servedKey) lines.push(`note: the log now serves the key ${servedKey}; this witness holds ${state.logKey} and verifies with it`);
+    if (state && state.logKey !== servedKey)
+      lines.push(`note: the log now serves the key ${servedKey}; this witness holds ${state.logKey} and verifies with it`);
     logKey = parseVerifierKey(state?.logKey ?? servedKey, "the log's checkpoint key");
     if (!state) lines.push(`first run: following the log ${logKey.name} with the key it serves, ${servedKey}`);
     checkpointText = await fetchText(`${base}${auditCheckpointPath}`);
@@ -51,31 +52,63 @@ export async function runAuditWitness(options: { url: string; statePath: string;
     return { code: 2, lines: [...lines, `the log could not be checked: ${(error as Error).message}`] };
   }
   if (checkpoint.origin !== logKey.name || !noteSignedBy(parseNote(checkpointText), logKey)) {
-    return { code: 1, lines: [...lines, `the checkpoint of tree size ${checkpoint.treeSize} does not carry the signature of ${logKey.name} (${verifierOf(logKey)})`] };
+    return {
+      code: 1,
+      lines: [...lines, `the checkpoint of tree size ${checkpoint.treeSize} does not carry the signature of ${logKey.name} (${verifierOf(logKey)})`],
+    };
   }
   if (state) {
     const previousRoot = Buffer.from(state.rootHash, "base64");
     if (checkpoint.treeSize < state.treeSize) {
-      return { code: 1, lines: [...lines, `the log is not an extension of what this witness saw: its tree size went back from ${state.treeSize} to ${checkpoint.treeSize} (entries after ${checkpoint.treeSize} were cut)`] };
+      return {
+        code: 1,
+        lines: [
+          ...lines,
+          `the log is not an extension of what this witness saw: its tree size went back from ${state.treeSize} to ${checkpoint.treeSize} (entries after ${checkpoint.treeSize} were cut)`,
+        ],
+      };
     }
     if (checkpoint.treeSize === state.treeSize && !checkpoint.rootHash.equals(previousRoot)) {
-      return { code: 1, lines: [...lines, `the log is not an extension of what this witness saw: tree size ${state.treeSize} has another root than before (entries were rewritten)`] };
+      return {
+        code: 1,
+        lines: [
+          ...lines,
+          `the log is not an extension of what this witness saw: tree size ${state.treeSize} has another root than before (entries were rewritten)`,
+        ],
+      };
     }
     if (checkpoint.treeSize > state.treeSize) {
       let proof: Buffer[];
       try {
         const text = await fetchText(`${base}${auditConsistencyPath}?from=${state.treeSize}&to=${checkpoint.treeSize}`);
-        proof = text.split("\n").filter((line) => line !== "").map((line) => Buffer.from(line, "base64"));
+        proof = text
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => Buffer.from(line, "base64"));
       } catch (error) {
-        return { code: 2, lines: [...lines, `the consistency proof from ${state.treeSize} to ${checkpoint.treeSize} could not be read: ${(error as Error).message}`] };
+        return {
+          code: 2,
+          lines: [...lines, `the consistency proof from ${state.treeSize} to ${checkpoint.treeSize} could not be read: ${(error as Error).message}`],
+        };
       }
       if (!verifyConsistency(state.treeSize, checkpoint.treeSize, proof, previousRoot, checkpoint.rootHash)) {
-        return { code: 1, lines: [...lines, `the log is not an extension of what this witness saw: the checkpoint of tree size ${checkpoint.treeSize} is not consistent with the one of ${state.treeSize} (entries up to ${state.treeSize} were changed, removed or reordered)`] };
+        return {
+          code: 1,
+          lines: [
+            ...lines,
+            `the log is not an extension of what this witness saw: the checkpoint of tree size ${checkpoint.treeSize} is not consistent with the one of ${state.treeSize} (entries up to ${state.treeSize} were changed, removed or reordered)`,
+          ],
+        };
       }
     }
   }
   lines.push(`checkpoint of tree size ${checkpoint.treeSize} verified${state ? ` (extends ${state.treeSize})` : ""}`);
-  await writeState(options.statePath, { logKey: verifierOf(logKey), treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash.toString("base64"), checkpoint: checkpointText });
+  await writeState(options.statePath, {
+    logKey: verifierOf(logKey),
+    treeSize: checkpoint.treeSize,
+    rootHash: checkpoint.rootHash.toString("base64"),
+    checkpoint: checkpointText,
+  });
   if (!options.keyPath) return { code: 0, lines };
   try {
     const witness = parseNoteSigner(await readFile(options.keyPath, "utf8"), options.keyPath, cosignatureV1Key);

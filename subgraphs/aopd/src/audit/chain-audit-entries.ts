@@ -48,7 +48,11 @@ export const chainSpacingMs = 100;
  * The head's lock is held by the sequencer only, for a read, the hashing of one batch and one
  * update; writers never wait for it. The hash is `storedAuditEntryHash`, the verifier's.
  */
-export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = chainBatchSize, onSetAside: (entries: readonly SetAsideEntry[]) => void = () => {}): Promise<number> {
+export async function chainAuditEntries(
+  db: Kysely<AopdDatabase>,
+  batchSize = chainBatchSize,
+  onSetAside: (entries: readonly SetAsideEntry[]) => void = () => {},
+): Promise<number> {
   let total = 0;
   for (;;) {
     const { chained, read, setAside, grown } = await db.transaction().execute(async (trx) => {
@@ -57,7 +61,9 @@ export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = ch
         .selectFrom("aopd_audit_entry")
         .selectAll()
         .where("seq", "is", null)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))),
+        )
         .orderBy("insertion")
         .limit(batchSize)
         .execute();
@@ -68,7 +74,11 @@ export async function chainAuditEntries(db: Kysely<AopdDatabase>, batchSize = ch
         if (problem) setAside.push({ insertion: String(entry.insertion), action: entry.action, actorSubject: entry.actor_subject, reason: `it ${problem}` });
         return problem === null;
       });
-      if (setAside.length > 0) await trx.insertInto("aopd_audit_set_aside").values(setAside.map(({ insertion, reason }) => ({ insertion, reason }))).execute();
+      if (setAside.length > 0)
+        await trx
+          .insertInto("aopd_audit_set_aside")
+          .values(setAside.map(({ insertion, reason }) => ({ insertion, reason })))
+          .execute();
       // The Merkle tree grows with the chain, under the same lock (audit-tree-store.ts); after migration 0020 it catches up with the entries chained before.
       if (entries.length === 0) return { chained: 0, read: waiting.length, setAside, grown: await extendAuditTree(trx, batchSize) };
       let seq = BigInt(head.seq);

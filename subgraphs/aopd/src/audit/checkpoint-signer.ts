@@ -25,6 +25,7 @@ export function loadCheckpointSigner(config: Pick<AuditLogConfig, "checkpointKey
     return { signer: parseNoteSigner(noteKeyOfSeed(developmentCheckpointOrigin, seed), "the development checkpoint key"), development: true };
   }
   const signer = parseNoteSigner(config.checkpointKey, "AOPD_CHECKPOINT_KEY");
-  if (production && signer.name === developmentCheckpointOrigin) throw new Error(`AOPD_CHECKPOINT_KEY: the name ${developmentCheckpointOrigin} marks the development key, which production refuses.`);
+  if (production && signer.name === developmentCheckpointOrigin)
+    throw new Error(`AOPD_CHECKPOINT_KEY: the name ${developmentCheckpointOrigin} marks the development key, which production refuses.`);
   return { signer, development: false };
 }

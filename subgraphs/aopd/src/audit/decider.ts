@@ -24,4 +24,9 @@ export const chainWatcherDecider: Decider = { subject: "system:chain-watcher", c
  * Signature verification, which decides signature proofs: a valid signature is the decision (no
  * person is asked). Named where a decision of a signature proof is stated (receipts).
  */
-export const signatureVerificationDecider: Decider = { subject: "system:signature-verification", client: "aopd", username: "signature verification", system: true };
+export const signatureVerificationDecider: Decider = {
+  subject: "system:signature-verification",
+  client: "aopd",
+  username: "signature verification",
+  system: true,
+};

@@ -16,14 +16,28 @@ const readBatch = 1_000;
  * More than `maxRows` entries are refused (LIMIT_EXCEEDED) before anything is written, counted
  * with a bounded query.
  */
-export async function exportAuditTrailAsXlsx(db: Kysely<AopdDatabase>, filter: AuditTrailFilter | null | undefined, maxRows: number): Promise<{ file: Buffer; rows: number }> {
+export async function exportAuditTrailAsXlsx(
+  db: Kysely<AopdDatabase>,
+  filter: AuditTrailFilter | null | undefined,
+  maxRows: number,
+): Promise<{ file: Buffer; rows: number }> {
   const head = String((await db.selectFrom("aopd_audit_head").select("seq").executeTakeFirstOrThrow()).seq);
   const matching = await db
-    .selectFrom(filteredAuditEntries(db, filter).select("seq").where("seq", "<=", head).limit(maxRows + 1).as("matching"))
+    .selectFrom(
+      filteredAuditEntries(db, filter)
+        .select("seq")
+        .where("seq", "<=", head)
+        .limit(maxRows + 1)
+        .as("matching"),
+    )
     .select((eb) => eb.fn.countAll<string>().as("count"))
     .executeTakeFirstOrThrow();
   if (Number(matching.count) > maxRows) {
-    throw new LimitExceededError("maxExportRows", maxRows, `More than ${maxRows} entries match; narrow the filter (by time, actor or action) and export in parts.`);
+    throw new LimitExceededError(
+      "maxExportRows",
+      maxRows,
+      `More than ${maxRows} entries match; narrow the filter (by time, actor or action) and export in parts.`,
+    );
   }
   const chunks: Buffer[] = [];
   const output = new Writable({
@@ -37,7 +51,13 @@ export async function exportAuditTrailAsXlsx(db: Kysely<AopdDatabase>, filter: A
   let rows = 0;
   try {
     for (;;) {
-      const batch = await filteredAuditEntries(db, filter).selectAll().where("seq", ">", after).where("seq", "<=", head).orderBy("seq").limit(readBatch).execute();
+      const batch = await filteredAuditEntries(db, filter)
+        .selectAll()
+        .where("seq", ">", after)
+        .where("seq", "<=", head)
+        .orderBy("seq")
+        .limit(readBatch)
+        .execute();
       if (batch.length === 0) break;
       await writer.add(batch);
       rows += batch.length;

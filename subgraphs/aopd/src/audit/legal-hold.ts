@@ -28,7 +28,9 @@ export async function changeLegalHold(db: Kysely<AopdDatabase>, id: string, plac
     if (!row) {
       const current = await trx.selectFrom("aopd_proof").select("legal_hold_since").where("id", "=", id.toLowerCase()).executeTakeFirst();
       if (!current) throw new NotFoundError("The proof", id);
-      throw new ConflictError(place ? "The proof is already on legal hold; lift that hold first to place another." : "The proof is not on legal hold; there is nothing to lift.");
+      throw new ConflictError(
+        place ? "The proof is already on legal hold; lift that hold first to place another." : "The proof is not on legal hold; there is nothing to lift.",
+      );
     }
     await appendAuditEntry(trx, { origin, action: place ? "LEGAL_HOLD_PLACED" : "LEGAL_HOLD_LIFTED", proofId: row.id, details: { reason: reasonText } });
     return row;

@@ -9,12 +9,19 @@ import { createHash } from "node:crypto";
 
 /** SHA-256(0x00 || leaf). */
 export function leafHash(leaf: string | Uint8Array): Buffer {
-  return createHash("sha256").update(Buffer.from([0])).update(typeof leaf === "string" ? Buffer.from(leaf, "utf8") : leaf).digest();
+  return createHash("sha256")
+    .update(Buffer.from([0]))
+    .update(typeof leaf === "string" ? Buffer.from(leaf, "utf8") : leaf)
+    .digest();
 }
 
 /** SHA-256(0x01 || left || right). */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash("sha256").update(Buffer.from([1])).update(left).update(right).digest();
+  return createHash("sha256")
+    .update(Buffer.from([1]))
+    .update(left)
+    .update(right)
+    .digest();
 }
 
 /** The root of the empty tree: SHA-256 of nothing. */

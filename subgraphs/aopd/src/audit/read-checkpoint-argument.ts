@@ -8,7 +8,10 @@ import type { NoteVerifier } from "./signed-note.js";
  * (JSON with its `checkpoint`), and this deployment's checkpoint verifier key; undefined without
  * the option.
  */
-export async function readCheckpointArgument(args: readonly string[], config: { auditLog: AuditLogConfig; production: boolean }): Promise<{ note: string; log: NoteVerifier } | undefined> {
+export async function readCheckpointArgument(
+  args: readonly string[],
+  config: { auditLog: AuditLogConfig; production: boolean },
+): Promise<{ note: string; log: NoteVerifier } | undefined> {
   const at = args.indexOf("--checkpoint");
   if (at < 0) return undefined;
   const file = args[at + 1];

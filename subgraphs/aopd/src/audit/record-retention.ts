@@ -13,7 +13,8 @@ export const minimumProductionRetentionYears = 5;
 export function recordRetentionYearsFromEnv(env: NodeJS.ProcessEnv, production: boolean): number {
   const text = env.AOPD_RECORD_RETENTION_YEARS ?? "5";
   const years = /^[0-9]{1,3}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(years) || years < 1) throw new Error(`AOPD_RECORD_RETENTION_YEARS must be a whole number of years, at least 1; got ${JSON.stringify(text)}.`);
+  if (!Number.isSafeInteger(years) || years < 1)
+    throw new Error(`AOPD_RECORD_RETENTION_YEARS must be a whole number of years, at least 1; got ${JSON.stringify(text)}.`);
   if (production && years < minimumProductionRetentionYears) {
     throw new Error(
       `AOPD_RECORD_RETENTION_YEARS must be at least ${minimumProductionRetentionYears} in production (records of customer due diligence are kept five years); got ${years}.`,

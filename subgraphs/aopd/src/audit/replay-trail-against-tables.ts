@@ -9,7 +9,15 @@ import type { AuditAction } from "./audit-action.js";
 export const replayBatchSize = 5_000;
 
 /** The entries that say what a table must hold: each decision's row, the decision in force, the legal hold. */
-const decisionActions = ["DECIDED", "CHAIN_CHECKED", "PROPOSED", "CONFIRMED", "REJECTED", "REOPENED", "REOPEN_PROPOSED"] as const satisfies readonly AuditAction[];
+const decisionActions = [
+  "DECIDED",
+  "CHAIN_CHECKED",
+  "PROPOSED",
+  "CONFIRMED",
+  "REJECTED",
+  "REOPENED",
+  "REOPEN_PROPOSED",
+] as const satisfies readonly AuditAction[];
 const holdActions = ["LEGAL_HOLD_PLACED", "LEGAL_HOLD_LIFTED"] as const satisfies readonly AuditAction[];
 const replayedActions: readonly AuditAction[] = [...decisionActions, ...holdActions];
 
@@ -59,7 +67,10 @@ interface ProofAsReplayed {
  * Entries set aside by the sequencer are not aopd's and are not replayed; rows the trail never
  * spoke of (proofs decided before the trail existed, demo data) are not judged.
  */
-export async function replayTrailAgainstTables(db: Kysely<AopdDatabase>, options: { batchSize?: number } = {}): Promise<{ replayed: number; findings: string[] }> {
+export async function replayTrailAgainstTables(
+  db: Kysely<AopdDatabase>,
+  options: { batchSize?: number } = {},
+): Promise<{ replayed: number; findings: string[] }> {
   const batchSize = options.batchSize ?? replayBatchSize;
   return db
     .transaction()
@@ -83,7 +94,9 @@ export async function replayTrailAgainstTables(db: Kysely<AopdDatabase>, options
           .orderBy("seq")
           .limit(batchSize)
           .execute();
-        await replay(page.map((row) => ({ place: `entry ${row.seq}`, action: row.action, proofId: row.proof_id, actorSubject: row.actor_subject, details: row.details })));
+        await replay(
+          page.map((row) => ({ place: `entry ${row.seq}`, action: row.action, proofId: row.proof_id, actorSubject: row.actor_subject, details: row.details })),
+        );
         if (page.length < batchSize) break;
         afterSeq = String(page[page.length - 1]!.seq);
       }
@@ -95,11 +108,21 @@ export async function replayTrailAgainstTables(db: Kysely<AopdDatabase>, options
           .where("seq", "is", null)
           .where("insertion", ">", afterInsertion)
           .where("action", "in", replayedActions)
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))))
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))),
+          )
           .orderBy("insertion")
           .limit(batchSize)
           .execute();
-        await replay(page.map((row) => ({ place: `pending insertion ${row.insertion}`, action: row.action, proofId: row.proof_id, actorSubject: row.actor_subject, details: row.details })));
+        await replay(
+          page.map((row) => ({
+            place: `pending insertion ${row.insertion}`,
+            action: row.action,
+            proofId: row.proof_id,
+            actorSubject: row.actor_subject,
+            details: row.details,
+          })),
+        );
         if (page.length < batchSize) break;
         afterInsertion = String(page[page.length - 1]!.insertion);
       }
@@ -213,10 +236,15 @@ async function compareProofRows(db: Kysely<AopdDatabase>, proofs: Map<string, Pr
         ["status", said.status, row.status],
         ["decision_id", said.decisionId, row.decision_id],
         ["proposal_id", said.proposalId, row.proposal_id],
-        ["legal_hold", said.onHold && { ...said.onHold, value: said.onHold.value ? "on hold" : "not on hold" }, row.legal_hold_since === null ? "not on hold" : "on hold"],
+        [
+          "legal_hold",
+          said.onHold && { ...said.onHold, value: said.onHold.value ? "on hold" : "not on hold" },
+          row.legal_hold_since === null ? "not on hold" : "on hold",
+        ],
       ];
       for (const [field, trail, table] of compared) {
-        if (trail && trail.value !== table) findings.push(`${subject}: ${field}: the trail says ${shown(trail.value)} (${trail.place}), the table says ${shown(table)}`);
+        if (trail && trail.value !== table)
+          findings.push(`${subject}: ${field}: the trail says ${shown(trail.value)} (${trail.place}), the table says ${shown(table)}`);
       }
     }
   }

@@ -12,7 +12,12 @@ import type { NoteSigner } from "./signed-note.js";
  */
 export async function sequenceAuditLog(
   db: Kysely<AopdDatabase>,
-  options: { signer: NoteSigner; checkpointIntervalMs: number; onSetAside: (entries: readonly SetAsideEntry[]) => void; onFork: (error: CheckpointForkError) => void },
+  options: {
+    signer: NoteSigner;
+    checkpointIntervalMs: number;
+    onSetAside: (entries: readonly SetAsideEntry[]) => void;
+    onFork: (error: CheckpointForkError) => void;
+  },
 ): Promise<number> {
   const chained = await chainAuditEntries(db, chainBatchSize, options.onSetAside);
   try {

@@ -32,7 +32,10 @@ export interface NoteVerifier {
 
 /** The first 4 bytes of SHA-256(name || 0x0A || type || public key). */
 export function noteKeyHash(name: string, type: number, publicKey: Buffer): Buffer {
-  return createHash("sha256").update(Buffer.concat([Buffer.from(`${name}\n`, "utf8"), Buffer.from([type]), publicKey])).digest().subarray(0, 4);
+  return createHash("sha256")
+    .update(Buffer.concat([Buffer.from(`${name}\n`, "utf8"), Buffer.from([type]), publicKey]))
+    .digest()
+    .subarray(0, 4);
 }
 
 /** A key name: printable, no space, no '+' (signed-note). */
@@ -68,7 +71,10 @@ export function parseNoteSigner(text: string, where: string, type = ed25519NoteK
   // The base64 at the end may hold '+' itself; a name never does.
   const [first, second, name0, hash, ...rest] = text.trim().split("+");
   const parts = [first, second, name0, hash, rest.join("+")];
-  const malformed = () => new Error(`${where} must be a signed-note Ed25519 private key: PRIVATE+KEY+<name>+<8 hex digits>+<base64 of 0x${type.toString(16).padStart(2, "0")} and a 32-byte seed>.`);
+  const malformed = () =>
+    new Error(
+      `${where} must be a signed-note Ed25519 private key: PRIVATE+KEY+<name>+<8 hex digits>+<base64 of 0x${type.toString(16).padStart(2, "0")} and a 32-byte seed>.`,
+    );
   if (rest.length === 0 || parts[0] !== "PRIVATE" || parts[1] !== "KEY" || !/^[0-9a-f]{8}$/.test(parts[3]!)) throw malformed();
   const name = parts[2]!;
   checkName(name, where);
@@ -90,13 +96,18 @@ export function verifierKeyOf(signer: Pick<NoteSigner, "name" | "keyHash" | "pub
 export function parseVerifierKey(text: string, where: string): NoteVerifier {
   const [name0, hash, ...rest] = text.trim().split("+");
   const parts = [name0, hash, rest.join("+")];
-  if (rest.length === 0 || !/^[0-9a-f]{8}$/.test(parts[1]!)) throw new Error(`${where} must be a signed-note verifier key <name>+<8 hex digits>+<base64 of the type byte and a 32-byte Ed25519 key>; got ${JSON.stringify(text.trim().slice(0, 200))}.`);
+  if (rest.length === 0 || !/^[0-9a-f]{8}$/.test(parts[1]!))
+    throw new Error(
+      `${where} must be a signed-note verifier key <name>+<8 hex digits>+<base64 of the type byte and a 32-byte Ed25519 key>; got ${JSON.stringify(text.trim().slice(0, 200))}.`,
+    );
   const raw = Buffer.from(parts[2]!, "base64");
-  if (raw.length !== 33 || (raw[0] !== ed25519NoteKey && raw[0] !== cosignatureV1Key)) throw new Error(`${where}: the key is not an Ed25519 key of type 0x01 (signed note) or 0x04 (cosignature/v1).`);
+  if (raw.length !== 33 || (raw[0] !== ed25519NoteKey && raw[0] !== cosignatureV1Key))
+    throw new Error(`${where}: the key is not an Ed25519 key of type 0x01 (signed note) or 0x04 (cosignature/v1).`);
   const name = parts[0]!;
   checkName(name, where);
   const verifier = { name, keyHash: Buffer.from(parts[1]!, "hex"), publicKey: raw.subarray(1), type: raw[0]! };
-  if (!noteKeyHash(name, verifier.type, verifier.publicKey).equals(verifier.keyHash)) throw new Error(`${where}: the key hash does not match the name and key.`);
+  if (!noteKeyHash(name, verifier.type, verifier.publicKey).equals(verifier.keyHash))
+    throw new Error(`${where}: the key hash does not match the name and key.`);
   return verifier;
 }
 
@@ -137,7 +148,13 @@ export function parseNote(text: string): Note {
 /** Whether the note carries a valid Ed25519 signature (type 0x01) by `verifier`. */
 export function noteSignedBy(note: Note, verifier: NoteVerifier): boolean {
   const key = createPublicKey({ key: Buffer.concat([spkiEd25519Prefix, verifier.publicKey]), format: "der", type: "spki" });
-  return note.signatures.some((line) => line.name === verifier.name && line.keyHash.equals(verifier.keyHash) && line.signature.length === 64 && verify(null, Buffer.from(note.body, "utf8"), key, line.signature));
+  return note.signatures.some(
+    (line) =>
+      line.name === verifier.name &&
+      line.keyHash.equals(verifier.keyHash) &&
+      line.signature.length === 64 &&
+      verify(null, Buffer.from(note.body, "utf8"), key, line.signature),
+  );
 }
 
 /** The message a cosignature/v1 signs: `cosignature/v1`, `time <seconds>`, then the checkpoint's text. */

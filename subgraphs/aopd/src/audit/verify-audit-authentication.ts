@@ -26,7 +26,11 @@ export interface AuditAuthenticationReport {
  * before the first authenticated one (the trail as it was before migration 0019): the sequencer
  * chains no unauthenticated entry since, so one later was written around it.
  */
-export async function verifyAuditAuthentication(db: Kysely<AopdDatabase>, keyring: AuditKeyring, options: { batchSize?: number } = {}): Promise<AuditAuthenticationReport> {
+export async function verifyAuditAuthentication(
+  db: Kysely<AopdDatabase>,
+  keyring: AuditKeyring,
+  options: { batchSize?: number } = {},
+): Promise<AuditAuthenticationReport> {
   const batchSize = options.batchSize ?? authenticationBatchSize;
   const report: AuditAuthenticationReport = { authenticated: 0, unauthenticatedBefore: 0, failures: [], setAside: [] };
   let after = "0";
@@ -54,6 +58,12 @@ export async function verifyAuditAuthentication(db: Kysely<AopdDatabase>, keyrin
     .orderBy("s.insertion")
     .limit(100)
     .execute();
-  report.setAside = setAside.map((row) => ({ insertion: String(row.insertion), occurredAt: row.occurred_at, action: row.action, actorSubject: row.actor_subject, reason: row.reason }));
+  report.setAside = setAside.map((row) => ({
+    insertion: String(row.insertion),
+    occurredAt: row.occurred_at,
+    action: row.action,
+    actorSubject: row.actor_subject,
+    reason: row.reason,
+  }));
   return report;
 }

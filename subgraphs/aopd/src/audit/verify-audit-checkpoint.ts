@@ -12,9 +12,15 @@ import { noteSignedBy, parseNote, type NoteVerifier } from "./signed-note.js";
  * superuser who rewrote entries and recomputed every hash and node stored cannot make the rows
  * hash to a root signed before. Returns the findings; none when the database holds the checkpoint.
  */
-export async function verifyAgainstCheckpoint(db: Kysely<AopdDatabase>, noteText: string, log: NoteVerifier, options: { batchSize?: number } = {}): Promise<string[]> {
+export async function verifyAgainstCheckpoint(
+  db: Kysely<AopdDatabase>,
+  noteText: string,
+  log: NoteVerifier,
+  options: { batchSize?: number } = {},
+): Promise<string[]> {
   const checkpoint = parseCheckpoint(noteText);
-  if (!noteSignedBy(parseNote(noteText), log)) return [`the checkpoint of tree size ${checkpoint.treeSize} does not carry this log's signature (${log.name}): it is not this log's checkpoint`];
+  if (!noteSignedBy(parseNote(noteText), log))
+    return [`the checkpoint of tree size ${checkpoint.treeSize} does not carry this log's signature (${log.name}): it is not this log's checkpoint`];
   const batchSize = options.batchSize ?? 5_000;
   const builder = new MerkleRootBuilder();
   let after = 0;
@@ -28,17 +34,24 @@ export async function verifyAgainstCheckpoint(db: Kysely<AopdDatabase>, noteText
       .limit(batchSize)
       .execute();
     for (const entry of batch) {
-      if (Number(entry.seq) !== builder.size + 1) return [`audit entry ${builder.size + 1} is missing: the witnessed checkpoint covers ${checkpoint.treeSize} entries, the trail goes from ${builder.size} to ${String(entry.seq)}`];
+      if (Number(entry.seq) !== builder.size + 1)
+        return [
+          `audit entry ${builder.size + 1} is missing: the witnessed checkpoint covers ${checkpoint.treeSize} entries, the trail goes from ${builder.size} to ${String(entry.seq)}`,
+        ];
       builder.add(auditEntryLeafHash(entry));
     }
     if (batch.length < batchSize) break;
     after = builder.size;
   }
   if (builder.size < checkpoint.treeSize) {
-    return [`the trail holds ${builder.size} chained entries, fewer than the ${checkpoint.treeSize} of the witnessed checkpoint: entries after ${builder.size} were removed`];
+    return [
+      `the trail holds ${builder.size} chained entries, fewer than the ${checkpoint.treeSize} of the witnessed checkpoint: entries after ${builder.size} were removed`,
+    ];
   }
   if (!builder.root().equals(checkpoint.rootHash)) {
-    return [`the trail's first ${checkpoint.treeSize} entries do not hash to the witnessed checkpoint's root: entries up to ${checkpoint.treeSize} were changed, removed or reordered since it was signed`];
+    return [
+      `the trail's first ${checkpoint.treeSize} entries do not hash to the witnessed checkpoint's root: entries up to ${checkpoint.treeSize} were changed, removed or reordered since it was signed`,
+    ];
   }
   return [];
 }

@@ -18,14 +18,21 @@ export interface AuditLogVerification {
  * given a checkpoint kept outside the database (`--checkpoint FILE`), the trail still hashes to it;
  * and the tables hold what the trail says happened (replay-trail-against-tables.ts).
  */
-export async function verifyAuditLog(db: Kysely<AopdDatabase>, options: { keyring: AuditKeyring; checkpoint?: { note: string; log: NoteVerifier } }): Promise<AuditLogVerification> {
+export async function verifyAuditLog(
+  db: Kysely<AopdDatabase>,
+  options: { keyring: AuditKeyring; checkpoint?: { note: string; log: NoteVerifier } },
+): Promise<AuditLogVerification> {
   const findings: string[] = [];
   const notes: string[] = [];
   const authentication = await verifyAuditAuthentication(db, options.keyring);
-  notes.push(`${authentication.authenticated} entries authenticated${authentication.unauthenticatedBefore > 0 ? `, ${authentication.unauthenticatedBefore} written before entries were authenticated` : ""}`);
+  notes.push(
+    `${authentication.authenticated} entries authenticated${authentication.unauthenticatedBefore > 0 ? `, ${authentication.unauthenticatedBefore} written before entries were authenticated` : ""}`,
+  );
   for (const failure of authentication.failures) findings.push(`audit entry ${failure.seq} ${failure.problem}`);
   for (const entry of authentication.setAside) {
-    findings.push(`audit entry set aside (insertion ${entry.insertion}, ${entry.action} by ${entry.actorSubject}, dated ${entry.occurredAt.toISOString()}): ${entry.reason}`);
+    findings.push(
+      `audit entry set aside (insertion ${entry.insertion}, ${entry.action} by ${entry.actorSubject}, dated ${entry.occurredAt.toISOString()}): ${entry.reason}`,
+    );
   }
   const replay = await replayTrailAgainstTables(db);
   findings.push(...replay.findings);

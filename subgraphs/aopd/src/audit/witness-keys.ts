@@ -8,7 +8,8 @@ export function parseWitnessKeys(text: string | undefined): NoteVerifier[] {
     .filter((part) => part !== "")
     .map((part) => parseVerifierKey(part, "AOPD_AUDIT_WITNESS_KEYS"));
   for (const key of keys) {
-    if (key.type !== cosignatureV1Key) throw new Error(`AOPD_AUDIT_WITNESS_KEYS: the key of ${key.name} is not a cosignature/v1 key (type 0x04); a witness cosigns with one.`);
+    if (key.type !== cosignatureV1Key)
+      throw new Error(`AOPD_AUDIT_WITNESS_KEYS: the key of ${key.name} is not a cosignature/v1 key (type 0x04); a witness cosigns with one.`);
   }
   return keys;
 }

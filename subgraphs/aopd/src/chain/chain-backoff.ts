@@ -35,7 +35,19 @@ export class ChainBackoff {
     /** @default 300_000 // 5 minutes */
     private readonly maxMs = 300_000,
   ) {
-    this.stats = { network, state: "ok", consecutiveFailures: 0, lastFailure: null, retryAt: null, checks: 0, verified: 0, failed: 0, waiting: 0, depositWatches: 0, matched: 0 };
+    this.stats = {
+      network,
+      state: "ok",
+      consecutiveFailures: 0,
+      lastFailure: null,
+      retryAt: null,
+      checks: 0,
+      verified: 0,
+      failed: 0,
+      waiting: 0,
+      depositWatches: 0,
+      matched: 0,
+    };
   }
 
   mayRequest(now = Date.now()): boolean {

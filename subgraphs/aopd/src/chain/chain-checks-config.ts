@@ -61,7 +61,10 @@ export function chainChecksConfigFromEnv(env: NodeJS.ProcessEnv, integer: (name:
   const blockbook = { pageSize: integer("AOPD_CHAIN_ADDRESS_PAGE_SIZE", 100), pagesPerPass: integer("AOPD_CHAIN_ADDRESS_PAGES_PER_PASS", 10) };
   const evm = { blocksPerPass: integer("AOPD_CHAIN_PENDING_BLOCKS_PER_PASS", 100) };
   const connections: ChainConnection[] = [];
-  for (const [network, { api, defaultConfirmations }] of Object.entries(checkableNetworks) as [CheckableNetwork, (typeof checkableNetworks)[CheckableNetwork]][]) {
+  for (const [network, { api, defaultConfirmations }] of Object.entries(checkableNetworks) as [
+    CheckableNetwork,
+    (typeof checkableNetworks)[CheckableNetwork],
+  ][]) {
     const prefix = chainVariable(network);
     const url = env[`${prefix}_URL`];
     if (url === undefined || url.trim() === "") continue;
@@ -90,7 +93,9 @@ export function chainConnectionFor(chain: ChainChecksConfig, asset: DtiAsset): C
   const connection = chain.connections.find((candidate) => candidate.network === asset.network);
   if (!connection) return undefined;
   if (asset.standard === null) return connection;
-  return checkableNetworks[connection.network].api === "evm-json-rpc" && (asset.standard === "ERC-20" || asset.standard === "BEP-20") && asset.contract !== null ? connection : undefined;
+  return checkableNetworks[connection.network].api === "evm-json-rpc" && (asset.standard === "ERC-20" || asset.standard === "BEP-20") && asset.contract !== null
+    ? connection
+    : undefined;
 }
 
 /** The codes of the assets one connection checks. */

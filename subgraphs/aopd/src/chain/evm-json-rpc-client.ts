@@ -70,7 +70,8 @@ export class EvmJsonRpcClient implements ChainClient {
   async transaction(txId: string, contract: string | null): Promise<ChainTransaction | null> {
     const tx = await this.call<RpcTransaction | null>("eth_getTransactionByHash", [txId]);
     if (tx === null) return null;
-    if (tx.blockNumber === null) return { blockHeight: null, blockHash: null, confirmations: 0, reverted: false, payments: contract === null ? nativePayments(tx) : [] };
+    if (tx.blockNumber === null)
+      return { blockHeight: null, blockHash: null, confirmations: 0, reverted: false, payments: contract === null ? nativePayments(tx) : [] };
     const [receipt, head] = await Promise.all([this.call<RpcReceipt | null>("eth_getTransactionReceipt", [txId]), this.call<string>("eth_blockNumber", [])]);
     // Between the two calls the block may have been reorganised away: seen again at the next check.
     if (receipt === null) return { blockHeight: null, blockHash: null, confirmations: 0, reverted: false, payments: [] };
@@ -119,7 +120,10 @@ export class EvmJsonRpcClient implements ChainClient {
       blocks.push(...(await Promise.all(numbers.slice(start, start + blockFetchConcurrency).map((number) => this.#finalBlock(number)))));
     }
     const [deposit, sender] = [watch.depositAddress.toLowerCase(), watch.senderAddress.toLowerCase()];
-    return blocks.flat().filter((tx) => tx.to?.toLowerCase() === deposit && tx.from.toLowerCase() === sender && BigInt(tx.value) === watch.amount).map((tx) => tx.hash);
+    return blocks
+      .flat()
+      .filter((tx) => tx.to?.toLowerCase() === deposit && tx.from.toLowerCase() === sender && BigInt(tx.value) === watch.amount)
+      .map((tx) => tx.hash);
   }
 
   async #finalBlock(number: number): Promise<RpcTransaction[]> {
@@ -139,7 +143,9 @@ export class EvmJsonRpcClient implements ChainClient {
       { fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}`, address: contract, topics: [transferTopic, null, topicOf(watch.depositAddress)] },
     ]);
     const sender = topicOf(watch.senderAddress);
-    const hashes = logs.filter((log) => !log.removed && log.topics[1]?.toLowerCase() === sender && log.data !== "0x" && BigInt(log.data) === watch.amount).map((log) => log.transactionHash);
+    const hashes = logs
+      .filter((log) => !log.removed && log.topics[1]?.toLowerCase() === sender && log.data !== "0x" && BigInt(log.data) === watch.amount)
+      .map((log) => log.transactionHash);
     return [...new Set(hashes)];
   }
 
@@ -163,12 +169,25 @@ export class EvmJsonRpcClient implements ChainClient {
    * nothing deployed), or `reverted` (JSON-RPC's "execution reverted", code 3,
    * or -32000 with that message), which is the contract's answer, not a connection failure.
    */
-  async callContract(to: string | null, data: string, gas: number): Promise<{ blockHeight: number; returned: string } | { blockHeight: number; reverted: true }> {
+  async callContract(
+    to: string | null,
+    data: string,
+    gas: number,
+  ): Promise<{ blockHeight: number; returned: string } | { blockHeight: number; reverted: true }> {
     const head = await this.call<string>("eth_blockNumber", []);
-    const { status, body } = await this.endpoint.postJson({ jsonrpc: "2.0", id: this.#nextId++, method: "eth_call", params: [{ ...(to === null ? {} : { to }), data, gas: `0x${gas.toString(16)}` }, head] });
+    const { status, body } = await this.endpoint.postJson({
+      jsonrpc: "2.0",
+      id: this.#nextId++,
+      method: "eth_call",
+      params: [{ ...(to === null ? {} : { to }), data, gas: `0x${gas.toString(16)}` }, head],
+    });
     const answer = body as { result?: unknown; error?: { code?: number; message?: unknown } } | null;
     const blockHeight = Number(BigInt(head));
-    if (status === 200 && answer?.error !== undefined && (answer.error.code === 3 || (answer.error.code === -32000 && /revert/i.test(String(answer.error.message))))) {
+    if (
+      status === 200 &&
+      answer?.error !== undefined &&
+      (answer.error.code === 3 || (answer.error.code === -32000 && /revert/i.test(String(answer.error.message))))
+    ) {
       return { blockHeight, reverted: true };
     }
     if (status !== 200 || typeof answer?.result !== "string") throw new ChainConnectionError("bad_response", this.network);
@@ -194,7 +213,10 @@ function nativePayments(tx: RpcTransaction): ChainPayment[] {
 
 function tokenPayments(receipt: RpcReceipt, contract: string): ChainPayment[] {
   return receipt.logs
-    .filter((log) => !log.removed && log.address.toLowerCase() === contract.toLowerCase() && log.topics.length === 3 && log.topics[0]?.toLowerCase() === transferTopic)
+    .filter(
+      (log) =>
+        !log.removed && log.address.toLowerCase() === contract.toLowerCase() && log.topics.length === 3 && log.topics[0]?.toLowerCase() === transferTopic,
+    )
     .map((log) => ({ from: [addressOfTopic(log.topics[1]!)], to: addressOfTopic(log.topics[2]!), amount: log.data === "0x" ? 0n : BigInt(log.data) }));
 }
 

@@ -14,7 +14,10 @@ import { cosignatureV1Key, generateNoteKey, parseNoteSigner, verifierKeyOf } fro
 const usage = "usage: npm run audit-witness -- --url BASE --state FILE [--key FILE]   or   --generate-key NAME --key FILE";
 let values: { url?: string; state?: string; key?: string; "generate-key"?: string };
 try {
-  ({ values } = parseArgs({ options: { url: { type: "string" }, state: { type: "string" }, key: { type: "string" }, "generate-key": { type: "string" } }, strict: true }));
+  ({ values } = parseArgs({
+    options: { url: { type: "string" }, state: { type: "string" }, key: { type: "string" }, "generate-key": { type: "string" } },
+    strict: true,
+  }));
 } catch (error) {
   console.error(`${(error as Error).message}\n${usage}`);
   process.exit(2);

@@ -35,14 +35,20 @@ try {
     console.log("already imported: nothing changed");
   } else {
     console.log(`${report.addresses} addresses, ${report.unmapped} on networks aopd does not have (kept, never matched)`);
-    console.log(report.previousVersion ? `against ${report.previousVersion}: ${report.added.length} added, ${report.removed.length} removed` : "the first version imported");
+    console.log(
+      report.previousVersion
+        ? `against ${report.previousVersion}: ${report.added.length} added, ${report.removed.length} removed`
+        : "the first version imported",
+    );
     if (report.previousVersion) {
       for (const entry of report.added) console.log(`  + ${entry.ofacAsset} ${entry.address}`);
       for (const entry of report.removed) console.log(`  - ${entry.ofacAsset} ${entry.address}`);
     }
     if (!report.newest) console.log(`older than ${report.previousVersion}: recorded, proofs stay screened against the newer version`);
     const listed = report.changes.filter((change) => change.to === "LISTED").length;
-    console.log(`proofs re-screened in ${seconds} s: ${report.changes.length} changed (${listed} now LISTED, ${report.changes.length - listed} no longer LISTED or first screened)`);
+    console.log(
+      `proofs re-screened in ${seconds} s: ${report.changes.length} changed (${listed} now LISTED, ${report.changes.length - listed} no longer LISTED or first screened)`,
+    );
   }
 } finally {
   await database.close();

@@ -25,7 +25,9 @@ try {
   });
   const seconds = (performance.now() - started) / 1_000;
   if (verification.mismatch) {
-    console.log(`audit trail broken at entry ${verification.mismatch.seq}: it ${verification.mismatch.problem} (${verification.verified} entries before it verified)`);
+    console.log(
+      `audit trail broken at entry ${verification.mismatch.seq}: it ${verification.mismatch.problem} (${verification.verified} entries before it verified)`,
+    );
     process.exitCode = 1;
   } else {
     console.log(`audit trail whole: ${verification.verified} entries verified in ${seconds.toFixed(1)} s`);
@@ -34,7 +36,10 @@ try {
     // Committed but not chained yet: not covered, not broken (docs/audit-trail.md, "Chained after commit").
     console.log(`${verification.pending} entries pending (committed, not chained yet; the oldest recorded ${verification.oldestPendingAt?.toISOString()})`);
   }
-  const log = await verifyAuditLog(database.db, { keyring: loadAuditKeyring(config.auditLog, config.production), checkpoint: await readCheckpointArgument(process.argv.slice(2), config) });
+  const log = await verifyAuditLog(database.db, {
+    keyring: loadAuditKeyring(config.auditLog, config.production),
+    checkpoint: await readCheckpointArgument(process.argv.slice(2), config),
+  });
   for (const note of log.notes) console.log(note);
   for (const finding of log.findings) console.log(finding);
   if (log.findings.length > 0) process.exitCode = 1;

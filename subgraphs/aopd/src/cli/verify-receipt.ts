@@ -11,7 +11,8 @@ import { ReceiptLogError, verifyReceiptLog } from "../receipts/verify-receipt-lo
  * which is said); 1: it does not verify or is revoked (the reason is printed); 2: wrong usage. The
  * key set and the status are fetched with a 10 s timeout.
  */
-const usage = "usage: npm run verify-receipt -- <receipt | file | -> [--jwks <url | file>] [--issuer <iss>] [--status-base <url>] [--log-key <vkey | url | file>]\n" +
+const usage =
+  "usage: npm run verify-receipt -- <receipt | file | -> [--jwks <url | file>] [--issuer <iss>] [--status-base <url>] [--log-key <vkey | url | file>]\n" +
   "  --jwks         the receipt keys (default: $AOPD_RECEIPT_JWKS_URL, else http://localhost:4000/.well-known/aopd-receipt-keys.json)\n" +
   "  --issuer       the issuer (iss) to require; unchecked when absent\n" +
   "  --status-base  where the receipt's status path is asked (default: the origin of an http(s) --jwks)\n" +
@@ -91,7 +92,10 @@ else {
 console.log(JSON.stringify({ valid: true, ...verified, status, log: inLog }, null, 2));
 
 /** The receipt's public status, or why it could not be read (the signature still holds; whether it was revoked is then unknown). */
-async function readReceiptStatus(path: string | undefined, from: string | undefined): Promise<{ checked: true; status: string; [field: string]: unknown } | { checked: false; note: string }> {
+async function readReceiptStatus(
+  path: string | undefined,
+  from: string | undefined,
+): Promise<{ checked: true; status: string; [field: string]: unknown } | { checked: false; note: string }> {
   if (path === undefined) return { checked: false, note: "the receipt names no status (issued before receipts had one)." };
   if (from === undefined) return { checked: false, note: "no base URL to ask it at: give --status-base (the key set was read from a file)." };
   const url = new URL(path, from);

@@ -23,7 +23,14 @@ export class Sequencer<Result> {
   readonly #spacingMs: number;
 
   /** `what`: the job, for the log ("numbering proof events"); `onSequenced`: each run's result (for the metrics). */
-  constructor(options: { what: string; sequence: () => Promise<Result>; logger: Logger; onSequenced?: (result: Result) => void; sweepIntervalMs?: number; spacingMs?: number }) {
+  constructor(options: {
+    what: string;
+    sequence: () => Promise<Result>;
+    logger: Logger;
+    onSequenced?: (result: Result) => void;
+    sweepIntervalMs?: number;
+    spacingMs?: number;
+  }) {
     this.#spacingMs = options.spacingMs ?? 0;
     this.#what = options.what;
     this.#sequence = options.sequence;

@@ -23,7 +23,14 @@ const digitsAt = (text: string, from: number, to: number): number => {
  */
 export function parseTimestamptz(text: string): Date | number | string {
   const length = text.length;
-  if (length < 22 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) {
+  if (
+    length < 22 ||
+    text.charCodeAt(4) !== 45 ||
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 32 ||
+    text.charCodeAt(13) !== 58 ||
+    text.charCodeAt(16) !== 58
+  ) {
     return defaultParser(text);
   }
   let index = 19;
@@ -42,7 +49,15 @@ export function parseTimestamptz(text: string): Date | number | string {
   const offsetLength = length - index;
   if ((sign !== 43 && sign !== 45) || (offsetLength !== 3 && !(offsetLength === 6 && text.charCodeAt(index + 3) === 58))) return defaultParser(text);
   const offsetMinutes = digitsAt(text, index + 1, index + 3) * 60 + (offsetLength === 6 ? digitsAt(text, index + 4, index + 6) : 0);
-  const utc = Date.UTC(digitsAt(text, 0, 4), digitsAt(text, 5, 7) - 1, digitsAt(text, 8, 10), digitsAt(text, 11, 13), digitsAt(text, 14, 16), digitsAt(text, 17, 19), milliseconds);
+  const utc = Date.UTC(
+    digitsAt(text, 0, 4),
+    digitsAt(text, 5, 7) - 1,
+    digitsAt(text, 8, 10),
+    digitsAt(text, 11, 13),
+    digitsAt(text, 14, 16),
+    digitsAt(text, 17, 19),
+    milliseconds,
+  );
   // Years 0 to 99 would be read by Date.UTC as 1900 to 1999.
   if (Number.isNaN(utc) || Number.isNaN(offsetMinutes) || (text.charCodeAt(0) === 48 && text.charCodeAt(1) === 48)) return defaultParser(text);
   return new Date(utc - (sign === 45 ? -1 : 1) * offsetMinutes * 60_000);

@@ -9,16 +9,20 @@ import { isTracingEnabled, projectTracer } from "@compliance-graph/process-shell
  */
 async function traced<T>(query: CompiledQuery, run: () => Promise<T>): Promise<T> {
   if (!isTracingEnabled() || !trace.getActiveSpan()?.isRecording()) return run();
-  return projectTracer().startActiveSpan("db.query", { kind: SpanKind.CLIENT, attributes: { "db.system.name": "postgresql", "db.query.text": query.sql.slice(0, 2_000) } }, async (span) => {
-    try {
-      return await run();
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return projectTracer().startActiveSpan(
+    "db.query",
+    { kind: SpanKind.CLIENT, attributes: { "db.system.name": "postgresql", "db.query.text": query.sql.slice(0, 2_000) } },
+    async (span) => {
+      try {
+        return await run();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 class TracedConnection implements DatabaseConnection {
@@ -47,7 +51,8 @@ class TracedDriver implements Driver {
 
   init = () => this.inner.init();
   acquireConnection = async () => new TracedConnection(await this.inner.acquireConnection());
-  beginTransaction = (connection: DatabaseConnection, settings: TransactionSettings) => this.inner.beginTransaction((connection as TracedConnection).inner, settings);
+  beginTransaction = (connection: DatabaseConnection, settings: TransactionSettings) =>
+    this.inner.beginTransaction((connection as TracedConnection).inner, settings);
   commitTransaction = (connection: DatabaseConnection) => this.inner.commitTransaction((connection as TracedConnection).inner);
   rollbackTransaction = (connection: DatabaseConnection) => this.inner.rollbackTransaction((connection as TracedConnection).inner);
   releaseConnection = (connection: DatabaseConnection) => this.inner.releaseConnection((connection as TracedConnection).inner);

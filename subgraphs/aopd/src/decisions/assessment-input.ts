@@ -14,7 +14,13 @@ export interface AssessmentInput {
 }
 
 /** Checks an officer's assessment whole before anything is written; each refusal names its argument. */
-export function decisionRequestOf(kind: DecisionRequest["kind"] & ProofKind, id: string, input: AssessmentInput, decider: Decider, requestId: string | null): DecisionRequest {
+export function decisionRequestOf(
+  kind: DecisionRequest["kind"] & ProofKind,
+  id: string,
+  input: AssessmentInput,
+  decider: Decider,
+  requestId: string | null,
+): DecisionRequest {
   return {
     kind,
     id,

@@ -30,7 +30,12 @@ export class DecisionHistoryLoader {
     this.#pending = new Map();
     this.#scheduled = false;
     try {
-      const rows = await this.db.selectFrom("aopd_proof_decision").selectAll().where("proof_id", "in", [...batch.keys()]).orderBy("recorded").execute();
+      const rows = await this.db
+        .selectFrom("aopd_proof_decision")
+        .selectAll()
+        .where("proof_id", "in", [...batch.keys()])
+        .orderBy("recorded")
+        .execute();
       const byProof = new Map<string, Decision[]>();
       for (const row of rows) {
         const list = byProof.get(row.proof_id) ?? [];

@@ -29,7 +29,8 @@ export async function proposeDecision(db: Kysely<AopdDatabase>, request: Decisio
       const current = await trx.selectFrom("aopd_proof").select(["kind", "status", "proposal_id"]).where("id", "=", id).executeTakeFirst();
       if (!current) throw new NotFoundError("The proof", request.id);
       if (current.kind !== request.kind) throw new UserInputError("id", `names a ${current.kind} proof; only ${request.kind} proofs can be assessed here.`);
-      if (current.status !== "SUBMITTED") throw new ConflictError(`The proof is ${current.status}; it can be assessed only when SUBMITTED.`, { status: current.status });
+      if (current.status !== "SUBMITTED")
+        throw new ConflictError(`The proof is ${current.status}; it can be assessed only when SUBMITTED.`, { status: current.status });
       throw new ConflictError("The proof has a proposed decision awaiting a second officer; confirm or reject that one first.", { status: current.status });
     }
     await appendDecision(trx, { ...request, id: proposalId, proofId: row.id, action: "PROPOSED" });

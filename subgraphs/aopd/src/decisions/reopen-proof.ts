@@ -54,7 +54,8 @@ export async function reopenProof(
   const current = await db.selectFrom("aopd_proof").select(["kind", "status"]).where("id", "=", id.toLowerCase()).executeTakeFirst();
   if (!current) throw new NotFoundError("The proof", id);
   const kind = officerKinds.find((candidate) => candidate === current.kind);
-  if (!kind) throw new UserInputError("id", `names a ${current.kind} proof; only ${officerKinds.join(" and ")} proofs are decided by people and can be reopened.`);
+  if (!kind)
+    throw new UserInputError("id", `names a ${current.kind} proof; only ${officerKinds.join(" and ")} proofs are decided by people and can be reopened.`);
   if (rules.fourEyesKinds.includes(kind)) {
     requireFourEyesOfficer(decider, rules, "propose a reopening");
     return proposeReopening(db, id.toLowerCase(), kind, reasonText, decider, requestId);
@@ -75,7 +76,14 @@ export async function setDecisionAside(
 }
 
 /** As `proposeDecision`, on a decided proof: the UPDATE takes it only while it has no proposal, so of two proposals at once one wins. */
-async function proposeReopening(db: Kysely<AopdDatabase>, id: string, kind: ProofKind, reasonText: string, decider: Decider, requestId: string | null): Promise<ProofRow> {
+async function proposeReopening(
+  db: Kysely<AopdDatabase>,
+  id: string,
+  kind: ProofKind,
+  reasonText: string,
+  decider: Decider,
+  requestId: string | null,
+): Promise<ProofRow> {
   const proposalId = randomUUID();
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -94,7 +102,17 @@ async function proposeReopening(db: Kysely<AopdDatabase>, id: string, kind: Proo
       }
       throw new ConflictError("The proof has a proposed reopening awaiting a second officer; confirm or reject that one first.", { status: now.status });
     }
-    await appendDecision(trx, { id: proposalId, proofId: row.id, action: "REOPEN_PROPOSED", outcome: null, reason: null, reasonText, comment: null, decider, requestId });
+    await appendDecision(trx, {
+      id: proposalId,
+      proofId: row.id,
+      action: "REOPEN_PROPOSED",
+      outcome: null,
+      reason: null,
+      reasonText,
+      comment: null,
+      decider,
+      requestId,
+    });
     return row;
   });
 }

@@ -23,9 +23,15 @@ import { setDecisionAside } from "./reopen-proof.js";
 async function lockProposal(trx: Transaction<AopdDatabase>, rules: FourEyesRules, id: string, decider: Decider, settling: string) {
   requireFourEyesOfficer(decider, rules, `${settling} a proposal`);
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
-  const proof = await trx.selectFrom("aopd_proof").select(["id", "kind", "status", "proposal_id"]).where("id", "=", id.toLowerCase()).forUpdate().executeTakeFirst();
+  const proof = await trx
+    .selectFrom("aopd_proof")
+    .select(["id", "kind", "status", "proposal_id"])
+    .where("id", "=", id.toLowerCase())
+    .forUpdate()
+    .executeTakeFirst();
   if (!proof) throw new NotFoundError("The proof", id);
-  if (proof.proposal_id === null) throw new ConflictError(`The proof is ${proof.status} and has no proposed decision to ${settling}.`, { status: proof.status });
+  if (proof.proposal_id === null)
+    throw new ConflictError(`The proof is ${proof.status} and has no proposed decision to ${settling}.`, { status: proof.status });
   const proposal = await trx.selectFrom("aopd_proof_decision").selectAll().where("id", "=", proof.proposal_id).executeTakeFirstOrThrow();
   if (proposal.decider_subject === decider.subject) {
     throw new ConflictError(
@@ -41,7 +47,14 @@ async function lockProposal(trx: Transaction<AopdDatabase>, rules: FourEyesRules
  * decision in force, confirmed in the confirmer's name; a proposed reopening sets the decision
  * aside (the `REOPENED` entry, in the confirmer's name, with the proposer's reason).
  */
-export async function confirmProposal(db: Kysely<AopdDatabase>, rules: FourEyesRules, id: string, comment: string | null | undefined, decider: Decider, requestId: string | null): Promise<ProofRow> {
+export async function confirmProposal(
+  db: Kysely<AopdDatabase>,
+  rules: FourEyesRules,
+  id: string,
+  comment: string | null | undefined,
+  decider: Decider,
+  requestId: string | null,
+): Promise<ProofRow> {
   const checkedComment = optionalOfficerText("comment", comment);
   return db.transaction().execute(async (trx) => {
     const { proof, proposal } = await lockProposal(trx, rules, id, decider, "confirm");
@@ -65,7 +78,14 @@ export async function confirmProposal(db: Kysely<AopdDatabase>, rules: FourEyesR
 }
 
 /** A second officer rejects the proposal: a proposed decision's proof stays SUBMITTED, without a proposal, to be reviewed again; a proposed reopening's decision stays in force. */
-export async function rejectProposal(db: Kysely<AopdDatabase>, rules: FourEyesRules, id: string, reason: string, decider: Decider, requestId: string | null): Promise<ProofRow> {
+export async function rejectProposal(
+  db: Kysely<AopdDatabase>,
+  rules: FourEyesRules,
+  id: string,
+  reason: string,
+  decider: Decider,
+  requestId: string | null,
+): Promise<ProofRow> {
   const reasonText = optionalOfficerText("reason", reason);
   if (reasonText === null) throw new UserInputError("reason", "is required: say why the proposal is rejected, in 1 to 2000 characters.");
   return db.transaction().execute(async (trx) => {
@@ -76,7 +96,17 @@ export async function rejectProposal(db: Kysely<AopdDatabase>, rules: FourEyesRu
       .where("id", "=", proof.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await appendDecision(trx, { id: randomUUID(), proofId: proof.id, action: "REJECTED", outcome: null, reason: null, reasonText, comment: null, decider, requestId });
+    await appendDecision(trx, {
+      id: randomUUID(),
+      proofId: proof.id,
+      action: "REJECTED",
+      outcome: null,
+      reason: null,
+      reasonText,
+      comment: null,
+      decider,
+      requestId,
+    });
     return row;
   });
 }

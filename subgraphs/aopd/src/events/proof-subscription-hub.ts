@@ -156,14 +156,22 @@ export class ProofSubscriptionHub {
   #failed(subscriber: Subscriber, error: unknown): void {
     this.#options.logger.error({ err: error }, "replaying proof events failed");
     const cursor = encodeEventCursor(subscriber.position.toString());
-    subscriber.queue.end(new PublicError("SERVICE_UNAVAILABLE", `Replaying proof events failed; subscribe again with after: "${cursor}" to continue where this stopped.`));
+    subscriber.queue.end(
+      new PublicError("SERVICE_UNAVAILABLE", `Replaying proof events failed; subscribe again with after: "${cursor}" to continue where this stopped.`),
+    );
   }
 
   /** Pushes the subscriber's matching events in (its position, through], a page at a time. */
   async #replay(subscriber: Subscriber, through: bigint): Promise<void> {
     const page = this.#options.maxBatchEvents ?? 200;
     while (subscriber.position < through && !subscriber.queue.ended) {
-      const rows = await selectMatchingProofEvents(this.#options.db, subscriber.filter, this.#options.limits, subscriber.position.toString(), through.toString())
+      const rows = await selectMatchingProofEvents(
+        this.#options.db,
+        subscriber.filter,
+        this.#options.limits,
+        subscriber.position.toString(),
+        through.toString(),
+      )
         .limit(page)
         .execute();
       for (const row of rows) subscriber.queue.push(this.#payload(row));
@@ -238,7 +246,9 @@ export class ProofSubscriptionHub {
     for (let start = 0; start < entries.length; start += chunk) {
       const slice = entries.slice(start, start + chunk);
       let query = selectProofEvents(this.#options.db, from, through).select((eb) =>
-        slice.map((entry, index) => sql<boolean | null>`${compileFilter(eb, proofFilterSpec, entry.filter, "filter", this.#options.limits)}`.as(verdictColumn(index))),
+        slice.map((entry, index) =>
+          sql<boolean | null>`${compileFilter(eb, proofFilterSpec, entry.filter, "filter", this.#options.limits)}`.as(verdictColumn(index)),
+        ),
       );
       // The first query decides where the batch ends; the others read exactly the same events.
       if (through === undefined) query = query.limit(limit);
@@ -265,7 +275,11 @@ export class ProofSubscriptionHub {
           if (subscriber.queue.size >= maxQueued) {
             const cursor = encodeEventCursor(subscriber.position.toString());
             subscriber.queue.end(
-              new LimitExceededError("maxQueuedEvents", maxQueued, `The subscriber fell more than ${maxQueued} events behind; subscribe again with after: "${cursor}" to continue where it stopped.`),
+              new LimitExceededError(
+                "maxQueuedEvents",
+                maxQueued,
+                `The subscriber fell more than ${maxQueued} events behind; subscribe again with after: "${cursor}" to continue where it stopped.`,
+              ),
             );
             continue;
           }

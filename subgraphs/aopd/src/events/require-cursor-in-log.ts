@@ -13,5 +13,6 @@ export function requireCursorInLog(position: bigint, bounds: { sequencedThrough:
       `names an event older than the oldest one kept; the oldest cursor accepted is ${encodeEventCursor(bounds.prunedThrough)}. Read the current proofs with \`proofs\` and continue without \`after\`, or from that cursor.`,
     );
   }
-  if (position > BigInt(bounds.sequencedThrough)) throw new UserInputError("after", "names no event of this log; pass the `eventCursor` of an event you received.");
+  if (position > BigInt(bounds.sequencedThrough))
+    throw new UserInputError("after", "names no event of this log; pass the `eventCursor` of an event you received.");
 }

@@ -69,7 +69,9 @@ export class CopyRowXmlTranscoder {
   constructor(options: { sink: RowXmlBytesSink; rowsPerSheet: number; assetNames: ReadonlyMap<string, string> }) {
     this.#sink = options.sink;
     this.#rowsPerSheet = options.rowsPerSheet;
-    this.#assetNameXml = new Map([...options.assetNames].filter(([, name]) => name !== "").map(([code, name]) => [code, Buffer.from(inlineStringXml(cellText(name)), "utf8")]));
+    this.#assetNameXml = new Map(
+      [...options.assetNames].filter(([, name]) => name !== "").map(([code, name]) => [code, Buffer.from(inlineStringXml(cellText(name)), "utf8")]),
+    );
   }
 
   /** Rows transcoded so far. */

@@ -8,7 +8,8 @@ export type { ExportCellValue, ProofExportColumn } from "../kinds/proof-kind.js"
 
 /** The API types of the kinds an officer decides: their proofs carry an assessment and a decision. */
 const officerDecided = new Set<Proof["__typename"]>(proofKinds.filter((kind) => kind.decidedBy === "officer").map((kind) => kind.typename));
-const decided = (proof: Proof) => (officerDecided.has(proof.__typename) ? (proof as Proof & { assessment: string | null; decision: Decision | null }) : undefined);
+const decided = (proof: Proof) =>
+  officerDecided.has(proof.__typename) ? (proof as Proof & { assessment: string | null; decision: Decision | null }) : undefined;
 const decision = (proof: Proof) => decided(proof)?.decision ?? null;
 const officerKindsSql = proofKinds
   .filter((kind) => kind.decidedBy === "officer")
@@ -37,11 +38,23 @@ export const proofExportColumns: readonly ProofExportColumn[] = [
   { header: "Comment", width: 30, type: "text", value: (p) => p.comment, sql: "p.comment" },
   ...kindExportColumns("request"),
   { header: "Due (UTC)", width: 24, type: "date", value: (p) => p.dueAt, sql: "p.due_at" },
-  { header: "Assessment", width: 11, type: "text", value: (p) => decided(p)?.assessment ?? null, sql: `CASE WHEN p.kind IN (${officerKindsSql}) THEN p.assessment END` },
+  {
+    header: "Assessment",
+    width: 11,
+    type: "text",
+    value: (p) => decided(p)?.assessment ?? null,
+    sql: `CASE WHEN p.kind IN (${officerKindsSql}) THEN p.assessment END`,
+  },
   ...kindExportColumns("evidence"),
   // The decision in force (docs/decisions.md); its outcome is the Assessment column. Empty while undecided.
   { header: "Decided (UTC)", width: 24, type: "date", value: (p) => decision(p)?.decidedAt ?? null, sql: "p.decided_at" },
-  { header: "Decided by", width: 24, type: "text", value: (p) => decision(p)?.decider.username ?? decision(p)?.decider.subject ?? null, sql: "coalesce(p.decider_username, p.decider_subject)" },
+  {
+    header: "Decided by",
+    width: 24,
+    type: "text",
+    value: (p) => decision(p)?.decider.username ?? decision(p)?.decider.subject ?? null,
+    sql: "coalesce(p.decider_username, p.decider_subject)",
+  },
   { header: "Decider subject", width: 38, type: "text", value: (p) => decision(p)?.decider.subject ?? null, sql: "p.decider_subject" },
   { header: "Decider client", width: 20, type: "text", value: (p) => decision(p)?.decider.client ?? null, sql: "p.decider_client" },
   { header: "Decision reason", width: 22, type: "text", value: (p) => decision(p)?.reason ?? null, sql: "p.decision_reason" },
@@ -54,7 +67,13 @@ export const proofExportColumns: readonly ProofExportColumn[] = [
   { header: "Screening list version", width: 12, type: "text", value: (p) => screeningOfProof(p).listVersion, sql: "p.screening_list_version" },
   { header: "Screened (UTC)", width: 24, type: "date", value: (p) => screeningOfProof(p).screenedAt, sql: "p.screened_at" },
   { header: "Listed entry asset", width: 8, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.asset ?? null, sql: "p.screening_entry_asset" },
-  { header: "Listed entry address", width: 44, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.address ?? null, sql: "p.screening_entry_address" },
+  {
+    header: "Listed entry address",
+    width: 44,
+    type: "text",
+    value: (p) => screeningOfProof(p).matchedEntry?.address ?? null,
+    sql: "p.screening_entry_address",
+  },
   { header: "Listed entry SDN uid", width: 10, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.sdnUid ?? null, sql: "p.screening_entry_uid" },
   { header: "Listed entry name", width: 30, type: "text", value: (p) => screeningOfProof(p).matchedEntry?.sdnName ?? null, sql: "p.screening_entry_name" },
 ];

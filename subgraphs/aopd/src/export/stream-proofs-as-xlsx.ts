@@ -72,7 +72,12 @@ async function streamThroughCursor(db: Kysely<AopdDatabase>, options: ProofExpor
 }
 
 /** `streamThroughCursor`'s work; `opened` learns the writer once the output is open. */
-async function streamThroughCursorInto(db: Kysely<AopdDatabase>, options: ProofExportOptions, open: (matching: number) => Writable, opened: (writer: XlsxProofWriter) => void): Promise<number> {
+async function streamThroughCursorInto(
+  db: Kysely<AopdDatabase>,
+  options: ProofExportOptions,
+  open: (matching: number) => Writable,
+  opened: (writer: XlsxProofWriter) => void,
+): Promise<number> {
   const writer = await db.transaction().execute(async (trx) => {
     // The first statement of the transaction, so it applies on both drivers (PGlite's Kysely
     // driver ignores Kysely's own transaction settings).

@@ -23,7 +23,11 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
       const request = await requestAoppProof(context.db, context.config, input, { origin: originOf(context), key: idempotencyKey });
       return { proof: toProof(request.row), aoppUri: request.aoppUri, portalUrl: request.portalUrl };
     },
-    requestSatoshiProof: async (_parent, { input, idempotencyKey }: { input: RequestSatoshiProofInput; idempotencyKey?: string | null }, context: AopdContext) => {
+    requestSatoshiProof: async (
+      _parent,
+      { input, idempotencyKey }: { input: RequestSatoshiProofInput; idempotencyKey?: string | null },
+      context: AopdContext,
+    ) => {
       // The credential is kept only as a hash: this answer (and its repeats with the same idempotency key) is where its portal URL appears.
       const request = await requestSatoshiProof(context.db, context.config, input, { origin: originOf(context), key: idempotencyKey });
       return { ...toProof(request.row), portalUrl: request.portalUrl };

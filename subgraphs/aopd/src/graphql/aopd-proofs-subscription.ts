@@ -12,7 +12,11 @@ export interface AopdSubscriptionContext extends AopdContext {
  * `subscribe` runs (see `startAopdSubscriptionServer`), and by `enforceRequiredRoles` on `resolve`.
  */
 export const aopdProofsSubscription = {
-  subscribe: (_root: unknown, args: { filter?: unknown; after?: string | null }, context: Partial<AopdSubscriptionContext>): Promise<AsyncIterableIterator<ProofSubscriptionPayload>> => {
+  subscribe: (
+    _root: unknown,
+    args: { filter?: unknown; after?: string | null },
+    context: Partial<AopdSubscriptionContext>,
+  ): Promise<AsyncIterableIterator<ProofSubscriptionPayload>> => {
     if (!context.proofEvents) throw webSocketOnly();
     return context.proofEvents.subscribe(args.filter, args.after);
   },

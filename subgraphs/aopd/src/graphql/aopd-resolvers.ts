@@ -47,7 +47,8 @@ const byCustomerPattern = (customerId: string) => ({ is: { any: { customerId: { 
  * at one row.
  */
 function exactIdFilter(id: string) {
-  if (hasWildcard(id)) throw new UserInputError("id", "must be the id of one proof, without the wildcards % and _; use proofsAsXlsx with a filter to export several.");
+  if (hasWildcard(id))
+    throw new UserInputError("id", "must be the id of one proof, without the wildcards % and _; use proofsAsXlsx with a filter to export several.");
   return byIdPattern(id);
 }
 
@@ -122,11 +123,18 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
       const page = await selectAuditTrailPage(context.db, args);
       return { ...page, entries: page.entries.map(toAuditEntry) };
     },
-    auditInclusionProof: (_parent, { seq, treeSize }: { seq: string; treeSize?: number | null }, context: AopdContext) => auditEntryInclusion(context.db, seq, treeSize ?? undefined),
+    auditInclusionProof: (_parent, { seq, treeSize }: { seq: string; treeSize?: number | null }, context: AopdContext) =>
+      auditEntryInclusion(context.db, seq, treeSize ?? undefined),
     auditConsistencyProof: async (_parent, { from, to }: { from: number; to: number }, context: AopdContext) => {
       const proof = await auditConsistencyProof(context.db, from, to);
       const [fromRoot, toRoot] = await Promise.all([auditTreeRoot(context.db, from), auditTreeRoot(context.db, to)]);
-      return { from, to, proof: proof.map((hash) => hash.toString("base64")), fromRootHash: fromRoot.toString("base64"), toRootHash: toRoot.toString("base64") };
+      return {
+        from,
+        to,
+        proof: proof.map((hash) => hash.toString("base64")),
+        fromRootHash: fromRoot.toString("base64"),
+        toRootHash: toRoot.toString("base64"),
+      };
     },
     auditTrailAsXlsx: async (_parent, { filter }: { filter?: AuditTrailFilter | null }, context: AopdContext) => {
       const release = context.exportSlots.acquire(context.identity.subject);

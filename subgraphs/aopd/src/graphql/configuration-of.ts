@@ -15,17 +15,17 @@ export function configurationOf(config: AopdConfig) {
       // Only whether and how deep: the connection's URL may carry a key and is never shown.
       const connection = chainConnectionFor(config.chain, asset);
       return {
-      asset: asset.code,
-      name: asset.name,
-      registryName: asset.registryName ?? null,
-      symbol: asset.symbol,
-      network: asset.network,
-      standard: asset.standard,
-      contract: asset.contract,
-      decimals: asset.decimals,
-      addressFamily: asset.addressFamily,
-      checkedOnChain: connection !== undefined,
-      requiredConfirmations: connection?.confirmations ?? null,
+        asset: asset.code,
+        name: asset.name,
+        registryName: asset.registryName ?? null,
+        symbol: asset.symbol,
+        network: asset.network,
+        standard: asset.standard,
+        contract: asset.contract,
+        decimals: asset.decimals,
+        addressFamily: asset.addressFamily,
+        checkedOnChain: connection !== undefined,
+        requiredConfirmations: connection?.confirmations ?? null,
       };
     }),
     maxMessageLength: config.maxMessageLength,

@@ -35,11 +35,16 @@ export function aoppCallbackRoute(services: SignatureAcceptanceServices & { limi
       if (!isCallbackTokenShaped(token)) throw new PublicRouteError("unknown_proof", "This callback URL does not belong to a proof.");
       const body = await readPublicBody(request, maxCallbackBodyBytes);
       if (body.version !== 0) throw new PublicRouteError("invalid_body", "Only AOPP version 0 is supported: version must be 0.");
-      const accepted = await acceptProofSignature(services, token, {
-        address: requiredString(body, "address", 128),
-        signature: requiredString(body, "signature", 4_096),
-        xpub: optionalString(body, "xpub", 200),
-      }, { actor: customerActor("aopp-callback"), requestId });
+      const accepted = await acceptProofSignature(
+        services,
+        token,
+        {
+          address: requiredString(body, "address", 128),
+          signature: requiredString(body, "signature", 4_096),
+          xpub: optionalString(body, "xpub", 200),
+        },
+        { actor: customerActor("aopp-callback"), requestId },
+      );
       if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id, status: accepted.proof.status }, "AOPP signature accepted");
       response.writeHead(204, { "cache-control": "no-store" }).end();
     } catch (error) {

@@ -8,7 +8,6 @@ import { auditCheckpointKeyPath, auditCheckpointPath, auditConsistencyPath, audi
 import { acceptCosignature, CosignatureRefusal } from "../audit/accept-cosignature.js";
 import { verifierKeyOf, type NoteSigner, type NoteVerifier } from "../audit/signed-note.js";
 
-
 /** A cosigned checkpoint is a few hundred bytes; a body of more is refused unread. */
 const cosignatureBodyLimit = 16 * 1024;
 
@@ -36,7 +35,8 @@ export function auditLogRoutes(options: { db: Kysely<AopdDatabase>; signer: Note
       access: "public",
       handle: async ({ request, response }) => {
         const latest = await latestAuditCheckpoint(db);
-        if (!latest) return answer(response, 404, "no checkpoint has been signed yet: the audit trail is empty or its first entries are being chained\n", "no-store");
+        if (!latest)
+          return answer(response, 404, "no checkpoint has been signed yet: the audit trail is empty or its first entries are being chained\n", "no-store");
         answer(response, 200, latest.note, "no-cache", request.method === "HEAD");
       },
     },
@@ -53,7 +53,8 @@ export function auditLogRoutes(options: { db: Kysely<AopdDatabase>; signer: Note
       handle: async ({ response, query }) => {
         const from = wholeNumber(query.get("from"));
         const to = wholeNumber(query.get("to"));
-        if (from === undefined || to === undefined) return answer(response, 400, "from and to must be tree sizes (whole numbers), from at most to: ?from=N&to=M\n", "no-store");
+        if (from === undefined || to === undefined)
+          return answer(response, 400, "from and to must be tree sizes (whole numbers), from at most to: ?from=N&to=M\n", "no-store");
         try {
           const proof = await auditConsistencyProof(db, from, to);
           // A proof between two sizes never changes: cacheable for good.
@@ -74,11 +75,13 @@ export function auditLogRoutes(options: { db: Kysely<AopdDatabase>; signer: Note
           body = await readJsonBody(request, cosignatureBodyLimit);
         } catch (error) {
           if (error instanceof BodyTooLargeError) return answer(response, 413, `the body exceeds ${cosignatureBodyLimit} bytes\n`, "no-store");
-          if (error instanceof MalformedBodyError) return answer(response, 400, 'the body must be JSON: {"checkpoint": "<the cosigned checkpoint note>"}\n', "no-store");
+          if (error instanceof MalformedBodyError)
+            return answer(response, 400, 'the body must be JSON: {"checkpoint": "<the cosigned checkpoint note>"}\n', "no-store");
           throw error;
         }
         const checkpoint = (body as { checkpoint?: unknown } | null)?.checkpoint;
-        if (typeof checkpoint !== "string") return answer(response, 400, 'the body must be JSON: {"checkpoint": "<the cosigned checkpoint note>"}\n', "no-store");
+        if (typeof checkpoint !== "string")
+          return answer(response, 400, 'the body must be JSON: {"checkpoint": "<the cosigned checkpoint note>"}\n', "no-store");
         try {
           const accepted = await acceptCosignature(db, { signer, witnesses }, checkpoint);
           answer(response, 200, `cosignature of ${accepted.witnesses.join(", ")} on tree size ${accepted.treeSize} kept\n`, "no-store");
@@ -96,6 +99,11 @@ function wholeNumber(text: string | null): number | undefined {
 }
 
 function answer(response: ServerResponse, status: number, text: string, cacheControl: string, headOnly = false): void {
-  response.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": cacheControl, "x-content-type-options": "nosniff", "content-length": Buffer.byteLength(text) });
+  response.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    "cache-control": cacheControl,
+    "x-content-type-options": "nosniff",
+    "content-length": Buffer.byteLength(text),
+  });
   response.end(headOnly ? undefined : text);
 }

@@ -69,11 +69,16 @@ export function portalApiRoute(
         }
         case "signature": {
           const body = await readPublicBody(request, maxSignatureBodyBytes);
-          const accepted = await acceptProofSignature(services, token, {
-            address: optionalString(body, "address", 128),
-            signature: requiredString(body, "signature", 8_192),
-            xpub: optionalString(body, "xpub", 200),
-          }, { actor: customerActor("portal"), requestId });
+          const accepted = await acceptProofSignature(
+            services,
+            token,
+            {
+              address: optionalString(body, "address", 128),
+              signature: requiredString(body, "signature", 8_192),
+              xpub: optionalString(body, "xpub", 200),
+            },
+            { actor: customerActor("portal"), requestId },
+          );
           if (!accepted.repeated) services.logger.info({ requestId, proofId: accepted.proof.id, status: accepted.proof.status }, "portal signature accepted");
           answer(200, { proof: toPublicProofView(config, accepted.proof, token) });
           break;
@@ -97,7 +102,13 @@ export function portalApiRoute(
         case "events": {
           const first = await readSource(token);
           if (!first) throw new PublicRouteError("unknown_proof", "This link does not belong to a proof.");
-          await services.streams.serve(response, token, first.id, () => readSource(token), (source) => toPublicProofView(config, source, token));
+          await services.streams.serve(
+            response,
+            token,
+            first.id,
+            () => readSource(token),
+            (source) => toPublicProofView(config, source, token),
+          );
           break;
         }
       }

@@ -41,13 +41,18 @@ export class PortalEventStreams {
     view: (source: PublicProofSource) => PublicProofView,
   ): Promise<void> {
     if (this.#open.size >= this.#config.maxEventStreams) {
-      throw new PublicRouteError("service_unavailable", `This server has ${this.#config.maxEventStreams} open event streams, its maximum; reload the page later.`);
+      throw new PublicRouteError(
+        "service_unavailable",
+        `This server has ${this.#config.maxEventStreams} open event streams, its maximum; reload the page later.`,
+      );
     }
     const held = this.#perCredential.get(credential) ?? 0;
     if (held >= this.#config.maxEventStreamsPerCredential) {
       throw new PublicRouteError("rate_limited", `This link has ${held} open event streams, the most allowed; close another page of it.`, undefined, 30);
     }
-    let events: AsyncIterableIterator<{ aopdProofs: { status: ProofStatus; updatedAt: Date; dueAt: Date | null; address: string | null; txId?: string | null } }>;
+    let events: AsyncIterableIterator<{
+      aopdProofs: { status: ProofStatus; updatedAt: Date; dueAt: Date | null; address: string | null; txId?: string | null };
+    }>;
     try {
       events = await this.#hub.subscribe({ is: { any: { id: { eq: proofId } } } });
     } catch {

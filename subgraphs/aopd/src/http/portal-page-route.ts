@@ -8,7 +8,11 @@ import type { PortalResources } from "../portal/load-portal-resources.js";
  * and logo (AOPD_*_FILE, the same the GraphQL `lang`, `theme` and `logo` serve), so that replacing
  * those needs a restart but no rebuild. Undefined when the page was not built.
  */
-export function loadPortalFiles(distDir: string, resources: PortalResources, config: Pick<AopdConfig, "portalRedirectOrigins" | "portalContact">): Map<string, StaticPageFile> | undefined {
+export function loadPortalFiles(
+  distDir: string,
+  resources: PortalResources,
+  config: Pick<AopdConfig, "portalRedirectOrigins" | "portalContact">,
+): Map<string, StaticPageFile> | undefined {
   const pageConfig: PortalConfig = { redirectOrigins: config.portalRedirectOrigins, contact: config.portalContact };
   return loadStaticPage(distDir, {
     "lang.json": Buffer.from(resources.lang, "base64"),
@@ -27,7 +31,11 @@ export function loadPortalFiles(distDir: string, resources: PortalResources, con
  * credential in the path never leaves in a Referer header (`staticPageRoute`). Every path that is
  * not a file gets the page itself, which tells the customer in their language that the link is not valid.
  */
-export function portalPageRoute(files: Map<string, StaticPageFile> | undefined, config: Pick<AopdConfig, "portalFrameAncestors">, logger: Logger): RouteDefinition<never>[] {
+export function portalPageRoute(
+  files: Map<string, StaticPageFile> | undefined,
+  config: Pick<AopdConfig, "portalFrameAncestors">,
+  logger: Logger,
+): RouteDefinition<never>[] {
   if (!files) logger.warn("the portal page is not built (npm run build -w @compliance-graph/portal); /portal/ answers 503");
   return staticPageRoute({
     path: "/portal",

@@ -4,7 +4,15 @@ import type { ServerResponse } from "node:http";
 import { ForbiddenError, LimitExceededError, UserInputError, type PublicError } from "@compliance-graph/errors";
 import type { Identity } from "@compliance-graph/identity";
 import { aopdRoles } from "../aopd-roles.js";
-import { BodyTooLargeError, MalformedBodyError, readJsonBody, sendGraphQLError, type Logger, type RouteCall, type RouteDefinition } from "@compliance-graph/process-shell";
+import {
+  BodyTooLargeError,
+  MalformedBodyError,
+  readJsonBody,
+  sendGraphQLError,
+  type Logger,
+  type RouteCall,
+  type RouteDefinition,
+} from "@compliance-graph/process-shell";
 import { coerceInputValue, type GraphQLInputType, type GraphQLSchema } from "graphql";
 import type { AopdServices } from "../graphql/aopd-context.js";
 import { streamProofsAsXlsx } from "../export/stream-proofs-as-xlsx.js";
@@ -64,7 +72,8 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions): RouteDef
   const filterType = options.schema.getType("AopdProofFilterInput") as GraphQLInputType;
   const handle = async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
-    if (!identity.roles.includes(aopdRoles.proofsExport)) return sendGraphQLError(response, 403, new ForbiddenError(aopdRoles.proofsExport, "The download of proofs"));
+    if (!identity.roles.includes(aopdRoles.proofsExport))
+      return sendGraphQLError(response, 403, new ForbiddenError(aopdRoles.proofsExport, "The download of proofs"));
     let filter: unknown;
     let release: () => void;
     try {
@@ -83,7 +92,14 @@ export function proofDownloadRoute(options: ProofDownloadRouteOptions): RouteDef
     try {
       rows = await streamProofsAsXlsx(
         services.db,
-        { filter, limits: services.limits, maxRows: services.config.maxDownloadRows, assetNames: services.config.assets.names, pool: services.pool, statementTimeoutMs: services.config.database.longStatementTimeoutMs },
+        {
+          filter,
+          limits: services.limits,
+          maxRows: services.config.maxDownloadRows,
+          assetNames: services.config.assets.names,
+          pool: services.pool,
+          statementTimeoutMs: services.config.database.longStatementTimeoutMs,
+        },
         () => {
           response.writeHead(200, {
             "content-type": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -129,7 +145,8 @@ function refuse(response: ServerResponse, error: unknown): void {
 /** The filter as GraphQL would coerce the variable of `proofsAsXlsx(filter:)`, or a `UserInputError` naming the field. */
 function filterOf(body: unknown, filterType: GraphQLInputType): unknown {
   if (body === undefined) return undefined;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new UserInputError("body", 'must be a JSON object { "filter": AopdProofFilterInput }.');
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new UserInputError("body", 'must be a JSON object { "filter": AopdProofFilterInput }.');
   const unknownKey = Object.keys(body).find((key) => key !== "filter");
   if (unknownKey !== undefined) throw new UserInputError(unknownKey, 'is not known; the body holds only "filter".');
   const { filter } = body as { filter?: unknown };

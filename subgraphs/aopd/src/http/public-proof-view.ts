@@ -25,7 +25,10 @@ export function isSettled(row: Pick<PublicProofSource, "kind" | "status">): bool
 export function toPublicProofView(config: AopdConfig, row: PublicProofSource, token: string): PublicProofView {
   const asset = config.assets.get(row.asset);
   const iso = (date: Date | string) => new Date(date).toISOString();
-  const parts = Object.fromEntries(proofKinds.map((kind) => [kind.name, row.kind === kind.name ? kind.portalView(config, row, token) : null])) as Pick<PublicProofView, ProofKind>;
+  const parts = Object.fromEntries(proofKinds.map((kind) => [kind.name, row.kind === kind.name ? kind.portalView(config, row, token) : null])) as Pick<
+    PublicProofView,
+    ProofKind
+  >;
   return {
     id: row.id,
     kind: row.kind,

@@ -20,7 +20,8 @@ export async function readPublicBody(request: IncomingMessage, limitBytes: numbe
 export function optionalString(body: Record<string, unknown>, field: string, maxLength: number): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string" || value.length > maxLength) throw new PublicRouteError("invalid_body", `${field} must be a string of at most ${maxLength} characters.`);
+  if (typeof value !== "string" || value.length > maxLength)
+    throw new PublicRouteError("invalid_body", `${field} must be a string of at most ${maxLength} characters.`);
   return value;
 }
 

@@ -13,7 +13,9 @@ export function receiptJwksRoute(signer: ReceiptSigner): RouteDefinition<never> 
   const handle: RouteDefinition<never>["handle"] = ({ request, response }) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405, { allow: "GET, HEAD", "content-type": "application/json" });
-      response.end(JSON.stringify({ error: "method_not_allowed", reason: `${request.method ?? "This method"} is not allowed at ${receiptJwksPath}; use GET.` }));
+      response.end(
+        JSON.stringify({ error: "method_not_allowed", reason: `${request.method ?? "This method"} is not allowed at ${receiptJwksPath}; use GET.` }),
+      );
       return;
     }
     response.writeHead(200, {

@@ -28,12 +28,19 @@ export function receiptStatusRoute(db: Kysely<AopdDatabase>): RouteDefinition<ne
       return answer(405, { error: "method_not_allowed", reason: `${request.method ?? "This method"} is not allowed here; use GET.` }, { allow: "GET, HEAD" });
     }
     const receiptId = rest.toLowerCase();
-    if (!isUuid(receiptId)) return answer(404, { error: "unknown_receipt", reason: "The path names no receipt: its jti (a UUID) was expected after the prefix." });
+    if (!isUuid(receiptId))
+      return answer(404, { error: "unknown_receipt", reason: "The path names no receipt: its jti (a UUID) was expected after the prefix." });
     const row = await db.selectFrom("aopd_receipt").selectAll().where("id", "=", receiptId).executeTakeFirst();
     if (!row) return answer(404, { error: "unknown_receipt", reason: "No receipt with this id was issued here." });
     const base = { receiptId: row.id, proofId: row.proof_id, issuedAt: row.issued_at.toISOString(), expiresAt: row.expires_at.toISOString() };
     if (row.revoked_at !== null && row.revoked_reason !== null) {
-      return answer(200, { ...base, status: "revoked", revokedAt: row.revoked_at.toISOString(), reason: row.revoked_reason, reasonText: reasonText[row.revoked_reason] });
+      return answer(200, {
+        ...base,
+        status: "revoked",
+        revokedAt: row.revoked_at.toISOString(),
+        reason: row.revoked_reason,
+        reasonText: reasonText[row.revoked_reason],
+      });
     }
     answer(200, { ...base, status: row.expires_at.getTime() <= Date.now() ? "expired" : "valid" });
   };

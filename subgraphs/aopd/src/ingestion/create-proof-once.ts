@@ -74,7 +74,10 @@ export async function createProofOnce(
     return { row, token, repeated: false };
   }
   if (!keyShape.test(key)) {
-    throw new UserInputError("idempotencyKey", "must be 16 to 255 printable ASCII characters without spaces; send a random value such as a UUID, new for each new request.");
+    throw new UserInputError(
+      "idempotencyKey",
+      "must be 16 to 255 printable ASCII characters without spaces; send a random value such as a UUID, new for each new request.",
+    );
   }
   const caller = request.idempotency.origin.actor;
   const scope = { caller_subject: caller.subject, caller_client: caller.client, key_hash: sha256(key) };

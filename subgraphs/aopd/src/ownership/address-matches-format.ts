@@ -1,10 +1,5 @@
 import { ownershipFailure, type OwnershipFailure } from "./ownership-failure.js";
-import {
-  parseBitcoinAddress,
-  type BitcoinAddress,
-  type BitcoinAddressFormat,
-  type BitcoinNetwork,
-} from "./parse-bitcoin-address.js";
+import { parseBitcoinAddress, type BitcoinAddress, type BitcoinAddressFormat, type BitcoinNetwork } from "./parse-bitcoin-address.js";
 import { parseEthereumAddress } from "./parse-ethereum-address.js";
 import { parseSolanaAddress } from "./parse-solana-address.js";
 import { parseTronAddress } from "./parse-tron-address.js";
@@ -35,9 +30,7 @@ export interface AddressExpectation {
 }
 
 /** The address's format (null for the single-format families) or why it does not meet the request. */
-export function checkAddressFormat(
-  expectation: AddressExpectation,
-): { readonly ok: true; readonly format: BitcoinAddressFormat | null } | OwnershipFailure {
+export function checkAddressFormat(expectation: AddressExpectation): { readonly ok: true; readonly format: BitcoinAddressFormat | null } | OwnershipFailure {
   const { assetFamily, address, format, network } = expectation;
   if (assetFamily !== "bitcoin") {
     const family = singleFormatFamilies[assetFamily];
@@ -55,10 +48,7 @@ export function checkAddressFormat(
     return ownershipFailure("FORMAT_MISMATCH", `The address is not a ${network} address.`);
   }
   if (format != null && parsed.format !== format) {
-    return ownershipFailure(
-      "FORMAT_MISMATCH",
-      `The address is a ${parsed.format} address, but a ${format} address was requested.`,
-    );
+    return ownershipFailure("FORMAT_MISMATCH", `The address is a ${parsed.format} address, but a ${format} address was requested.`);
   }
   return { ok: true, format: parsed.format };
 }

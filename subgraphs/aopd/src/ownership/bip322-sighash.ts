@@ -53,12 +53,7 @@ export function taprootKeyPathSighash(toSpendTxid: Uint8Array, scriptPubKey: Uin
  * BIP-342 script-path sighash: the key-path message with spend_type 2 (extension, no annex) and
  * the extension of BIP-342: the leaf's hash, key version 0 and no OP_CODESEPARATOR executed.
  */
-export function tapscriptSighash(
-  toSpendTxid: Uint8Array,
-  scriptPubKey: Uint8Array,
-  hashType: 0x00 | 0x01,
-  tapLeafHash: Uint8Array,
-): Uint8Array {
+export function tapscriptSighash(toSpendTxid: Uint8Array, scriptPubKey: Uint8Array, hashType: 0x00 | 0x01, tapLeafHash: Uint8Array): Uint8Array {
   const message = concatBytes(
     taprootCommonMessage(toSpendTxid, scriptPubKey, hashType, 0x02),
     tapLeafHash,

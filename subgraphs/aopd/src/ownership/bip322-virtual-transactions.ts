@@ -48,10 +48,7 @@ export function bip322ToSpend(messageChallenge: Uint8Array, message: string): { 
  * Serialisation (no witness) and txid of `to_sign`. `scriptSig` is empty except for P2SH-wrapped
  * segwit, where it pushes the redeem script.
  */
-export function bip322ToSign(
-  toSpendTxid: Uint8Array,
-  scriptSig: Uint8Array = new Uint8Array(0),
-): { serialized: Uint8Array; txid: Uint8Array } {
+export function bip322ToSign(toSpendTxid: Uint8Array, scriptSig: Uint8Array = new Uint8Array(0)): { serialized: Uint8Array; txid: Uint8Array } {
   const serialized = concatBytes(
     zero4, // nVersion 0
     one,

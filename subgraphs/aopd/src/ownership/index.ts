@@ -30,12 +30,7 @@ export { parseSolanaAddress, type ParsedSolanaAddress } from "./parse-solana-add
 export { verifySolanaMessage } from "./verify-solana-message.js";
 export { parseTronAddress, toTronAddress, type ParsedTronAddress } from "./parse-tron-address.js";
 export { tronMessageHash, verifyTronMessage } from "./verify-tron-message.js";
-export {
-  parseExtendedPublicKey,
-  type ExtendedPublicKey,
-  type ParsedExtendedPublicKey,
-  type XpubAddressForm,
-} from "./parse-extended-public-key.js";
+export { parseExtendedPublicKey, type ExtendedPublicKey, type ParsedExtendedPublicKey, type XpubAddressForm } from "./parse-extended-public-key.js";
 export { findXpubDerivation, type XpubDerivation } from "./find-xpub-derivation.js";
 export { bitcoinKeyAddresses, keyAddressesOf, secp256k1KeyAddresses, type KeyAddress, type KeyAddressForm } from "./key-addresses.js";
 export {

@@ -79,7 +79,12 @@ export function secp256k1KeyAddresses(publicKey: Uint8Array): KeyAddress[] {
  */
 export function keyAddressesOf(input: { assetFamily: AssetFamily; address: string; message: string; signature: string }): KeyAddress[] {
   try {
-    const addresses = input.assetFamily === "bitcoin" ? bitcoinSignerAddresses(input) : input.assetFamily === "ethereum" || input.assetFamily === "tron" ? keccakSignerAddresses(input) : [];
+    const addresses =
+      input.assetFamily === "bitcoin"
+        ? bitcoinSignerAddresses(input)
+        : input.assetFamily === "ethereum" || input.assetFamily === "tron"
+          ? keccakSignerAddresses(input)
+          : [];
     return provesItsOwn(addresses, input) ? addresses : [];
   } catch {
     // A signature that verified but yields no key here reveals nothing more; screening goes on with the proven address alone.
@@ -99,7 +104,12 @@ function bitcoinSignerAddresses(input: { address: string; message: string; signa
     const point = signature.recoverPublicKey(bitcoinMessageHash(input.message));
     const siblings = bitcoinKeyAddresses(point.toBytes(true), address.network);
     // The uncompressed key's P2PKH address is one more the key controls, and the proven one when it signed that way.
-    if (header < 31) siblings.unshift({ form: "P2PKH", family: "bitcoin", address: base58check.encode(Uint8Array.of(bitcoinPrefixes[address.network].p2pkh, ...hash160(point.toBytes(false)))) });
+    if (header < 31)
+      siblings.unshift({
+        form: "P2PKH",
+        family: "bitcoin",
+        address: base58check.encode(Uint8Array.of(bitcoinPrefixes[address.network].p2pkh, ...hash160(point.toBytes(false)))),
+      });
     return siblings;
   }
   const witness = decodeWitnessStack(bytes);
@@ -117,5 +127,7 @@ function keccakSignerAddresses(input: { assetFamily: AssetFamily; message: strin
 
 function provesItsOwn(addresses: readonly KeyAddress[], input: { assetFamily: AssetFamily; address: string }): boolean {
   const proven = input.assetFamily === "ethereum" || /^(bc|tb|bcrt)1/i.test(input.address) ? input.address.toLowerCase() : input.address;
-  return addresses.some((sibling) => (input.assetFamily === "ethereum" || sibling.form === "P2WPKH" ? sibling.address.toLowerCase() : sibling.address) === proven);
+  return addresses.some(
+    (sibling) => (input.assetFamily === "ethereum" || sibling.form === "P2WPKH" ? sibling.address.toLowerCase() : sibling.address) === proven,
+  );
 }

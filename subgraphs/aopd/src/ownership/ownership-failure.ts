@@ -29,8 +29,5 @@ export function ownershipFailure(code: OwnershipFailureCode, reason: string): Ow
 
 /** The one answer for a well-formed signature that does not verify; it says no more than that. */
 export function signatureMismatch(): OwnershipFailure {
-  return ownershipFailure(
-    "SIGNATURE_MISMATCH",
-    "The signature was not made by the key of this address over this message.",
-  );
+  return ownershipFailure("SIGNATURE_MISMATCH", "The signature was not made by the key of this address over this message.");
 }

@@ -69,10 +69,7 @@ function parseBase58(address: string): ParsedBitcoinAddress {
     return invalid("The address is not a Bitcoin P2PKH or P2SH address.");
   }
   const hash = payload.slice(1);
-  const scriptPubKey =
-    kind.format === "P2PKH"
-      ? Uint8Array.of(0x76, 0xa9, 0x14, ...hash, 0x88, 0xac)
-      : Uint8Array.of(0xa9, 0x14, ...hash, 0x87);
+  const scriptPubKey = kind.format === "P2PKH" ? Uint8Array.of(0x76, 0xa9, 0x14, ...hash, 0x88, 0xac) : Uint8Array.of(0xa9, 0x14, ...hash, 0x87);
   return { ok: true, ...kind, encoding: "base58check", program: hash, scriptPubKey };
 }
 

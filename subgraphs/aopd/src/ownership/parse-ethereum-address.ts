@@ -20,19 +20,13 @@ export type ParsedEthereumAddress =
 
 export function parseEthereumAddress(address: string): ParsedEthereumAddress {
   if (typeof address !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    return ownershipFailure(
-      "INVALID_ADDRESS",
-      "An Ethereum address is 0x followed by 40 hexadecimal characters.",
-    );
+    return ownershipFailure("INVALID_ADDRESS", "An Ethereum address is 0x followed by 40 hexadecimal characters.");
   }
   const body = address.slice(2);
   const checksummed = toEip55Address(body);
   const mixedCase = body !== body.toLowerCase() && body !== body.toUpperCase();
   if (mixedCase && checksummed !== address) {
-    return ownershipFailure(
-      "INVALID_ADDRESS",
-      "The address has mixed-case letters that do not match its EIP-55 checksum; check it for typing errors.",
-    );
+    return ownershipFailure("INVALID_ADDRESS", "The address has mixed-case letters that do not match its EIP-55 checksum; check it for typing errors.");
   }
   return { ok: true, checksummed, bytes: hexToBytes(body.toLowerCase()) };
 }

@@ -38,10 +38,7 @@ const publicVersions = new Map<number, { private: number; network: "mainnet" | "
 const multisigVersions = new Set([0x0295b43f, 0x02aa7ed3, 0x024289ef, 0x02575483]);
 
 /** xprv, yprv, zprv, tprv, uprv, vprv and the multi-signature Yprv, Zprv, Uprv, Vprv. */
-const privateVersions = new Set([
-  0x0488ade4, 0x049d7878, 0x04b2430c, 0x04358394, 0x044a4e28, 0x045f18bc, 0x0295b005, 0x02aa7a99, 0x024285b5,
-  0x02575048,
-]);
+const privateVersions = new Set([0x0488ade4, 0x049d7878, 0x04b2430c, 0x04358394, 0x044a4e28, 0x045f18bc, 0x0295b005, 0x02aa7a99, 0x024285b5, 0x02575048]);
 
 const base58check = createBase58check(sha256);
 
@@ -60,9 +57,7 @@ export function parseExtendedPublicKey(text: string): ParsedExtendedPublicKey {
   if (payload.length !== 78) return invalid("The extended public key has the wrong length.");
   const version = new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, false);
   if (privateVersions.has(version) || payload[45] === 0x00) {
-    return invalid(
-      "This is an extended private key. Never share it: anyone holding it controls the wallet. Submit the extended public key instead.",
-    );
+    return invalid("This is an extended private key. Never share it: anyone holding it controls the wallet. Submit the extended public key instead.");
   }
   if (multisigVersions.has(version)) {
     return invalid("Multi-signature extended keys (Ypub, Zpub, Upub, Vpub) are not supported.");

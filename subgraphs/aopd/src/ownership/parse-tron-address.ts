@@ -14,7 +14,10 @@ const base58check = createBase58check(sha256);
 const tronPrefix = 0x41;
 
 export function parseTronAddress(address: string): ParsedTronAddress {
-  const refusal = ownershipFailure("INVALID_ADDRESS", "A TRON address is base58check starting with T (34 characters, for example TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t).");
+  const refusal = ownershipFailure(
+    "INVALID_ADDRESS",
+    "A TRON address is base58check starting with T (34 characters, for example TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t).",
+  );
   if (typeof address !== "string" || !/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(address)) return refusal;
   let payload: Uint8Array;
   try {

@@ -58,7 +58,9 @@ export function verifyWitnessScriptSpend(address: BitcoinAddress, message: strin
   }
   const { threshold, publicKeys } = multisig;
   if (signatures.length !== threshold) {
-    return thresholdNotMet(`The ${threshold}-of-${publicKeys.length} multisig script needs exactly ${threshold} signatures; the witness has ${signatures.length}.`);
+    return thresholdNotMet(
+      `The ${threshold}-of-${publicKeys.length} multisig script needs exactly ${threshold} signatures; the witness has ${signatures.length}.`,
+    );
   }
   const sighash = segwitV0Sighash(bip322ToSpend(address.scriptPubKey, message).txid, witnessScript);
   // OP_CHECKMULTISIG pairs signatures with keys in script order; a key that does not match the
@@ -110,7 +112,9 @@ export function verifyTapscriptSpend(address: BitcoinAddress, message: string, w
   if (publicKeys.length > maxScriptKeys) return unsupported(`Scripts with more than ${maxScriptKeys} keys are not supported.`);
   // The first key's OP_CHECKSIG takes the top stack item, which is the witness's last one.
   if (stack.length !== publicKeys.length) {
-    return malformed(`The ${leaf.template} leaf has ${publicKeys.length} keys and takes one stack item (a signature, or empty) for each; the witness has ${stack.length}.`);
+    return malformed(
+      `The ${leaf.template} leaf has ${publicKeys.length} keys and takes one stack item (a signature, or empty) for each; the witness has ${stack.length}.`,
+    );
   }
   const toSpendTxid = bip322ToSpend(address.scriptPubKey, message).txid;
   const signers: string[] = [];

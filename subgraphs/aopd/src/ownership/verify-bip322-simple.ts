@@ -41,18 +41,11 @@ export function verifyBip322Simple(
     case "P2TR":
       return witness.length === 1 ? verifyTaprootKeyPath(address, message, witness) : verifyTapscriptSpend(address, message, witness);
     case "P2PKH":
-      return ownershipFailure(
-        "UNSUPPORTED_SIGNATURE",
-        "P2PKH addresses prove control with a legacy message signature, not a BIP-322 simple signature.",
-      );
+      return ownershipFailure("UNSUPPORTED_SIGNATURE", "P2PKH addresses prove control with a legacy message signature, not a BIP-322 simple signature.");
   }
 }
 
-function verifyWitnessPublicKeyHash(
-  address: BitcoinAddress,
-  message: string,
-  witness: readonly Uint8Array[],
-): { ok: true } | OwnershipFailure {
+function verifyWitnessPublicKeyHash(address: BitcoinAddress, message: string, witness: readonly Uint8Array[]): { ok: true } | OwnershipFailure {
   const [signatureWithType, publicKey] = witness;
   if (witness.length !== 2 || signatureWithType === undefined || publicKey === undefined) {
     return malformed(`A BIP-322 signature for a ${label(address)} address holds a signature and a public key.`);
@@ -72,11 +65,7 @@ function verifyWitnessPublicKeyHash(
   return result.valid ? { ok: true } : signatureMismatch();
 }
 
-function verifyTaprootKeyPath(
-  address: BitcoinAddress,
-  message: string,
-  witness: readonly Uint8Array[],
-): { ok: true } | OwnershipFailure {
+function verifyTaprootKeyPath(address: BitcoinAddress, message: string, witness: readonly Uint8Array[]): { ok: true } | OwnershipFailure {
   const [signature] = witness;
   if (signature === undefined) return malformed("A Taproot key-path signature holds one item.");
   let hashType: 0x00 | 0x01;

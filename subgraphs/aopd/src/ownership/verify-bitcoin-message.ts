@@ -23,9 +23,7 @@ import { psbtBase64Prefix, verifyPsbtProof, verifySignedProofTransaction } from 
  */
 export type BitcoinSignatureScheme = "legacy" | "bip322-simple" | "bip322-script" | "psbt";
 
-export type BitcoinMessageVerification =
-  | { readonly ok: true; readonly scheme: BitcoinSignatureScheme; readonly script?: ScriptSpend }
-  | OwnershipFailure;
+export type BitcoinMessageVerification = { readonly ok: true; readonly scheme: BitcoinSignatureScheme; readonly script?: ScriptSpend } | OwnershipFailure;
 
 /**
  * Longest signature text accepted, in characters. A simple P2WPKH signature is about 144 and a
@@ -63,10 +61,7 @@ export function verifyBitcoinMessage(input: { address: string; message: string; 
     if (legacyLength) return verifyLegacy(address, input.message, signature);
     return looksLikeTransaction(signature)
       ? fullSignatureUnsupported()
-      : ownershipFailure(
-          "MALFORMED_SIGNATURE",
-          "The signature is neither a 65-byte message signature nor a BIP-322 simple signature.",
-        );
+      : ownershipFailure("MALFORMED_SIGNATURE", "The signature is neither a 65-byte message signature nor a BIP-322 simple signature.");
   }
   const result = verifyBip322Simple(address, input.message, witness);
   if (!result.ok) return result;
@@ -114,7 +109,8 @@ function verifyPsbt(address: BitcoinAddress, message: string, text: string): Bit
 const signedProofTransaction = /^000000000001[0-9a-f]+$/i;
 
 function verifySignedTransaction(address: BitcoinAddress, message: string, hex: string): BitcoinMessageVerification {
-  if (hex.length > maxPsbtLength || hex.length % 2 !== 0) return ownershipFailure("MALFORMED_SIGNATURE", "The signed transaction is too long or not whole bytes of hex.");
+  if (hex.length > maxPsbtLength || hex.length % 2 !== 0)
+    return ownershipFailure("MALFORMED_SIGNATURE", "The signed transaction is too long or not whole bytes of hex.");
   const result = verifySignedProofTransaction(address, message, hexToBytes(hex));
   if (!result.ok) return result;
   return result.script ? { ok: true, scheme: "psbt", script: result.script } : { ok: true, scheme: "psbt" };
@@ -126,10 +122,7 @@ function verifyLegacy(address: BitcoinAddress, message: string, signature: Uint8
 }
 
 function fullSignatureUnsupported(): OwnershipFailure {
-  return ownershipFailure(
-    "UNSUPPORTED_SIGNATURE",
-    "BIP-322 full and proof-of-funds signatures are not supported; submit a simple signature.",
-  );
+  return ownershipFailure("UNSUPPORTED_SIGNATURE", "BIP-322 full and proof-of-funds signatures are not supported; submit a simple signature.");
 }
 
 /** A serialised transaction starts with version 0 or 2 (the versions BIP-322 allows). */

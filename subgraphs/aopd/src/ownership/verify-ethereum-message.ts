@@ -12,11 +12,7 @@ import { decodeRecoverableSignature, recoverKeccakAddress } from "./recover-kecc
  * and for their tokens, which are held at the chain's ordinary addresses.
  */
 
-export function verifyEthereumMessage(input: {
-  address: string;
-  message: string;
-  signature: string;
-}): { ok: true } | OwnershipFailure {
+export function verifyEthereumMessage(input: { address: string; message: string; signature: string }): { ok: true } | OwnershipFailure {
   const address = parseEthereumAddress(input.address);
   if (!address.ok) return address;
   const signature = decodeRecoverableSignature(input.signature, "Ethereum");

@@ -37,33 +37,20 @@ const headerDescription: Record<HeaderKind, string> = {
   p2wpkh: "a native P2WPKH signature",
 };
 
-export function verifyLegacyBitcoinMessage(
-  address: BitcoinAddress,
-  message: string,
-  signature: Uint8Array,
-): { ok: true } | OwnershipFailure {
+export function verifyLegacyBitcoinMessage(address: BitcoinAddress, message: string, signature: Uint8Array): { ok: true } | OwnershipFailure {
   if (signature.length !== 65) {
     return ownershipFailure("MALFORMED_SIGNATURE", "A Bitcoin message signature is exactly 65 bytes long.");
   }
   if (address.format === "P2TR") {
-    return ownershipFailure(
-      "UNSUPPORTED_SIGNATURE",
-      "Taproot addresses prove control with a BIP-322 signature, not a legacy message signature.",
-    );
+    return ownershipFailure("UNSUPPORTED_SIGNATURE", "Taproot addresses prove control with a BIP-322 signature, not a legacy message signature.");
   }
   if (address.format === "P2WSH") {
-    return ownershipFailure(
-      "UNSUPPORTED_SIGNATURE",
-      "P2WSH script addresses cannot be proven with a legacy message signature.",
-    );
+    return ownershipFailure("UNSUPPORTED_SIGNATURE", "P2WSH script addresses cannot be proven with a legacy message signature.");
   }
   const header = signature[0] ?? 0;
   const range = headerRanges.find(({ first }) => header >= first && header < first + 4);
   if (range === undefined) {
-    return ownershipFailure(
-      "MALFORMED_SIGNATURE",
-      "The first byte of the signature is not a Bitcoin message signature header (27 to 42).",
-    );
+    return ownershipFailure("MALFORMED_SIGNATURE", "The first byte of the signature is not a Bitcoin message signature header (27 to 42).");
   }
   if (!range.formats.includes(address.format)) {
     return ownershipFailure(

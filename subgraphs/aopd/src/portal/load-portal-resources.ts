@@ -13,7 +13,10 @@ export interface PortalResources {
  */
 export async function loadPortalResources(files: { langFile: URL | string; themeFile: URL | string; logoFile: URL | string }): Promise<PortalResources> {
   const [lang, theme, logo] = await Promise.all([readFile(files.langFile), readFile(files.themeFile), readFile(files.logoFile)]);
-  for (const [name, content] of [["lang", lang], ["theme", theme]] as const) {
+  for (const [name, content] of [
+    ["lang", lang],
+    ["theme", theme],
+  ] as const) {
     try {
       const parsed: unknown = JSON.parse(content.toString("utf8"));
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");

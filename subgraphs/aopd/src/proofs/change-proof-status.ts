@@ -43,7 +43,8 @@ export async function changeProofStatus(db: Kysely<AopdDatabase>, id: string, ch
       .where("status", "in", [...change.from]);
     if (change.beforeDue) update = update.where((eb) => eb.or([eb("due_at", "is", null), eb("due_at", ">", sql<Date>`now()`)]));
     const row = await update.returningAll().executeTakeFirst();
-    if (row && change.audit !== "with the decision") await appendAuditEntry(trx, { ...change.audit, proofId: row.id, details: withEvidenceHash(change.audit, row) });
+    if (row && change.audit !== "with the decision")
+      await appendAuditEntry(trx, { ...change.audit, proofId: row.id, details: withEvidenceHash(change.audit, row) });
     return row;
   });
   if (updated) return updated;
@@ -63,10 +64,20 @@ async function refusalOf(db: Kysely<AopdDatabase>, id: string, change: StatusCha
   const current = await db.selectFrom("aopd_proof").select(["kind", "status", "due_at"]).where("id", "=", id.toLowerCase()).executeTakeFirst();
   if (!current) return UnknownProofRefusal.byId(id);
   if (current.kind !== change.kind) {
-    return new ProofStateRefusal("wrong_kind", `names a ${current.kind} proof; only ${change.kind} proofs can be ${change.action}.`, undefined, { field: "id" });
+    return new ProofStateRefusal("wrong_kind", `names a ${current.kind} proof; only ${change.kind} proofs can be ${change.action}.`, undefined, {
+      field: "id",
+    });
   }
   if (!change.from.includes(current.status)) {
-    return new ProofStateRefusal("wrong_status", `The proof is ${current.status}; it can be ${change.action} only when ${change.from.join(" or ")}.`, current.status);
+    return new ProofStateRefusal(
+      "wrong_status",
+      `The proof is ${current.status}; it can be ${change.action} only when ${change.from.join(" or ")}.`,
+      current.status,
+    );
   }
-  return new ProofStateRefusal("expired", `The proof expired at ${current.due_at?.toISOString() ?? "its due time"}; it can no longer be ${change.action}.`, current.status);
+  return new ProofStateRefusal(
+    "expired",
+    `The proof expired at ${current.due_at?.toISOString() ?? "its due time"}; it can no longer be ${change.action}.`,
+    current.status,
+  );
 }

@@ -28,7 +28,10 @@ export async function expirePendingProofs(db: Kysely<AopdDatabase>, batchSize = 
       RETURNING p.*, extract(epoch FROM now() - due.due_at)::float8 AS lag_seconds
     `.execute(trx);
     const origin = { actor: expiryActor, requestId: null };
-    await appendAuditEntries(trx, rows.map((row) => ({ origin, action: "EXPIRED" as const, proofId: row.id, details: { kind: row.kind } })));
+    await appendAuditEntries(
+      trx,
+      rows.map((row) => ({ origin, action: "EXPIRED" as const, proofId: row.id, details: { kind: row.kind } })),
+    );
     return rows;
   });
 }

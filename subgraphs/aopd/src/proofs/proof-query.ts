@@ -38,7 +38,13 @@ function filteredProofs(db: Kysely<AopdDatabase>, filter: unknown, terms: readon
 }
 
 /** Every column of the filtered, ordered proofs; shared by the page, the count and the export. */
-export function selectProofs(db: Kysely<AopdDatabase>, filter: unknown, sortOrder: readonly ProofSortInput[] | null | undefined, limits: FilterLimits, after?: string | null) {
+export function selectProofs(
+  db: Kysely<AopdDatabase>,
+  filter: unknown,
+  sortOrder: readonly ProofSortInput[] | null | undefined,
+  limits: FilterLimits,
+  after?: string | null,
+) {
   return filteredProofs(db, filter, proofOrder(sortOrder), limits, after).selectAll();
 }
 
@@ -112,7 +118,15 @@ export async function countProofs(db: Kysely<AopdDatabase>, filter: unknown, lim
 export async function findLatestProof(db: Kysely<AopdDatabase>, filter: unknown, limits: FilterLimits): Promise<ProofRow | undefined> {
   const [row] = await findProofPage(
     db,
-    { offset: 0, limit: 1, filter, sortOrder: [{ field: "CREATED_AT", direction: "DESC" }, { field: "ID", direction: "DESC" }] },
+    {
+      offset: 0,
+      limit: 1,
+      filter,
+      sortOrder: [
+        { field: "CREATED_AT", direction: "DESC" },
+        { field: "ID", direction: "DESC" },
+      ],
+    },
     { ...limits, maxResultRows: undefined },
   );
   return row;

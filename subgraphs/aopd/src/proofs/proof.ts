@@ -39,7 +39,8 @@ export interface SignatureProof extends ProofBase {
 }
 
 /** The API's names of the signature schemes (`AopdSignatureScheme`). */
-export type SignatureSchemeName = "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "BIP322_SCRIPT" | "PSBT" | "EIP191" | "ED25519" | "TIP191" | "ERC1271" | "ERC6492";
+export type SignatureSchemeName =
+  "BITCOIN_SIGNED_MESSAGE" | "BIP322_SIMPLE" | "BIP322_SCRIPT" | "PSBT" | "EIP191" | "ED25519" | "TIP191" | "ERC1271" | "ERC6492";
 const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
   legacy: "BITCOIN_SIGNED_MESSAGE",
   "bip322-simple": "BIP322_SIMPLE",
@@ -165,14 +166,17 @@ export function toProof(row: ProofRow): Proof {
     signature: row.signature,
     xpub: row.xpub,
     signatureScheme: row.signature_scheme === null || row.signature_scheme === undefined ? null : schemeNames[row.signature_scheme],
-    contractCheckBlockHeight: row.contract_check_block_height === null || row.contract_check_block_height === undefined ? null : Number(row.contract_check_block_height),
+    contractCheckBlockHeight:
+      row.contract_check_block_height === null || row.contract_check_block_height === undefined ? null : Number(row.contract_check_block_height),
     signatureScript: row.signature_script ?? null,
   };
 }
 
 /** The hold's columns as the API's `legalHold`; null when not held or not read. */
 function legalHoldOf(row: ProofRow): { since: Date; reason: string } | null {
-  return row.legal_hold_since && row.legal_hold_reason !== null && row.legal_hold_reason !== undefined ? { since: row.legal_hold_since, reason: row.legal_hold_reason } : null;
+  return row.legal_hold_since && row.legal_hold_reason !== null && row.legal_hold_reason !== undefined
+    ? { since: row.legal_hold_since, reason: row.legal_hold_reason }
+    : null;
 }
 
 /** A proof's screening; NOT_SCREENED for a proof built without one. */

@@ -34,10 +34,13 @@ export async function issueProofReceipt(
       throw new ConflictError(`The proof is ${row.status}; a receipt is issued only for a VERIFIED proof.`, { status: row.status });
     }
     if (config.forListed !== "issue" && (row.screening_status === "LISTED" || row.provider_screening_status === "LISTED")) {
-      throw new ConflictError("The proof's address is LISTED by screening; this deployment issues no receipt for a listed address (AOPD_RECEIPT_FOR_LISTED=refuse).", {
-        status: row.status,
-        screening: "LISTED",
-      });
+      throw new ConflictError(
+        "The proof's address is LISTED by screening; this deployment issues no receipt for a listed address (AOPD_RECEIPT_FOR_LISTED=refuse).",
+        {
+          status: row.status,
+          screening: "LISTED",
+        },
+      );
     }
     const receipt = await signer.sign(proofReceiptStatement(row, assets), new Date(), log);
     await trx

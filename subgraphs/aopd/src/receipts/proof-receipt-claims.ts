@@ -17,7 +17,12 @@ export interface ProofReceiptStatement {
   /** `sha256:<hex>` of the evidence (evidence-hash.ts). */
   evidenceHash: string;
   /** The screening of the address when the receipt was issued: the list's result (and the version screened against), and the provider's when one is configured. */
-  screening: { status: ProofRow["screening_status"]; list: string | null; listVersion: string | null; provider: { name: string | null; status: "CLEAR" | "LISTED" } | null };
+  screening: {
+    status: ProofRow["screening_status"];
+    list: string | null;
+    listVersion: string | null;
+    provider: { name: string | null; status: "CLEAR" | "LISTED" } | null;
+  };
   decision: {
     outcome: "VERIFIED";
     /** `DECIDED`, `CONFIRMED` (four eyes), or `SIGNATURE_VERIFIED` for a signature proof. */

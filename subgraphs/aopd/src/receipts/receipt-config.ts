@@ -35,7 +35,8 @@ export function receiptConfigFromEnv(env: NodeJS.ProcessEnv): ReceiptConfig {
     throw new Error(`AOPD_RECEIPT_VALIDITY_DAYS must be a whole number of days from 1 to 3650; got ${JSON.stringify(days)}.`);
   }
   const forListed = (text("AOPD_RECEIPT_FOR_LISTED") ?? "refuse").trim().toLowerCase();
-  if (forListed !== "refuse" && forListed !== "issue") throw new Error(`AOPD_RECEIPT_FOR_LISTED must be refuse or issue; got ${JSON.stringify(env.AOPD_RECEIPT_FOR_LISTED)}.`);
+  if (forListed !== "refuse" && forListed !== "issue")
+    throw new Error(`AOPD_RECEIPT_FOR_LISTED must be refuse or issue; got ${JSON.stringify(env.AOPD_RECEIPT_FOR_LISTED)}.`);
   return {
     forListed,
     signingKey: text("AOPD_RECEIPT_SIGNING_KEY"),

@@ -46,7 +46,13 @@ export async function receiptLogClaim(db: Kysely<AopdDatabase>, proofId: string,
       const latest = await latestAuditCheckpoint(db);
       if (latest && latest.treeSize >= Number(entry.seq)) {
         const inclusion = await auditEntryInclusion(db, String(entry.seq), latest.treeSize);
-        return { entry: inclusion.entry, leafIndex: inclusion.leafIndex, treeSize: inclusion.treeSize, auditPath: inclusion.auditPath, checkpoint: inclusion.checkpoint ?? latest.note };
+        return {
+          entry: inclusion.entry,
+          leafIndex: inclusion.leafIndex,
+          treeSize: inclusion.treeSize,
+          auditPath: inclusion.auditPath,
+          checkpoint: inclusion.checkpoint ?? latest.note,
+        };
       }
     }
     if (!entry || Date.now() >= deadline) return null;

@@ -72,6 +72,14 @@ export class ReceiptSigner {
       .setIssuedAt(issuedAtSeconds)
       .setExpirationTime(expiresAtSeconds)
       .sign(this.keys.current.privateKey);
-    return { jws, receiptId, keyId: this.keys.current.kid, issuedAt: new Date(issuedAtSeconds * 1_000), expiresAt: new Date(expiresAtSeconds * 1_000), statement, log };
+    return {
+      jws,
+      receiptId,
+      keyId: this.keys.current.kid,
+      issuedAt: new Date(issuedAtSeconds * 1_000),
+      expiresAt: new Date(expiresAtSeconds * 1_000),
+      statement,
+      log,
+    };
   }
 }

@@ -44,7 +44,8 @@ export async function loadReceiptSigningKeys(config: ReceiptConfig, production: 
     generated = true;
   } else {
     const { privateKey, publicJwk, kid } = await importSigningKey(config.signingKey);
-    if (production && kid.startsWith(developmentReceiptKeyPrefix)) throw new Error(`AOPD_RECEIPT_SIGNING_KEY: a kid starting with ${developmentReceiptKeyPrefix} marks a development key, which production refuses.`);
+    if (production && kid.startsWith(developmentReceiptKeyPrefix))
+      throw new Error(`AOPD_RECEIPT_SIGNING_KEY: a kid starting with ${developmentReceiptKeyPrefix} marks a development key, which production refuses.`);
     current = { kid, privateKey };
     currentPublic = publicJwk;
   }
@@ -68,7 +69,9 @@ async function importSigningKey(text: string): Promise<{ privateKey: CryptoKey; 
     }
   } catch {
     // The key's own text never goes into an error: it is a secret.
-    throw new Error(`${where} must be an EC P-256 private key for ES256: PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or a private JWK (kty EC, crv P-256, with d).`);
+    throw new Error(
+      `${where} must be an EC P-256 private key for ES256: PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or a private JWK (kty EC, crv P-256, with d).`,
+    );
   }
   const { d: _secret, ...publicJwk } = await exportJWK(privateKey);
   void _secret;

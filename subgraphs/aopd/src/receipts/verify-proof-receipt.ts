@@ -7,7 +7,16 @@ import { receiptType } from "./receipt-signer.js";
 /** Why a receipt does not verify, as a stable code (for `switch`) and a sentence. */
 export class ReceiptVerificationError extends Error {
   constructor(
-    readonly code: "malformed" | "wrong_algorithm" | "unknown_key" | "bad_signature" | "expired" | "wrong_issuer" | "wrong_type" | "key_set_unavailable" | "issued_in_future",
+    readonly code:
+      | "malformed"
+      | "wrong_algorithm"
+      | "unknown_key"
+      | "bad_signature"
+      | "expired"
+      | "wrong_issuer"
+      | "wrong_type"
+      | "key_set_unavailable"
+      | "issued_in_future",
     message: string,
   ) {
     super(message);
@@ -75,8 +84,13 @@ function explained(error: unknown): ReceiptVerificationError {
   if (error instanceof errors.JWSSignatureVerificationFailed) {
     return new ReceiptVerificationError("bad_signature", "Its signature does not match its content: it was changed after signing, or signed by another key.");
   }
-  if (error instanceof errors.JWKSNoMatchingKey) return new ReceiptVerificationError("unknown_key", "No key of the key set has the kid it names (signed by another deployment, or by a key no longer published).");
-  if (error instanceof errors.JWTExpired) return new ReceiptVerificationError("expired", `It expired (exp ${new Date(Number(error.payload.exp) * 1_000).toISOString()}).`);
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return new ReceiptVerificationError(
+      "unknown_key",
+      "No key of the key set has the kid it names (signed by another deployment, or by a key no longer published).",
+    );
+  if (error instanceof errors.JWTExpired)
+    return new ReceiptVerificationError("expired", `It expired (exp ${new Date(Number(error.payload.exp) * 1_000).toISOString()}).`);
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === "iss") return new ReceiptVerificationError("wrong_issuer", "Its issuer (iss) is not the one expected.");
     if (error.claim === "typ") return new ReceiptVerificationError("wrong_type", "It is not a proof receipt (typ is not aopd-receipt+jwt).");
@@ -85,6 +99,7 @@ function explained(error: unknown): ReceiptVerificationError {
   if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || (error instanceof Error && error.name === "TypeError")) {
     return new ReceiptVerificationError("key_set_unavailable", "The key set could not be read (unreachable, too slow, or not a JWKS).");
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return new ReceiptVerificationError("wrong_algorithm", `It is signed with another algorithm than ${receiptAlgorithm}.`);
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return new ReceiptVerificationError("wrong_algorithm", `It is signed with another algorithm than ${receiptAlgorithm}.`);
   return new ReceiptVerificationError("malformed", "It is not a receipt: a JWS in compact serialization (header.payload.signature) was expected.");
 }

@@ -18,13 +18,15 @@ export function verifyReceiptLog(log: ReceiptLogClaim, logKey: NoteVerifier, pro
   let checkpoint;
   try {
     checkpoint = parseCheckpoint(log.checkpoint);
-    if (!noteSignedBy(parseNote(log.checkpoint), logKey)) throw new ReceiptLogError(`its checkpoint does not carry the signature of the log's key ${logKey.name}`);
+    if (!noteSignedBy(parseNote(log.checkpoint), logKey))
+      throw new ReceiptLogError(`its checkpoint does not carry the signature of the log's key ${logKey.name}`);
   } catch (error) {
     throw error instanceof ReceiptLogError ? error : new ReceiptLogError(`its checkpoint is not a signed checkpoint: ${(error as Error).message}`);
   }
   if (checkpoint.treeSize !== log.treeSize) throw new ReceiptLogError(`its checkpoint is of tree size ${checkpoint.treeSize}, the proof of ${log.treeSize}`);
   const path = log.auditPath.map((hash) => Buffer.from(hash, "base64"));
-  if (!verifyInclusion(leafHash(log.entry), log.leafIndex, log.treeSize, path, checkpoint.rootHash)) throw new ReceiptLogError("its entry is not included in the checkpoint's tree: the audit path does not lead to the checkpoint's root");
+  if (!verifyInclusion(leafHash(log.entry), log.leafIndex, log.treeSize, path, checkpoint.rootHash))
+    throw new ReceiptLogError("its entry is not included in the checkpoint's tree: the audit path does not lead to the checkpoint's root");
   let entry: { seq?: unknown; proofId?: unknown; action?: unknown };
   try {
     entry = JSON.parse(log.entry) as typeof entry;
@@ -33,6 +35,7 @@ export function verifyReceiptLog(log: ReceiptLogClaim, logKey: NoteVerifier, pro
   }
   if (entry.seq !== log.leafIndex + 1) throw new ReceiptLogError(`its entry's seq ${String(entry.seq)} is not its leaf's place ${log.leafIndex + 1}`);
   if (entry.proofId !== proofId) throw new ReceiptLogError("its entry is about another proof than the receipt");
-  if (!(decidingAuditActions as readonly unknown[]).includes(entry.action)) throw new ReceiptLogError(`its entry records ${String(entry.action)}, not a decision`);
+  if (!(decidingAuditActions as readonly unknown[]).includes(entry.action))
+    throw new ReceiptLogError(`its entry records ${String(entry.action)}, not a decision`);
   return { treeSize: log.treeSize, seq: log.leafIndex + 1 };
 }

@@ -20,7 +20,8 @@ export async function checkAddressBeforeRequest(
   address: string,
 ): Promise<{ screening: Screening; refused: boolean }> {
   const trimmed = address.trim();
-  if (trimmed.length === 0 || trimmed.length > maxAddressLength) throw new UserInputError("address", `must be 1 to ${maxAddressLength} characters; got ${trimmed.length}.`);
+  if (trimmed.length === 0 || trimmed.length > maxAddressLength)
+    throw new UserInputError("address", `must be 1 to ${maxAddressLength} characters; got ${trimmed.length}.`);
   const screening = await screenAddress(db, asset, trimmed);
   return { screening, refused: policy === "refuse" && screening.status === "LISTED" };
 }

@@ -103,7 +103,12 @@ export class ProviderScreener {
     await Promise.all(Array.from({ length: Math.min(this.config.concurrency, rows.length) }, worker));
     // What a failure left unasked goes back to the queue at once: the backoff, not the lease, decides when to ask again.
     if (unanswered.size > 0) {
-      await this.db.updateTable("aopd_proof").set({ provider_screening_taken_at: null }).where("id", "in", [...unanswered]).where("provider_screened_at", "is", null).execute();
+      await this.db
+        .updateTable("aopd_proof")
+        .set({ provider_screening_taken_at: null })
+        .where("id", "in", [...unanswered])
+        .where("provider_screened_at", "is", null)
+        .execute();
     }
     return rows.length === this.config.batchSize && answered === rows.length;
   }

@@ -29,7 +29,8 @@ export interface ScreeningConfig {
  */
 export function screeningConfigFromEnv(env: NodeJS.ProcessEnv, production: boolean, integer: (name: string, fallback: number) => number): ScreeningConfig {
   const policy = (env.AOPD_SCREENING_POLICY ?? "flag").trim().toLowerCase();
-  if (policy !== "flag" && policy !== "refuse") throw new Error(`AOPD_SCREENING_POLICY must be flag or refuse; got ${JSON.stringify(env.AOPD_SCREENING_POLICY)}.`);
+  if (policy !== "flag" && policy !== "refuse")
+    throw new Error(`AOPD_SCREENING_POLICY must be flag or refuse; got ${JSON.stringify(env.AOPD_SCREENING_POLICY)}.`);
   const url = env.AOPD_SCREENING_PROVIDER_URL?.trim();
   if (!url) return { policy, provider: undefined };
   let parsed: URL;

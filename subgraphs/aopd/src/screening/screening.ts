@@ -63,7 +63,12 @@ export function screeningOf(row: Partial<ScreeningColumns>): Screening {
     screenedAt: row.screened_at ?? null,
     matchedEntry:
       row.screening_entry_asset && row.screening_entry_address
-        ? { asset: row.screening_entry_asset, address: row.screening_entry_address, sdnUid: row.screening_entry_uid ?? null, sdnName: row.screening_entry_name ?? null }
+        ? {
+            asset: row.screening_entry_asset,
+            address: row.screening_entry_address,
+            sdnUid: row.screening_entry_uid ?? null,
+            sdnName: row.screening_entry_name ?? null,
+          }
         : null,
     matchedForm: row.screening_matched_form ?? null,
     matchedAddress: row.screening_matched_address ?? null,
@@ -79,11 +84,17 @@ export interface ProviderScreening {
 }
 
 /** The provider columns the API reads. */
-export const providerScreeningColumns = ["provider_screening_status", "provider_screening_name", "provider_screened_at", "provider_identifications"] as const satisfies readonly (keyof ProofRow)[];
+export const providerScreeningColumns = [
+  "provider_screening_status",
+  "provider_screening_name",
+  "provider_screened_at",
+  "provider_identifications",
+] as const satisfies readonly (keyof ProofRow)[];
 
 export function providerScreeningOf(row: Partial<Pick<ProofRow, (typeof providerScreeningColumns)[number]>>): ProviderScreening | null {
   if (!row.provider_screening_status || !row.provider_screening_name || !row.provider_screened_at) return null;
-  const identifications = typeof row.provider_identifications === "string" ? (JSON.parse(row.provider_identifications) as unknown) : row.provider_identifications;
+  const identifications =
+    typeof row.provider_identifications === "string" ? (JSON.parse(row.provider_identifications) as unknown) : row.provider_identifications;
   return {
     provider: row.provider_screening_name,
     status: row.provider_screening_status,

@@ -6,19 +6,48 @@ import type { SeededRandom } from "./seeded-random.js";
 export type DemoProofRow = (string | null)[];
 
 export const demoProofColumns = [
-  "id", "kind", "status", "created_at", "updated_at", "due_at", "customer_id", "asset", "address", "comment",
-  "format", "message", "signature", "xpub", "amount", "deposit_address", "tx_id", "assessment",
+  "id",
+  "kind",
+  "status",
+  "created_at",
+  "updated_at",
+  "due_at",
+  "customer_id",
+  "asset",
+  "address",
+  "comment",
+  "format",
+  "message",
+  "signature",
+  "xpub",
+  "amount",
+  "deposit_address",
+  "tx_id",
+  "assessment",
 ] as const;
 
 const bitcoin = "DTI4H95J0R2X";
 const ether = "DTIX9J9K872S";
 const assetWeights: [string, number][] = [
-  [bitcoin, 40], [ether, 25], ["DTIRQWW6J6K0", 8], ["DTIHWN9T781J", 8], ["DTI20J63Z4N3", 8], ["DTI993D8X1FB", 6], ["DTIK1NS41N51", 3], ["DTINVVJ0PSWD", 2],
+  [bitcoin, 40],
+  [ether, 25],
+  ["DTIRQWW6J6K0", 8],
+  ["DTIHWN9T781J", 8],
+  ["DTI20J63Z4N3", 8],
+  ["DTI993D8X1FB", 6],
+  ["DTIK1NS41N51", 3],
+  ["DTINVVJ0PSWD", 2],
 ];
 const bitcoinFormats: Exclude<AddressFormat, "ANY" | "STANDARD">[] = ["P2PKH", "P2SH", "P2WPKH", "P2WPKH", "P2WPKH", "P2WSH", "P2TR", "P2TR"];
 const comments = [
-  "Verified during onboarding", "Customer called support", "Second wallet of the customer", "Re-check after address change",
-  "Hardware wallet", "Requested by the travel-rule team", "Withdrawal over threshold", "=HYPERLINK(\"http://example.test\")",
+  "Verified during onboarding",
+  "Customer called support",
+  "Second wallet of the customer",
+  "Re-check after address change",
+  "Hardware wallet",
+  "Requested by the travel-rule team",
+  "Withdrawal over threshold",
+  '=HYPERLINK("http://example.test")',
 ];
 const depositAddresses: Record<string, string> = {
   [bitcoin]: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h",
@@ -79,8 +108,24 @@ export function demoProofRow(random: SeededRandom, customerCount: number): DemoP
     const amount = (base + BigInt(random.int(1_000))).toString();
     const txId = status === "PENDING" || status === "EXPIRED" ? null : random.hex(32);
     return [
-      id, "satoshi", status, iso(createdAt), iso(updatedAt), status === "PENDING" ? iso(createdAt + 2 * day) : null,
-      customerId, asset, address, comment, null, null, null, null, amount, depositAddresses[asset] ?? address, txId, assessment,
+      id,
+      "satoshi",
+      status,
+      iso(createdAt),
+      iso(updatedAt),
+      status === "PENDING" ? iso(createdAt + 2 * day) : null,
+      customerId,
+      asset,
+      address,
+      comment,
+      null,
+      null,
+      null,
+      null,
+      amount,
+      depositAddresses[asset] ?? address,
+      txId,
+      assessment,
     ];
   }
   const status = random.pick<ProofStatus>(["PENDING", "VERIFIED", "VERIFIED", "VERIFIED", "VERIFIED", "FAILED", "EXPIRED"]);
@@ -88,7 +133,23 @@ export function demoProofRow(random: SeededRandom, customerCount: number): DemoP
   const message = `I confirm that I control ${address} for ${customerId}. Nonce: ${random.hex(8)}`;
   const signature = status === "VERIFIED" ? Buffer.from(random.bytes(65)).toString("base64") : null;
   return [
-    id, "signature", status, iso(createdAt), iso(updatedAt), status === "PENDING" ? iso(createdAt + 7 * day) : null,
-    customerId, asset, address, comment, format, message, signature, xpub, null, null, null, null,
+    id,
+    "signature",
+    status,
+    iso(createdAt),
+    iso(updatedAt),
+    status === "PENDING" ? iso(createdAt + 7 * day) : null,
+    customerId,
+    asset,
+    address,
+    comment,
+    format,
+    message,
+    signature,
+    xpub,
+    null,
+    null,
+    null,
+    null,
   ];
 }

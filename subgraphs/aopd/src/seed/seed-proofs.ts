@@ -50,7 +50,7 @@ export async function seedProofs(database: Database, options: SeedOptions): Prom
   const customerCount = Math.max(50, Math.ceil(options.count / 20));
   const droppedIndexes = options.count >= bulkLoadThreshold ? await dropSecondaryIndexes(database) : [];
   try {
-    for (let written = 0; written < options.count; ) {
+    for (let written = 0; written < options.count;) {
       const size = Math.min(batchSize, options.count - written);
       const rows: DemoProofRow[] = [];
       for (let i = 0; i < size; i += 1) rows.push(demoProofRow(random, customerCount));

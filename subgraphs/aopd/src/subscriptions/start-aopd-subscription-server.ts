@@ -97,4 +97,3 @@ export function startAopdSubscriptionServer(options: AopdSubscriptionServerOptio
 
   return { close: async () => server.dispose() };
 }
-

@@ -155,4 +155,3 @@ export class StreamingZipWriter {
     if (this.#entry) throw new Error(`The entry ${this.#entry.record.name} is still open.`);
   }
 }
-

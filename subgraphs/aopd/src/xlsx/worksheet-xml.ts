@@ -33,7 +33,12 @@ export function worksheetStartXmlOf(columns: readonly WorksheetColumn[]): string
   const letters = columns.map((_column, index) => columnLetter(index));
   const columnsXml =
     "<cols>" +
-    columns.map((column, index) => `<col min="${index + 1}" max="${index + 1}" width="${column.width}" customWidth="1"${column.type === "date" ? ` style="${cellStyle.date}"` : ""}/>`).join("") +
+    columns
+      .map(
+        (column, index) =>
+          `<col min="${index + 1}" max="${index + 1}" width="${column.width}" customWidth="1"${column.type === "date" ? ` style="${cellStyle.date}"` : ""}/>`,
+      )
+      .join("") +
     "</cols>";
   return (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +

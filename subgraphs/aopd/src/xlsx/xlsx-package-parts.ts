@@ -1,4 +1,3 @@
-
 /**
  * The parts of an XLSX package (ECMA-376 Part 1) other than the worksheets: what a reader needs to
  * find the sheets and the one date format. Kept to the minimum Excel, LibreOffice, SheetJS and

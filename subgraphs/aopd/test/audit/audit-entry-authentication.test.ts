@@ -17,7 +17,10 @@ const auditKey = `ops-2026:${Buffer.alloc(32, 7).toString("base64")}`;
 /** `npm run verify-audit` as an operator runs it, against the test's database and key. */
 async function runVerifyAudit(databaseUrl: string, env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", verifyAuditCli], { env: { ...process.env, DATABASE_URL: databaseUrl, AOPD_AUDIT_KEY: auditKey, ...env }, timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", verifyAuditCli], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, AOPD_AUDIT_KEY: auditKey, ...env },
+      timeout: 120_000,
+    });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -31,7 +34,13 @@ describe("audit entries only aopd can write", () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase("auditauth");
-    aopd = await startTestAopd("postgres", { config: { databaseUrl, auditLog: { key: auditKey, previousKeys: undefined, checkpointKey: undefined, checkpointIntervalMs: 1_000, witnessKeys: undefined } }, logger: createLogger("aopd", "silent") });
+    aopd = await startTestAopd("postgres", {
+      config: {
+        databaseUrl,
+        auditLog: { key: auditKey, previousKeys: undefined, checkpointKey: undefined, checkpointIntervalMs: 1_000, witnessKeys: undefined },
+      },
+      logger: createLogger("aopd", "silent"),
+    });
   }, 120_000);
   afterAll(async () => {
     await aopd?.close();
@@ -49,10 +58,14 @@ describe("audit entries only aopd can write", () => {
     const genuine = await aopd.services.db.selectFrom("aopd_audit_entry").selectAll().where("actor_subject", "=", "officer-1").executeTakeFirstOrThrow();
     await expect(
       sql`INSERT INTO aopd_audit_entry (occurred_at, action, actor_subject, actor_client, actor_username, actor_system, details, auth_key_id, auth_nonce, auth_mac)
-          VALUES ('2025-01-02', 'DECIDED', 'officer-1', 'console', 'demo-officer-1', false, ${genuine.details}, ${genuine.auth_key_id}, ${genuine.auth_nonce}, ${genuine.auth_mac})`.execute(aopd.services.db),
+          VALUES ('2025-01-02', 'DECIDED', 'officer-1', 'console', 'demo-officer-1', false, ${genuine.details}, ${genuine.auth_key_id}, ${genuine.auth_nonce}, ${genuine.auth_mac})`.execute(
+        aopd.services.db,
+      ),
     ).rejects.toThrow(/aopd_audit_entry_nonce_key/);
     await sql`INSERT INTO aopd_audit_entry (occurred_at, action, actor_subject, actor_client, actor_username, actor_system, details, auth_key_id, auth_nonce, auth_mac)
-          VALUES ('2025-01-02', 'DECIDED', 'officer-1', 'console', 'demo-officer-1', false, ${genuine.details}, ${genuine.auth_key_id}, ${"ab".repeat(16)}, ${genuine.auth_mac})`.execute(aopd.services.db);
+          VALUES ('2025-01-02', 'DECIDED', 'officer-1', 'console', 'demo-officer-1', false, ${genuine.details}, ${genuine.auth_key_id}, ${"ab".repeat(16)}, ${genuine.auth_mac})`.execute(
+      aopd.services.db,
+    );
 
     const setAside = await pollUntil(
       "both forged entries set aside by the running sequencer",
@@ -60,13 +73,23 @@ describe("audit entries only aopd can write", () => {
       (rows) => rows.length === 2,
       { timeoutMs: 60_000, intervalMs: 50 },
     );
-    expect(setAside.map((row) => row.reason)).toEqual([expect.stringMatching(/carries no authentication/), expect.stringMatching(/does not authenticate under audit key "ops-2026"/)]);
-    const verification = await pollUntil("the genuine entry chained", () => verifyAuditTrail(aopd.services.db), (result) => result.pending === 2, { timeoutMs: 60_000, intervalMs: 50 });
+    expect(setAside.map((row) => row.reason)).toEqual([
+      expect.stringMatching(/carries no authentication/),
+      expect.stringMatching(/does not authenticate under audit key "ops-2026"/),
+    ]);
+    const verification = await pollUntil(
+      "the genuine entry chained",
+      () => verifyAuditTrail(aopd.services.db),
+      (result) => result.pending === 2,
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
     // The forged entries never took a place in the chain; the genuine one did.
     expect(verification).toMatchObject({ mismatch: null, pending: 2 });
     const chained = await aopd.services.db.selectFrom("aopd_audit_entry").select("actor_subject").where("seq", "is not", null).execute();
     expect(chained.map((row) => row.actor_subject)).not.toContain("forged");
-    expect(await aopd.services.metrics.registry.getSingleMetricAsString("aopd_audit_entries_set_aside_total")).toMatch(/aopd_audit_entries_set_aside_total{service="aopd"} 2/);
+    expect(await aopd.services.metrics.registry.getSingleMetricAsString("aopd_audit_entries_set_aside_total")).toMatch(
+      /aopd_audit_entries_set_aside_total{service="aopd"} 2/,
+    );
 
     const cli = await runVerifyAudit(databaseUrl);
     expect(cli.code).toBe(1);
@@ -92,7 +115,11 @@ describe("audit entries only aopd can write", () => {
 
   it("production refuses to start without AOPD_AUDIT_KEY, and a weak key is refused naming the form", () => {
     expect(() => loadAuditKeyring({ key: undefined, previousKeys: undefined }, true)).toThrow(/^aopd refuses to start in production without AOPD_AUDIT_KEY/);
-    expect(() => loadAuditKeyring({ key: "k1:c2hvcnQ=", previousKeys: undefined }, false)).toThrow(/AOPD_AUDIT_KEY must be <key id>:<base64 secret>.*at least 32 bytes/);
-    expect(() => loadAuditKeyring({ key: `development:${Buffer.alloc(32).toString("base64")}`, previousKeys: undefined }, true)).toThrow(/development key, which production refuses/);
+    expect(() => loadAuditKeyring({ key: "k1:c2hvcnQ=", previousKeys: undefined }, false)).toThrow(
+      /AOPD_AUDIT_KEY must be <key id>:<base64 secret>.*at least 32 bytes/,
+    );
+    expect(() => loadAuditKeyring({ key: `development:${Buffer.alloc(32).toString("base64")}`, previousKeys: undefined }, true)).toThrow(
+      /development key, which production refuses/,
+    );
   });
 });

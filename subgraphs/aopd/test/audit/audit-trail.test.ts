@@ -21,8 +21,18 @@ const bitcoin = "DTI4H95J0R2X";
 const address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 const deposit = "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h";
 
-const requester: Identity = { subject: "sa-requests", client: "intake-service", username: "service-account-intake", roles: ["proofs:read", "proofs:write", "proofs:export"] };
-const alice: Identity = { subject: "3f0c9a7e-alice", client: "compliance-console", username: "alice", roles: ["proofs:read", "proofs:assess", "proofs:export"] };
+const requester: Identity = {
+  subject: "sa-requests",
+  client: "intake-service",
+  username: "service-account-intake",
+  roles: ["proofs:read", "proofs:write", "proofs:export"],
+};
+const alice: Identity = {
+  subject: "3f0c9a7e-alice",
+  client: "compliance-console",
+  username: "alice",
+  roles: ["proofs:read", "proofs:assess", "proofs:export"],
+};
 const auditor: Identity = { subject: "5b7d-auditor", client: "compliance-console", username: "auditor", roles: ["proofs:read", "audit:read"] };
 
 const entryFields = "seq occurredAt action proofId actor { subject username client system } requestId traceId details hash previousHash";
@@ -65,21 +75,41 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     return body.data!.aopd as Record<string, unknown>;
   };
   const trail = async (variables: Record<string, unknown> = {}) =>
-    (await run(auditor, `query($filter: AopdAuditTrailFilterInput, $after: ID, $limit: Int!) { aopd { auditTrail(filter: $filter, after: $after, limit: $limit) { entries { ${entryFields} } endCursor hasMore } } }`, { limit: 1000, ...variables }))
-      .auditTrail as { entries: Entry[]; endCursor: string | null; hasMore: boolean };
+    (
+      await run(
+        auditor,
+        `query($filter: AopdAuditTrailFilterInput, $after: ID, $limit: Int!) { aopd { auditTrail(filter: $filter, after: $after, limit: $limit) { entries { ${entryFields} } endCursor hasMore } } }`,
+        { limit: 1000, ...variables },
+      )
+    ).auditTrail as { entries: Entry[]; endCursor: string | null; hasMore: boolean };
   const historyOf = async (id: string) =>
-    ((await run(auditor, `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { history { ${entryFields} } } ... on AopdSatoshiProof { history { ${entryFields} } } } } }`, { id })).proofs as { history: Entry[] }[])[0]!.history;
+    (
+      (
+        await run(
+          auditor,
+          `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { history { ${entryFields} } } ... on AopdSatoshiProof { history { ${entryFields} } } } } }`,
+          { id },
+        )
+      ).proofs as { history: Entry[] }[]
+    )[0]!.history;
 
   const requestMedia = async () => {
-    const requested = (await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
-      input: { customerId: "CUST-AUDIT", asset: bitcoin, expectedAddress: address },
-    })).requestMediaProof as { id: string; portalUrl: string };
+    const requested = (
+      await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
+        input: { customerId: "CUST-AUDIT", asset: bitcoin, expectedAddress: address },
+      })
+    ).requestMediaProof as { id: string; portalUrl: string };
     return { id: requested.id, token: requested.portalUrl.split("/").pop()! };
   };
 
   /** Waits for the replica's sequencer (woken by the inserts' NOTIFY) to chain every committed entry. */
   const everyEntryChained = () =>
-    pollUntil("every audit entry chained", () => verifyAuditTrail(aopd.services.db), (verification) => verification.pending === 0, { timeoutMs: 60_000, intervalMs: 50 });
+    pollUntil(
+      "every audit entry chained",
+      () => verifyAuditTrail(aopd.services.db),
+      (verification) => verification.pending === 0,
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
 
   beforeAll(async () => {
     aopd = await startAopdWithOfficers(driver);
@@ -91,13 +121,27 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
   it("records a media proof's life, each action with the actor who took it", async () => {
     const proof = await requestMedia();
     const file = pngImage(16, 16);
-    expect((await portalApi(aopd, `${proof.token}/media`, { method: "POST", headers: { "content-type": "image/png", "x-request-id": "req-upload-1" }, body: new Uint8Array(file) })).status).toBe(200);
+    expect(
+      (
+        await portalApi(aopd, `${proof.token}/media`, {
+          method: "POST",
+          headers: { "content-type": "image/png", "x-request-id": "req-upload-1" },
+          body: new Uint8Array(file),
+        })
+      ).status,
+    ).toBe(200);
     const download = await fetch(new URL(`/aopd/media/${proof.id}`, aopd.url), { headers: { authorization: await aopd.authorizationOf(alice) } });
     expect(download.status).toBe(200);
     await download.arrayBuffer();
-    await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED, reason: ADDRESS_NOT_SHOWN, comment: "no address") { id } } }`, { id: proof.id });
+    await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED, reason: ADDRESS_NOT_SHOWN, comment: "no address") { id } } }`, {
+      id: proof.id,
+    });
     await run(alice, `mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "a sharper screenshot arrived") { id } } }`, { id: proof.id });
-    await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "court order 12/2026") { id ... on AopdMediaProof { legalHold { since reason } } } } }`, { id: proof.id });
+    await run(
+      alice,
+      `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "court order 12/2026") { id ... on AopdMediaProof { legalHold { since reason } } } } }`,
+      { id: proof.id },
+    );
     await run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "order lifted") { id } } }`, { id: proof.id });
 
     const history = await historyOf(proof.id);
@@ -119,9 +163,11 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
   });
 
   it("records a Satoshi proof's transaction, an officer's attachment, an export and the expiry job, and the chain verifies", async () => {
-    const satoshi = (await run(requester, `mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id } } }`, {
-      input: { customerId: "CUST-AUDIT", asset: bitcoin, senderAddress: address, depositAddress: deposit },
-    })).requestSatoshiProof as { id: string };
+    const satoshi = (
+      await run(requester, `mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id } } }`, {
+        input: { customerId: "CUST-AUDIT", asset: bitcoin, senderAddress: address, depositAddress: deposit },
+      })
+    ).requestSatoshiProof as { id: string };
     const txId = "ab".repeat(32);
     await run(requester, `mutation($id: ID!, $txId: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $txId) { id } } }`, { id: satoshi.id, txId });
     const attached = await requestMedia();
@@ -134,10 +180,17 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     // Two proofs expire in one pass: their entries are appended together (the batch path of the append).
     const expiring = await requestMedia();
     const alsoExpiring = await requestMedia();
-    await aopd.services.db.updateTable("aopd_proof").set({ due_at: new Date(Date.now() - 1_000) }).where("id", "in", [expiring.id, alsoExpiring.id]).execute();
+    await aopd.services.db
+      .updateTable("aopd_proof")
+      .set({ due_at: new Date(Date.now() - 1_000) })
+      .where("id", "in", [expiring.id, alsoExpiring.id])
+      .execute();
     expect((await expirePendingProofs(aopd.services.db)).map((row) => row.id).sort()).toEqual([expiring.id, alsoExpiring.id].sort());
     expect((await historyOf(alsoExpiring.id)).at(-1)).toMatchObject({ action: "EXPIRED" });
-    const exported = await run(requester, `query { aopd { proofsAsXlsx(filter: { is: { any: { customerId: { eq: "CUST-AUDIT" } } } }) proofsCount(filter: { is: { any: { customerId: { eq: "CUST-AUDIT" } } } }) } }`);
+    const exported = await run(
+      requester,
+      `query { aopd { proofsAsXlsx(filter: { is: { any: { customerId: { eq: "CUST-AUDIT" } } } }) proofsCount(filter: { is: { any: { customerId: { eq: "CUST-AUDIT" } } } }) } }`,
+    );
 
     expect((await historyOf(satoshi.id)).map((entry) => entry.action)).toEqual(["REQUESTED", "SUBMITTED"]);
     expect(JSON.parse((await historyOf(satoshi.id))[1]!.details)).toEqual({
@@ -182,28 +235,57 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
 
   it("exports the filtered trail as XLSX, every text a constant (no formula), and records the export", async () => {
     // An officer whose username a spreadsheet would read as a formula, were it written as one.
-    const mallory: Identity = { subject: "mallory-subject", client: "compliance-console", username: "=HYPERLINK(\"http://evil.example\",\"x\")", roles: ["proofs:read", "proofs:assess"] };
+    const mallory: Identity = {
+      subject: "mallory-subject",
+      client: "compliance-console",
+      username: '=HYPERLINK("http://evil.example","x")',
+      roles: ["proofs:read", "proofs:assess"],
+    };
     const proof = await requestMedia();
     await run(mallory, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "+1+cmd|' /C calc'!A0") { id } } }`, { id: proof.id });
     const filter = { proofId: proof.id };
     // The export holds the chain as it stands when it starts: wait for the hold's entry to be chained.
     await everyEntryChained();
     const expected = (await trail({ filter })).entries;
-    const file = Buffer.from((await run(auditor, `query($filter: AopdAuditTrailFilterInput) { aopd { auditTrailAsXlsx(filter: $filter) } }`, { filter })).auditTrailAsXlsx as string, "base64");
+    const file = Buffer.from(
+      (await run(auditor, `query($filter: AopdAuditTrailFilterInput) { aopd { auditTrailAsXlsx(filter: $filter) } }`, { filter })).auditTrailAsXlsx as string,
+      "base64",
+    );
     const [sheet] = readWorkbook(file);
     expect(sheet!.name).toBe("Audit trail");
-    expect(sheet!.rows[0]!.map((cell) => cell?.v)).toEqual(["Seq", "Time (UTC)", "Action", "Proof", "Actor subject", "Actor username", "Actor client", "System", "Request id", "Trace id", "Details", "Hash", "Previous hash"]);
+    expect(sheet!.rows[0]!.map((cell) => cell?.v)).toEqual([
+      "Seq",
+      "Time (UTC)",
+      "Action",
+      "Proof",
+      "Actor subject",
+      "Actor username",
+      "Actor client",
+      "System",
+      "Request id",
+      "Trace id",
+      "Details",
+      "Hash",
+      "Previous hash",
+    ]);
     expect(sheet!.rows.slice(1).map((row) => [row[0]?.v, row[2]?.v, row[5]?.v ?? null, row[11]?.v])).toEqual(
       expected.map((entry) => [entry.seq, entry.action, entry.actor.username, (entry as Entry & { hash: string }).hash]),
     );
-    expect(sheet!.rows.slice(1).flat().every((cell) => cell === null || cell.f === undefined)).toBe(true);
+    expect(
+      sheet!.rows
+        .slice(1)
+        .flat()
+        .every((cell) => cell === null || cell.f === undefined),
+    ).toBe(true);
     expect(worksheetXml(file).join("")).not.toMatch(/<f[ >]/);
     const recorded = (await trail({ filter: { actions: ["AUDIT_TRAIL_EXPORTED"], actorSubject: auditor.subject } })).entries.at(-1)!;
     expect(JSON.parse(recorded.details)).toEqual({ via: "auditTrailAsXlsx", filter: JSON.stringify(filter), rows: expected.length, outcome: "complete" });
     const everything = await aopd.queryAs(auditor, `{ aopd { auditTrailAsXlsx } }`);
     expect(everything.body.errors).toBeUndefined();
     // Past the export's row limit: refused before a byte is written.
-    await expect(exportAuditTrailAsXlsx(aopd.services.db, null, 2)).rejects.toMatchObject({ extensions: { code: "LIMIT_EXCEEDED", limit: "maxExportRows", allowed: 2 } });
+    await expect(exportAuditTrailAsXlsx(aopd.services.db, null, 2)).rejects.toMatchObject({
+      extensions: { code: "LIMIT_EXCEEDED", limit: "maxExportRows", allowed: 2 },
+    });
     const denied = await aopd.queryAs(alice, `{ aopd { auditTrailAsXlsx } }`);
     expect(denied.body.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN" } });
   });
@@ -212,12 +294,20 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     const denied = await aopd.queryAs(alice, `{ aopd { auditTrail { entries { seq } } } }`);
     expect(denied.body.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN" } });
     const proof = await requestMedia();
-    const history = await aopd.queryAs(requester, `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { history { seq } } } } }`, { id: proof.id });
+    const history = await aopd.queryAs(
+      requester,
+      `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { history { seq } } } } }`,
+      { id: proof.id },
+    );
     expect(history.body.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN" } });
     const hold = await aopd.queryAs(requester, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "x") { id } } }`, { id: proof.id });
     expect(hold.body.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN" } });
-    await expect(run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "none") { id } } }`, { id: proof.id })).rejects.toMatchObject({ extensions: { code: "CONFLICT" } });
-    await expect(run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "  ") { id } } }`, { id: proof.id })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "reason" } });
+    await expect(run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "none") { id } } }`, { id: proof.id })).rejects.toMatchObject({
+      extensions: { code: "CONFLICT" },
+    });
+    await expect(run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "  ") { id } } }`, { id: proof.id })).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "reason" },
+    });
   });
 
   it("refuses UPDATE, DELETE and TRUNCATE of entries, and a proof's deletion within retention or on hold", async () => {
@@ -228,7 +318,11 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     const proof = await requestMedia();
     await expect(sql`DELETE FROM aopd_proof WHERE id = ${proof.id}`.execute(db)).rejects.toThrow(/within its retention of 5 years/);
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "investigation") { id } } }`, { id: proof.id });
-    await db.updateTable("aopd_proof").set({ updated_at: new Date("2015-01-01T00:00:00Z") }).where("id", "=", proof.id).execute();
+    await db
+      .updateTable("aopd_proof")
+      .set({ updated_at: new Date("2015-01-01T00:00:00Z") })
+      .where("id", "=", proof.id)
+      .execute();
     await expect(sql`DELETE FROM aopd_proof WHERE id = ${proof.id}`.execute(db)).rejects.toThrow(/on legal hold/);
   });
 
@@ -245,7 +339,9 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
         expect([entry.seq, entry.previous_hash, entry.hash]).toEqual([null, null, null]);
         expect(await verifyAuditTrail(trx)).toMatchObject({ mismatch: null, pending: 1, oldestPendingAt: entry.occurred_at });
         // Only chaining may change it: its content is as fixed as a chained entry's.
-        await expect(sql`UPDATE aopd_audit_entry SET details = '{}' WHERE request_id = 'req-pending'`.execute(trx)).rejects.toThrow(/append-only: UPDATE refused/);
+        await expect(sql`UPDATE aopd_audit_entry SET details = '{}' WHERE request_id = 'req-pending'`.execute(trx)).rejects.toThrow(
+          /append-only: UPDATE refused/,
+        );
         throw rollback;
       }),
     ).rejects.toBe(rollback);
@@ -260,7 +356,9 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     const head = await db.selectFrom("aopd_audit_head").select(["seq", "hash"]).executeTakeFirstOrThrow();
     expect(String(chained.seq)).toBe(String(head.seq));
     expect(chained.hash).toBe(head.hash);
-    expect(await trail({ filter: { actions: ["AUDIT_TRAIL_EXPORTED"], actorSubject: auditor.subject }, after: String(BigInt(String(head.seq)) - 1n) })).toMatchObject({
+    expect(
+      await trail({ filter: { actions: ["AUDIT_TRAIL_EXPORTED"], actorSubject: auditor.subject }, after: String(BigInt(String(head.seq)) - 1n) }),
+    ).toMatchObject({
       entries: [{ seq: String(head.seq), requestId: "req-pending", hash: head.hash }],
       endCursor: String(head.seq),
     });
@@ -321,11 +419,13 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
         return args.result;
       },
     };
-    const page = await selectAuditTrailPage(db.withPlugin(chainAfterFirstResult), { filter: { actorSubject: "racer" }, after: start, limit: 10 }).finally(async () => {
-      // Whatever happened, the lock goes, or the suite's database would never close.
-      releaseHead();
-      await holder;
-    });
+    const page = await selectAuditTrailPage(db.withPlugin(chainAfterFirstResult), { filter: { actorSubject: "racer" }, after: start, limit: 10 }).finally(
+      async () => {
+        // Whatever happened, the lock goes, or the suite's database would never close.
+        releaseHead();
+        await holder;
+      },
+    );
     expect(chainedMidRead).toBe(true);
     expect(page.entries.map((entry) => entry.details)).toEqual([`{"raced":true}`]);
   });
@@ -337,18 +437,27 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     expect(await verifyAuditTrail(db, { batchSize: 4 })).toMatchObject({ mismatch: null });
     await inRolledBackTransaction(db, async (trx) => {
       await sql`UPDATE aopd_audit_entry SET details = '{"outcome":"VERIFIED"}' WHERE seq = 5`.execute(trx);
-      expect(await verifyAuditTrail(trx, { batchSize: 4 })).toMatchObject({ verified: 4, mismatch: { seq: "5", problem: expect.stringMatching(/has been changed/) } });
+      expect(await verifyAuditTrail(trx, { batchSize: 4 })).toMatchObject({
+        verified: 4,
+        mismatch: { seq: "5", problem: expect.stringMatching(/has been changed/) },
+      });
     });
     await inRolledBackTransaction(db, async (trx) => {
       await sql`DELETE FROM aopd_audit_entry WHERE seq = 7`.execute(trx);
-      expect(await verifyAuditTrail(trx, { batchSize: 4 })).toMatchObject({ verified: 6, mismatch: { seq: "7", problem: expect.stringMatching(/is missing/) } });
+      expect(await verifyAuditTrail(trx, { batchSize: 4 })).toMatchObject({
+        verified: 6,
+        mismatch: { seq: "7", problem: expect.stringMatching(/is missing/) },
+      });
     });
     await inRolledBackTransaction(db, async (trx) => {
       // Entries 3 and 4 swap places, each keeping its own content and hash.
       await sql`UPDATE aopd_audit_entry SET seq = 1000000000 WHERE seq = 3`.execute(trx);
       await sql`UPDATE aopd_audit_entry SET seq = 3 WHERE seq = 4`.execute(trx);
       await sql`UPDATE aopd_audit_entry SET seq = 4 WHERE seq = 1000000000`.execute(trx);
-      expect(await verifyAuditTrail(trx, { batchSize: 4 })).toMatchObject({ verified: 2, mismatch: { seq: "3", problem: expect.stringMatching(/does not follow its predecessor/) } });
+      expect(await verifyAuditTrail(trx, { batchSize: 4 })).toMatchObject({
+        verified: 2,
+        mismatch: { seq: "3", problem: expect.stringMatching(/does not follow its predecessor/) },
+      });
     });
     await inRolledBackTransaction(db, async (trx) => {
       // bigint: a string from pg, a number from PGlite.

@@ -13,7 +13,17 @@ import { appendAuditEntries } from "../../src/audit/append-audit-entry.js";
 import { genesisHash, storedAuditEntryHash } from "../../src/audit/audit-entry-hash.js";
 import { extendAuditTree } from "../../src/audit/audit-tree-store.js";
 import { runAuditWitness } from "../../src/audit/audit-witness.js";
-import { consistencyRanges, inclusionRanges, leafHash, nodeHash, rangeHash, subtreeId, subtreesOf, verifyConsistency, verifyInclusion } from "../../src/audit/merkle-tree.js";
+import {
+  consistencyRanges,
+  inclusionRanges,
+  leafHash,
+  nodeHash,
+  rangeHash,
+  subtreeId,
+  subtreesOf,
+  verifyConsistency,
+  verifyInclusion,
+} from "../../src/audit/merkle-tree.js";
 import { cosignatureV1Key, generateNoteKey, parseNoteSigner, verifierKeyOf } from "../../src/audit/signed-note.js";
 import type { AopdDatabase } from "../../src/database/database-schema.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
@@ -35,7 +45,10 @@ function referenceRoot(leaves: readonly Buffer[]): Buffer {
 
 async function run(file: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", file, ...args], { env: { ...process.env, ...env }, timeout: 120_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", file, ...args], {
+      env: { ...process.env, ...env },
+      timeout: 120_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -57,7 +70,8 @@ describe("the RFC 9162 tree's hashes and proofs", () => {
   const storedNodes = (size: number) => {
     const nodes = new Map<string, Buffer>();
     for (let level = 0; 2 ** level <= size; level += 1) {
-      for (let index = 0; (index + 1) * 2 ** level <= size; index += 1) nodes.set(subtreeId({ level, index }), referenceRoot(leaves.slice(index * 2 ** level, (index + 1) * 2 ** level)));
+      for (let index = 0; (index + 1) * 2 ** level <= size; index += 1)
+        nodes.set(subtreeId({ level, index }), referenceRoot(leaves.slice(index * 2 ** level, (index + 1) * 2 ** level)));
     }
     return nodes;
   };
@@ -116,7 +130,13 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
     databaseUrl = await createTestDatabase("auditlog");
     aopd = await startAopdWithOfficers("postgres", {
       databaseUrl,
-      auditLog: { key: auditKey, previousKeys: undefined, checkpointKey: undefined, checkpointIntervalMs: 100, witnessKeys: verifierKeyOf(parseNoteSigner(witnessKey, "witness", cosignatureV1Key)) },
+      auditLog: {
+        key: auditKey,
+        previousKeys: undefined,
+        checkpointKey: undefined,
+        checkpointIntervalMs: 100,
+        witnessKeys: verifierKeyOf(parseNoteSigner(witnessKey, "witness", cosignatureV1Key)),
+      },
     });
     base = new URL(aopd.url).origin;
   }, 120_000);
@@ -138,27 +158,62 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
     expect(hash).toBe(createHash("sha256").update(`${name}\n`).update(publicKey).digest().subarray(0, 4).toString("hex"));
     expect(note).toMatch(new RegExp(`\\n\\n\u2014 ${name!.replace(/[./]/g, "\\$&")} [A-Za-z0-9+/=]+\\n$`));
 
-    const proof = await aopd.queryAs(auditor, `query($seq: ID!) { aopd { auditInclusionProof(seq: $seq) { entry leafIndex treeSize auditPath rootHash checkpoint } } }`, { seq: "7" });
-    const inclusion = (proof.body.data!.aopd as { auditInclusionProof: { entry: string; leafIndex: number; treeSize: number; auditPath: string[]; rootHash: string; checkpoint: string } }).auditInclusionProof;
+    const proof = await aopd.queryAs(
+      auditor,
+      `query($seq: ID!) { aopd { auditInclusionProof(seq: $seq) { entry leafIndex treeSize auditPath rootHash checkpoint } } }`,
+      { seq: "7" },
+    );
+    const inclusion = (
+      proof.body.data!.aopd as {
+        auditInclusionProof: { entry: string; leafIndex: number; treeSize: number; auditPath: string[]; rootHash: string; checkpoint: string };
+      }
+    ).auditInclusionProof;
     expect(inclusion).toMatchObject({ leafIndex: 6, treeSize: Number(size), rootHash: root });
     expect(inclusion.checkpoint.startsWith(note.slice(0, note.indexOf("\n\n")))).toBe(true);
     expect(JSON.parse(inclusion.entry)).toMatchObject({ seq: 7, action: "MEDIA_DOWNLOADED", details: { label: "first", index: 6 } });
-    expect(verifyInclusion(leafHash(inclusion.entry), 6, inclusion.treeSize, inclusion.auditPath.map((h) => Buffer.from(h, "base64")), Buffer.from(root!, "base64"))).toBe(true);
+    expect(
+      verifyInclusion(
+        leafHash(inclusion.entry),
+        6,
+        inclusion.treeSize,
+        inclusion.auditPath.map((h) => Buffer.from(h, "base64")),
+        Buffer.from(root!, "base64"),
+      ),
+    ).toBe(true);
     // The trail shows each chained entry's leaf text, the same as the proof's.
     const trail = await aopd.queryAs(auditor, `{ aopd { auditTrail(limit: 10) { entries { seq canonical } } } }`);
     expect((trail.body.data!.aopd as { auditTrail: { entries: { seq: string; canonical: string }[] } }).auditTrail.entries[6]!.canonical).toBe(inclusion.entry);
 
     await append(5, "second");
     const later = await checkpointOf(Number(size) + 5);
-    const consistency = await aopd.queryAs(auditor, `query($from: Int!, $to: Int!) { aopd { auditConsistencyProof(from: $from, to: $to) { proof fromRootHash toRootHash } } }`, { from: Number(size), to: Number(later.split("\n")[1]) });
-    const { proof: hashes, fromRootHash, toRootHash } = (consistency.body.data!.aopd as { auditConsistencyProof: { proof: string[]; fromRootHash: string; toRootHash: string } }).auditConsistencyProof;
+    const consistency = await aopd.queryAs(
+      auditor,
+      `query($from: Int!, $to: Int!) { aopd { auditConsistencyProof(from: $from, to: $to) { proof fromRootHash toRootHash } } }`,
+      { from: Number(size), to: Number(later.split("\n")[1]) },
+    );
+    const {
+      proof: hashes,
+      fromRootHash,
+      toRootHash,
+    } = (consistency.body.data!.aopd as { auditConsistencyProof: { proof: string[]; fromRootHash: string; toRootHash: string } }).auditConsistencyProof;
     expect(fromRootHash).toBe(root);
-    expect(verifyConsistency(Number(size), Number(later.split("\n")[1]), hashes.map((h) => Buffer.from(h, "base64")), Buffer.from(fromRootHash, "base64"), Buffer.from(toRootHash, "base64"))).toBe(true);
+    expect(
+      verifyConsistency(
+        Number(size),
+        Number(later.split("\n")[1]),
+        hashes.map((h) => Buffer.from(h, "base64")),
+        Buffer.from(fromRootHash, "base64"),
+        Buffer.from(toRootHash, "base64"),
+      ),
+    ).toBe(true);
 
     const refused = await aopd.queryAs(officer, `{ aopd { auditConsistencyProof(from: 1, to: 2) { proof } } }`);
     expect(refused.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     const tooLarge = await aopd.queryAs(auditor, `{ aopd { auditConsistencyProof(from: 1, to: 100000) { proof } } }`);
-    expect(tooLarge.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/^to: must be a tree size from 1 to \d+/), extensions: { code: "BAD_USER_INPUT" } });
+    expect(tooLarge.body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/^to: must be a tree size from 1 to \d+/),
+      extensions: { code: "BAD_USER_INPUT" },
+    });
     const badRoute = await fetch(`${base}/.well-known/aopd-audit-consistency?from=5&to=x`);
     expect(badRoute.status).toBe(400);
   }, 180_000);
@@ -166,7 +221,14 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
   it("a witness cosigns what extends what it saw, and catches a cut tail and a full rewrite, as verify-audit --checkpoint does", async () => {
     const stateA = join(folder, "witness-a.json");
     const first = await runAuditWitness({ url: base, statePath: stateA, keyPath: witnessKeyPath });
-    expect(first).toMatchObject({ code: 0, lines: [expect.stringMatching(/^first run: following the log/), expect.stringMatching(/^checkpoint of tree size \d+ verified$/), expect.stringMatching(/^cosigned as witness.example\/w1/)] });
+    expect(first).toMatchObject({
+      code: 0,
+      lines: [
+        expect.stringMatching(/^first run: following the log/),
+        expect.stringMatching(/^checkpoint of tree size \d+ verified$/),
+        expect.stringMatching(/^cosigned as witness.example\/w1/),
+      ],
+    });
     // aopd publishes the cosignature with the checkpoint it cosigned.
     const published = await (await fetch(`${base}/.well-known/aopd-audit-checkpoint`)).text();
     expect(published).toMatch(/\n\u2014 witness\.example\/w1 [A-Za-z0-9+/=]+\n$/);
@@ -176,7 +238,10 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
     expect(second.code).toBe(0);
     expect(second.lines.at(-1)).toMatch(/^checkpoint of tree size \d+ verified \(extends \d+\)$/);
     const seen = (JSON.parse(await readFile(stateA, "utf8")) as { treeSize: number }).treeSize;
-    expect(await run(verifyAuditCli, ["--checkpoint", stateA], env())).toMatchObject({ code: 0, output: expect.stringMatching(/the trail holds the witnessed checkpoint/) });
+    expect(await run(verifyAuditCli, ["--checkpoint", stateA], env())).toMatchObject({
+      code: 0,
+      output: expect.stringMatching(/the trail holds the witnessed checkpoint/),
+    });
 
     // Tail cut: the last 4 entries removed, the head moved back, the tree and the later checkpoints with them.
     const cut = seen - 4;
@@ -189,7 +254,10 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
       await sql`UPDATE aopd_audit_head SET seq = ${cut}, hash = ${last.hash}, tree_size = ${cut}`.execute(trx);
     });
     const cutRun = await runAuditWitness({ url: base, statePath: stateA });
-    expect(cutRun).toMatchObject({ code: 1, lines: [expect.stringMatching(new RegExp(`its tree size went back from ${seen} to \\d+ \\(entries after \\d+ were cut\\)`))] });
+    expect(cutRun).toMatchObject({
+      code: 1,
+      lines: [expect.stringMatching(new RegExp(`its tree size went back from ${seen} to \\d+ \\(entries after \\d+ were cut\\)`))],
+    });
     const cutCli = await run(verifyAuditCli, ["--checkpoint", stateA], env());
     expect(cutCli.code).toBe(1);
     expect(cutCli.output).toMatch(new RegExp(`the trail holds ${cut} chained entries, fewer than the ${seen} of the witnessed checkpoint`));
@@ -219,7 +287,12 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
     await asSuperuser(aopd.services.db, rewrite);
     // aopd itself refuses to sign a tree that does not extend its last checkpoint...
     await append(2, "after the rewrite");
-    await pollUntil("aopd refusing to sign the rewritten tree", () => aopd.services.metrics.registry.getSingleMetricAsString("aopd_audit_checkpoints_refused_total"), (text) => !/ 0$/.test(text.trim()), { timeoutMs: 60_000, intervalMs: 100 });
+    await pollUntil(
+      "aopd refusing to sign the rewritten tree",
+      () => aopd.services.metrics.registry.getSingleMetricAsString("aopd_audit_checkpoints_refused_total"),
+      (text) => !/ 0$/.test(text.trim()),
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
     // ...so the rewriter removes its checkpoints too, and aopd signs the rewritten tree afresh.
     await asSuperuser(aopd.services.db, async (trx) => {
       await sql`DELETE FROM aopd_audit_cosignature`.execute(trx);
@@ -228,7 +301,10 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
     await append(1, "after the checkpoints went");
     await checkpointOf(witnessed + 3);
     const rewritten = await runAuditWitness({ url: base, statePath: stateB });
-    expect(rewritten).toMatchObject({ code: 1, lines: [expect.stringMatching(new RegExp(`the checkpoint of tree size \\d+ is not consistent with the one of ${witnessed}`))] });
+    expect(rewritten).toMatchObject({
+      code: 1,
+      lines: [expect.stringMatching(new RegExp(`the checkpoint of tree size \\d+ is not consistent with the one of ${witnessed}`))],
+    });
     const rewrittenCli = await run(verifyAuditCli, ["--checkpoint", stateB], env());
     expect(rewrittenCli.code).toBe(1);
     expect(rewrittenCli.output).toMatch(new RegExp(`the trail's first ${witnessed} entries do not hash to the witnessed checkpoint's root`));

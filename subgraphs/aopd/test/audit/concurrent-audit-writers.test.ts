@@ -35,7 +35,13 @@ describe("two replicas appending to one audit trail at once", () => {
       // transactions) and two entries on their own; after each, the lane runs the sequencer, as a
       // replica's NOTIFY would, so both replicas' sequencers compete for the head all along.
       const work = Array.from({ length: perReplica }, (_unused, index) => async () => {
-        if (index % 2 === 0) await requestMediaProof(database.db, config, { customerId: `C-${name}-${index}`, asset: "DTI4H95J0R2X", expectedAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" }, { origin });
+        if (index % 2 === 0)
+          await requestMediaProof(
+            database.db,
+            config,
+            { customerId: `C-${name}-${index}`, asset: "DTI4H95J0R2X", expectedAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" },
+            { origin },
+          );
         else await appendAuditEntry(database.db, { origin, action: "MEDIA_DOWNLOADED", proofId: null, details: { index } });
       });
       const lanes = Array.from({ length: 4 }, async (_unused, lane) => {
@@ -52,13 +58,23 @@ describe("two replicas appending to one audit trail at once", () => {
 
     const verification = await verifyAuditTrail(first.db, { batchSize: 16 });
     expect(verification).toEqual({ verified: 2 * perReplica, headSeq: String(2 * perReplica), mismatch: null, pending: 0, oldestPendingAt: null });
-    const byActor = await first.db.selectFrom("aopd_audit_entry").select(["actor_subject", (eb) => eb.fn.countAll<string>().as("n")]).groupBy("actor_subject").orderBy("actor_subject").execute();
+    const byActor = await first.db
+      .selectFrom("aopd_audit_entry")
+      .select(["actor_subject", (eb) => eb.fn.countAll<string>().as("n")])
+      .groupBy("actor_subject")
+      .orderBy("actor_subject")
+      .execute();
     expect(byActor.map((row) => [row.actor_subject, Number(row.n)])).toEqual([
       ["officer-a", perReplica],
       ["officer-b", perReplica],
     ]);
     // No fork: every entry's predecessor hash is used once.
-    const forks = await first.db.selectFrom("aopd_audit_entry").select("previous_hash").groupBy("previous_hash").having((eb) => eb.fn.countAll(), ">", 1).execute();
+    const forks = await first.db
+      .selectFrom("aopd_audit_entry")
+      .select("previous_hash")
+      .groupBy("previous_hash")
+      .having((eb) => eb.fn.countAll(), ">", 1)
+      .execute();
     expect(forks).toEqual([]);
   }, 120_000);
 
@@ -83,7 +99,12 @@ describe("two replicas appending to one audit trail at once", () => {
     await earlyWriter;
     expect(await chainAuditEntries(first.db)).toBe(1);
 
-    const entries = await first.db.selectFrom("aopd_audit_entry").select(["seq", "insertion", "details"]).where("actor_subject", "=", "late-writer").orderBy("seq").execute();
+    const entries = await first.db
+      .selectFrom("aopd_audit_entry")
+      .select(["seq", "insertion", "details"])
+      .where("actor_subject", "=", "late-writer")
+      .orderBy("seq")
+      .execute();
     expect(entries.map((entry) => [String(entry.seq), entry.details])).toEqual([
       [String(BigInt(headBefore) + 1n), `{"which":"late"}`],
       [String(BigInt(headBefore) + 2n), `{"which":"early"}`],

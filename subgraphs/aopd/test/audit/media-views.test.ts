@@ -8,8 +8,18 @@ import { portalApi } from "../support/portal-client.js";
 
 const bitcoin = "DTI4H95J0R2X";
 const address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
-const requester: Identity = { subject: "sa-requests", client: "intake-service", username: "service-account-intake", roles: ["proofs:read", "proofs:write", "proofs:export"] };
-const alice: Identity = { subject: "3f0c9a7e-alice", client: "compliance-console", username: "alice", roles: ["proofs:read", "proofs:assess", "proofs:export"] };
+const requester: Identity = {
+  subject: "sa-requests",
+  client: "intake-service",
+  username: "service-account-intake",
+  roles: ["proofs:read", "proofs:write", "proofs:export"],
+};
+const alice: Identity = {
+  subject: "3f0c9a7e-alice",
+  client: "compliance-console",
+  username: "alice",
+  roles: ["proofs:read", "proofs:assess", "proofs:export"],
+};
 const bob: Identity = { subject: "8d21-bob", client: "compliance-console", username: "bob", roles: ["proofs:read", "proofs:export"] };
 
 /**
@@ -41,12 +51,20 @@ describe("media views and downloads on the audit trail", () => {
 
   beforeAll(async () => {
     aopd = await startAopdWithOfficers("postgres");
-    const { body } = await aopd.queryAs(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
-      input: { customerId: "CUST-VIEWS", asset: bitcoin, expectedAddress: address },
-    });
+    const { body } = await aopd.queryAs(
+      requester,
+      `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`,
+      {
+        input: { customerId: "CUST-VIEWS", asset: bitcoin, expectedAddress: address },
+      },
+    );
     const requested = (body.data!.aopd as { requestMediaProof: { id: string; portalUrl: string } }).requestMediaProof;
     proofId = requested.id;
-    const uploaded = await portalApi(aopd, `${requested.portalUrl.split("/").pop()!}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(file) });
+    const uploaded = await portalApi(aopd, `${requested.portalUrl.split("/").pop()!}/media`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: new Uint8Array(file),
+    });
     expect(uploaded.status).toBe(200);
     // Starting aopd migrates a fresh database: minutes on a loaded machine.
   }, 300_000);
@@ -84,7 +102,13 @@ describe("media views and downloads on the audit trail", () => {
 
   it("records every view when the window is 0", async () => {
     const before = (await entries()).length;
-    const view = { purpose: "view" as const, proofId, origin: { actor: { subject: alice.subject, client: alice.client, username: alice.username ?? null, system: false }, requestId: null }, sha256: evidenceHash.slice(7), byteSize: file.length };
+    const view = {
+      purpose: "view" as const,
+      proofId,
+      origin: { actor: { subject: alice.subject, client: alice.client, username: alice.username ?? null, system: false }, requestId: null },
+      sha256: evidenceHash.slice(7),
+      byteSize: file.length,
+    };
     await recordMediaRead(aopd.services.db, { ...view, viewWindowSeconds: 0 });
     await recordMediaRead(aopd.services.db, { ...view, viewWindowSeconds: 0 });
     // With the window, the same view again is still the one already recorded.

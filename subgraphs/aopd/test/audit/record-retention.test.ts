@@ -13,7 +13,9 @@ describe("AOPD_RECORD_RETENTION_YEARS", () => {
 
   it("refuses what is not a whole number of years, naming the setting and what is allowed", () => {
     for (const value of ["0", "-5", "2.5", "five", ""]) {
-      expect(() => aopdConfigFromEnv({ AOPD_RECORD_RETENTION_YEARS: value })).toThrow(/^AOPD_RECORD_RETENTION_YEARS must be a whole number of years, at least 1/);
+      expect(() => aopdConfigFromEnv({ AOPD_RECORD_RETENTION_YEARS: value })).toThrow(
+        /^AOPD_RECORD_RETENTION_YEARS must be a whole number of years, at least 1/,
+      );
     }
   });
 

@@ -18,7 +18,10 @@ const alice: Identity = { subject: "3f0c9a7e-alice", client: "compliance-console
 /** `npm run verify-audit` as an operator runs it, against the test's database (aopd and the CLI share the development audit key). */
 async function runVerifyAudit(databaseUrl: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", verifyAuditCli], { env: { ...process.env, DATABASE_URL: databaseUrl }, timeout: 120_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", verifyAuditCli], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      timeout: 120_000,
+    });
     return { code: 0, output: stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -36,13 +39,21 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
   };
   /** A media proof requested, its file uploaded through the portal and decided by an officer, as in production. */
   const decidedMediaProof = async (assessment: "VERIFIED" | "FAILED") => {
-    const requested = (await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
-      input: { customerId: "CUST-REPLAY", asset: bitcoin, expectedAddress: address },
-    })).requestMediaProof as { id: string; portalUrl: string };
-    const upload = await portalApi(aopd, `${requested.portalUrl.split("/").pop()!}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(pngImage(16, 16)) });
+    const requested = (
+      await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
+        input: { customerId: "CUST-REPLAY", asset: bitcoin, expectedAddress: address },
+      })
+    ).requestMediaProof as { id: string; portalUrl: string };
+    const upload = await portalApi(aopd, `${requested.portalUrl.split("/").pop()!}/media`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: new Uint8Array(pngImage(16, 16)),
+    });
     expect(upload.status).toBe(200);
     const reason = assessment === "FAILED" ? ", reason: ADDRESS_NOT_SHOWN" : "";
-    await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: ${assessment}${reason}, comment: "seen") { id } } }`, { id: requested.id });
+    await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: ${assessment}${reason}, comment: "seen") { id } } }`, {
+      id: requested.id,
+    });
     return requested.id;
   };
 
@@ -61,7 +72,12 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "court order 7/2026") { id } } }`, { id: held });
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "inquiry") { id } } }`, { id: lifted });
     await run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "inquiry closed") { id } } }`, { id: lifted });
-    await pollUntil("every audit entry chained", () => verifyAuditTrail(aopd.services.db), (verification) => verification.pending === 0, { timeoutMs: 60_000, intervalMs: 50 });
+    await pollUntil(
+      "every audit entry chained",
+      () => verifyAuditTrail(aopd.services.db),
+      (verification) => verification.pending === 0,
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
 
     const untouched = await runVerifyAudit(databaseUrl);
     expect(untouched.output).toMatch(/audit trail whole/);
@@ -69,7 +85,11 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     expect(untouched.code).toBe(0);
 
     // As a superuser, behind the append-only and retention triggers: the trail itself is left whole.
-    const { decision_id: decisionId } = await aopd.services.db.selectFrom("aopd_proof").select("decision_id").where("id", "=", edited).executeTakeFirstOrThrow();
+    const { decision_id: decisionId } = await aopd.services.db
+      .selectFrom("aopd_proof")
+      .select("decision_id")
+      .where("id", "=", edited)
+      .executeTakeFirstOrThrow();
     await aopd.services.db.transaction().execute(async (trx) => {
       await sql`ALTER TABLE aopd_proof_decision DISABLE TRIGGER ALL`.execute(trx);
       await sql`UPDATE aopd_proof_decision SET outcome = 'FAILED', reason = 'ADDRESS_NOT_SHOWN' WHERE id = ${decisionId}`.execute(trx);
@@ -82,7 +102,9 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     expect(tampered.output).toMatch(/audit trail whole/);
     expect(tampered.output).toContain(`aopd_proof_decision ${decisionId} (proof ${edited}): outcome: the trail says "VERIFIED" (entry `);
     expect(tampered.output).toMatch(new RegExp(`aopd_proof_decision ${decisionId} \\(proof ${edited}\\): outcome: .*, the table says "FAILED"`));
-    expect(tampered.output).toMatch(new RegExp(`aopd_proof_decision ${decisionId} \\(proof ${edited}\\): reason: the trail says none \\(entry \\d+\\), the table says "ADDRESS_NOT_SHOWN"`));
+    expect(tampered.output).toMatch(
+      new RegExp(`aopd_proof_decision ${decisionId} \\(proof ${edited}\\): reason: the trail says none \\(entry \\d+\\), the table says "ADDRESS_NOT_SHOWN"`),
+    );
     expect(tampered.output).toMatch(new RegExp(`aopd_proof ${held}: the trail says it is on legal hold \\(entry \\d+\\), the table has no such proof`));
     // Nothing else differs: the untouched proof, its lifted hold, the decisions of the deleted proof (still in their table).
     expect(tampered.output).not.toContain(lifted);

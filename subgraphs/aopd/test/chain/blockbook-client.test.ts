@@ -28,7 +28,11 @@ const mined = {
   amount: 175_000n,
   change: "bc1qjmc49gy3jjrkyjl57yl5duxjp7ssmxkvh5t2q5",
 };
-const unconfirmed = { txid: "73b1ad97194e426031e5c692869de2d83dc2ff6033fc6f0ab5514345f92eaf0d", sender: "bc1q9lh77es6m8ztr7muwcec00ewn8fxakpl9jwv8y", payee: "bc1q4t7h8phena94prkqtm500mwzupcjvcs2akcdy9" };
+const unconfirmed = {
+  txid: "73b1ad97194e426031e5c692869de2d83dc2ff6033fc6f0ab5514345f92eaf0d",
+  sender: "bc1q9lh77es6m8ztr7muwcec00ewn8fxakpl9jwv8y",
+  payee: "bc1q4t7h8phena94prkqtm500mwzupcjvcs2akcdy9",
+};
 const secret = "sk-live-7f1e9c0a4b";
 
 describe("Bitcoin chain checks through a Blockbook server", () => {
@@ -59,7 +63,13 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
 
   it("judges the recorded payment: its real amount to its real payee from its real sender is VERIFIED once deep enough, anything else is not", async () => {
     const tx = await client.transaction(mined.txid, null);
-    const request = { family: "bitcoin" as const, senderAddress: mined.sender.toUpperCase(), depositAddress: mined.payee, amount: mined.amount, requiredConfirmations: 1 };
+    const request = {
+      family: "bitcoin" as const,
+      senderAddress: mined.sender.toUpperCase(),
+      depositAddress: mined.payee,
+      amount: mined.amount,
+      requiredConfirmations: 1,
+    };
     expect(judgeSatoshiTransaction(request, tx)).toEqual({ outcome: "verified", blockHeight: 860730, confirmations: 1 });
     // Recorded with one confirmation: the default of three is not reached yet.
     expect(judgeSatoshiTransaction({ ...request, requiredConfirmations: 3 }, tx)).toEqual({ outcome: "waiting", blockHeight: 860730, confirmations: 1 });
@@ -67,8 +77,14 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
       outcome: "failed",
       reason: "The transaction pays 175000 to the deposit address; the proof asks for exactly 175001 (lowest denomination).",
     });
-    expect(judgeSatoshiTransaction({ ...request, senderAddress: unconfirmed.sender }, tx)).toMatchObject({ outcome: "failed", reason: "The transaction does not come from the sender address." });
-    expect(judgeSatoshiTransaction({ ...request, depositAddress: unconfirmed.payee }, tx)).toMatchObject({ outcome: "failed", reason: "The transaction pays nothing of the asset to the deposit address." });
+    expect(judgeSatoshiTransaction({ ...request, senderAddress: unconfirmed.sender }, tx)).toMatchObject({
+      outcome: "failed",
+      reason: "The transaction does not come from the sender address.",
+    });
+    expect(judgeSatoshiTransaction({ ...request, depositAddress: unconfirmed.payee }, tx)).toMatchObject({
+      outcome: "failed",
+      reason: "The transaction pays nothing of the asset to the deposit address.",
+    });
     // What the record keeps of it: the amount to the deposit address, in satoshi and in bitcoin, and who paid it.
     expect(chainFindingColumns(request, tx, 8)).toEqual({
       block_height: 860730,
@@ -84,8 +100,19 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
 
   it("judges nothing while a recorded payment waits in the mempool (blockHeight -1, no confirmations)", async () => {
     const tx = await client.transaction(unconfirmed.txid, null);
-    expect(tx).toEqual({ blockHeight: null, blockHash: null, confirmations: 0, reverted: false, payments: [expect.objectContaining({ to: unconfirmed.payee, amount: 293_135n, from: [unconfirmed.sender] }), expect.anything()] });
-    expect(judgeSatoshiTransaction({ family: "bitcoin", senderAddress: unconfirmed.sender, depositAddress: unconfirmed.payee, amount: 293_135n, requiredConfirmations: 1 }, tx)).toEqual({
+    expect(tx).toEqual({
+      blockHeight: null,
+      blockHash: null,
+      confirmations: 0,
+      reverted: false,
+      payments: [expect.objectContaining({ to: unconfirmed.payee, amount: 293_135n, from: [unconfirmed.sender] }), expect.anything()],
+    });
+    expect(
+      judgeSatoshiTransaction(
+        { family: "bitcoin", senderAddress: unconfirmed.sender, depositAddress: unconfirmed.payee, amount: 293_135n, requiredConfirmations: 1 },
+        tx,
+      ),
+    ).toEqual({
       outcome: "waiting",
       blockHeight: null,
       confirmations: 0,
@@ -105,7 +132,11 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
   });
 
   it("turns rate limits, server errors, garbage and a dead server into ChainConnectionErrors that never quote the URL", async () => {
-    const failureOf = async (c: ChainClient, txId: string) => (await c.transaction(txId, null).then(() => undefined, (error: unknown) => error)) as ChainConnectionError;
+    const failureOf = async (c: ChainClient, txId: string) =>
+      (await c.transaction(txId, null).then(
+        () => undefined,
+        (error: unknown) => error,
+      )) as ChainConnectionError;
     const rateLimited = await failureOf(client, txIds.rateLimited);
     expect(rateLimited).toBeInstanceOf(ChainConnectionError);
     expect(rateLimited).toMatchObject({ code: "rate_limited", retryAfterMs: 7_000, network: "bitcoin" });
@@ -117,8 +148,14 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
     for (const error of [rateLimited, unreachable]) expect(`${error.message} ${error.stack} ${inspect(error)}`).not.toContain(secret);
     // Neither the configuration as printed or serialized, nor the API's configuration, carries the key.
     expect(`${inspect(config.chain, { depth: 10 })} ${JSON.stringify(config.chain)} ${JSON.stringify(configurationOf(config))}`).not.toContain(secret);
-    expect(configurationOf(config).supportedAssets.find((asset) => asset.asset === "DTI4H95J0R2X")).toMatchObject({ checkedOnChain: true, requiredConfirmations: 1 });
-    expect(configurationOf(config).supportedAssets.find((asset) => asset.asset === "DTIX9J9K872S")).toMatchObject({ checkedOnChain: false, requiredConfirmations: null });
+    expect(configurationOf(config).supportedAssets.find((asset) => asset.asset === "DTI4H95J0R2X")).toMatchObject({
+      checkedOnChain: true,
+      requiredConfirmations: 1,
+    });
+    expect(configurationOf(config).supportedAssets.find((asset) => asset.asset === "DTIX9J9K872S")).toMatchObject({
+      checkedOnChain: false,
+      requiredConfirmations: null,
+    });
   });
 
   describe("the watcher on PostgreSQL", () => {
@@ -132,12 +169,27 @@ describe("Bitcoin chain checks through a Blockbook server", () => {
       await database?.close();
     });
     const submitted = async (txId: string, proof: { sender: string; deposit: string; amount?: bigint }) => {
-      const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-2", asset: "DTI4H95J0R2X", senderAddress: proof.sender, depositAddress: proof.deposit }, requester);
-      if (proof.amount !== undefined) await database.db.updateTable("aopd_proof").set({ amount: String(proof.amount) }).where("id", "=", row.id).execute();
+      const { row } = await requestSatoshiProof(
+        database.db,
+        config,
+        { customerId: "CUST-2", asset: "DTI4H95J0R2X", senderAddress: proof.sender, depositAddress: proof.deposit },
+        requester,
+      );
+      if (proof.amount !== undefined)
+        await database.db
+          .updateTable("aopd_proof")
+          .set({ amount: String(proof.amount) })
+          .where("id", "=", row.id)
+          .execute();
       await finalizeSatoshiProof(database.db, config, row.id, txId, { actor: customerActor("portal"), requestId: null });
       return row.id;
     };
-    const status = async (id: string) => await database.db.selectFrom("aopd_proof").select(["status", "block_height", "confirmations", "failure_reason"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const status = async (id: string) =>
+      await database.db
+        .selectFrom("aopd_proof")
+        .select(["status", "block_height", "confirmations", "failure_reason"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
 
     it("VERIFIES a proof the recorded transaction fulfils, FAILS one it pays a different amount, and keeps a mempool one SUBMITTED", async () => {
       const fulfilled = await submitted(mined.txid, { sender: mined.sender, deposit: mined.payee, amount: mined.amount });

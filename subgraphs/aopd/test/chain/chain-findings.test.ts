@@ -8,8 +8,18 @@ import { databaseDrivers } from "../support/test-database.js";
 const ether = "DTIX9J9K872S";
 const [sender, deposit] = anvilAccounts;
 
-const requester: Identity = { subject: "sa-requests", client: "intake-service", username: "service-account-intake", roles: ["proofs:read", "proofs:write", "proofs:export"] };
-const alice: Identity = { subject: "3f0c9a7e-alice", client: "compliance-console", username: "alice", roles: ["proofs:read", "proofs:assess", "proofs:export"] };
+const requester: Identity = {
+  subject: "sa-requests",
+  client: "intake-service",
+  username: "service-account-intake",
+  roles: ["proofs:read", "proofs:write", "proofs:export"],
+};
+const alice: Identity = {
+  subject: "3f0c9a7e-alice",
+  client: "compliance-console",
+  username: "alice",
+  roles: ["proofs:read", "proofs:assess", "proofs:export"],
+};
 
 const findingFields = "status txId blockHeight blockHash confirmations amountReceived amountReceivedUnits transactionSenders failureReason";
 type Finding = Record<string, unknown> & { status: string; decisions?: { action: string; decider: { subject: string } }[] };
@@ -31,9 +41,19 @@ describe.each(databaseDrivers)("what the chain check found, on the record (anvil
     return body.data!.aopd as Record<string, unknown>;
   };
   const read = async (id: string): Promise<Finding> =>
-    (await run(alice, `query($id: ID!) { aopd { proof(id: $id) { ... on AopdSatoshiProof { ${findingFields} decisions { action decider { subject } } } } } }`, { id })).proof as Finding;
+    (
+      await run(
+        alice,
+        `query($id: ID!) { aopd { proof(id: $id) { ... on AopdSatoshiProof { ${findingFields} decisions { action decider { subject } } } } } }`,
+        { id },
+      )
+    ).proof as Finding;
   const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
-    const response = await fetch(anvil.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const response = await fetch(anvil.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
     return ((await response.json()) as { result: T }).result;
   };
 
@@ -85,9 +105,17 @@ describe.each(databaseDrivers)("what the chain check found, on the record (anvil
     const events = await pollUntil(
       "the VERIFIED event in the log",
       async () =>
-        ((await run(alice, `query($id: String!) { aopd { proofEvents(limit: 10, filter: { is: { any: { id: { eq: $id } } } }) { events { proof { ... on AopdSatoshiProof { ${findingFields} } } } } } }`, { id })).proofEvents as {
-          events: { proof: Finding }[];
-        }).events,
+        (
+          (
+            await run(
+              alice,
+              `query($id: String!) { aopd { proofEvents(limit: 10, filter: { is: { any: { id: { eq: $id } } } }) { events { proof { ... on AopdSatoshiProof { ${findingFields} } } } } } }`,
+              { id },
+            )
+          ).proofEvents as {
+            events: { proof: Finding }[];
+          }
+        ).events,
       (list) => list.some((event) => event.proof.status === "VERIFIED"),
       { timeoutMs: 60_000 },
     );
@@ -98,7 +126,11 @@ describe.each(databaseDrivers)("what the chain check found, on the record (anvil
     await run(alice, `mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "the customer says the deposit address was mistyped") { id } } }`, { id });
     await aopd.chainWatcher.pass();
     expect(await read(id)).toMatchObject({ status: "SUBMITTED", ...found });
-    await run(alice, `mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: FAILED, reason: OTHER, reasonText: "the deposit address belongs to another customer") { id } } }`, { id });
+    await run(
+      alice,
+      `mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: FAILED, reason: OTHER, reasonText: "the deposit address belongs to another customer") { id } } }`,
+      { id },
+    );
     const redecided = await read(id);
     expect(redecided).toMatchObject({ status: "FAILED", ...found });
     expect(redecided.decisions!.map((entry) => [entry.action, entry.decider.subject])).toEqual([
@@ -108,12 +140,22 @@ describe.each(databaseDrivers)("what the chain check found, on the record (anvil
     ]);
 
     // The export shows the same finding in its chain columns.
-    const xlsx = (await run(alice, `query($id: String!) { aopd { proofsAsXlsx(filter: { is: { any: { id: { eq: $id } } } }) } }`, { id })).proofsAsXlsx as string;
+    const xlsx = (await run(alice, `query($id: String!) { aopd { proofsAsXlsx(filter: { is: { any: { id: { eq: $id } } } }) } }`, { id }))
+      .proofsAsXlsx as string;
     const [sheet] = readWorkbook(Buffer.from(xlsx, "base64"));
     const [header, row] = sheet!.rows.map((cells) => cells.map((cell) => cell?.v ?? null));
     const cell = (name: string) => row![header!.indexOf(name)];
     expect(
-      ["Transaction ID", "Block height", "Block hash", "Confirmations", "Amount received (lowest denomination)", "Amount received (units)", "Transaction senders", "Status"].map(cell),
+      [
+        "Transaction ID",
+        "Block height",
+        "Block hash",
+        "Confirmations",
+        "Amount received (lowest denomination)",
+        "Amount received (units)",
+        "Transaction senders",
+        "Status",
+      ].map(cell),
     ).toEqual([txId, String(found.blockHeight), receipt.blockHash, "3", amount.toString(), inEther(amount), sender, "FAILED"]);
   });
 
@@ -133,6 +175,14 @@ describe.each(databaseDrivers)("what the chain check found, on the record (anvil
   it("records nothing while the transaction is unknown to the chain", async () => {
     const { id } = await reportedProof(async () => `0x${"cd".repeat(32)}`);
     await aopd.chainWatcher.pass();
-    expect(await read(id)).toMatchObject({ status: "SUBMITTED", blockHeight: null, blockHash: null, confirmations: 0, amountReceived: null, amountReceivedUnits: null, transactionSenders: null });
+    expect(await read(id)).toMatchObject({
+      status: "SUBMITTED",
+      blockHeight: null,
+      blockHash: null,
+      confirmations: 0,
+      amountReceived: null,
+      amountReceivedUnits: null,
+      transactionSenders: null,
+    });
   });
 });

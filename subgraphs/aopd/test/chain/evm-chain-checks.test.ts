@@ -59,10 +59,18 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     const verified = await proof(id);
     expect(verified).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", confirmations: 3, block_height: shallow.block_height, failure_reason: null });
     // The change went through the usual path: the table's trigger logged the event.
-    const { rows } = await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(database.db);
+    const { rows } = await sql<{
+      status: string;
+    }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(database.db);
     expect(rows.map((row) => row.status)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
     // And its audit trail: requested, the transaction reported, the chain check's result by the chain watcher.
-    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "actor_system", "details"]).where("proof_id", "=", id).orderBy("seq").orderBy("insertion").execute();
+    const trail = await database.db
+      .selectFrom("aopd_audit_entry")
+      .select(["action", "actor_subject", "actor_system", "details"])
+      .where("proof_id", "=", id)
+      .orderBy("seq")
+      .orderBy("insertion")
+      .execute();
     expect(trail.map((entry) => [entry.action, entry.actor_subject, entry.actor_system])).toEqual([
       ["REQUESTED", "test-requester", false],
       ["SUBMITTED", "customer", false],
@@ -76,7 +84,14 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     await anvil.mine(2);
     await watcher.pass();
     // Decided by the chain watcher, named as the system.
-    expect(await proof(id)).toMatchObject({ status: "VERIFIED", confirmations: 3, decider_subject: "system:chain-watcher", decider_client: "aopd", decider_system: true, decision_reason: null });
+    expect(await proof(id)).toMatchObject({
+      status: "VERIFIED",
+      confirmations: 3,
+      decider_subject: "system:chain-watcher",
+      decider_client: "aopd",
+      decider_system: true,
+      decision_reason: null,
+    });
   });
 
   it("FAILS a proof whose transaction pays the wrong amount, naming both amounts", async () => {
@@ -104,13 +119,25 @@ describe.each(databaseDrivers)("Satoshi proofs checked on a real EVM node (anvil
     });
     const elsewhere = await submittedProof(ether, (amount) => anvil.send({ from: sender, to: stranger, value: amount }));
     await watcher.pass();
-    expect(await proof(fromStranger)).toMatchObject({ status: "FAILED", failure_reason: "The transaction does not come from the sender address.", decision_reason: "WRONG_SENDER" });
-    expect(await proof(elsewhere)).toMatchObject({ status: "FAILED", failure_reason: "The transaction pays nothing of the asset to the deposit address.", decision_reason: "WRONG_RECIPIENT" });
+    expect(await proof(fromStranger)).toMatchObject({
+      status: "FAILED",
+      failure_reason: "The transaction does not come from the sender address.",
+      decision_reason: "WRONG_SENDER",
+    });
+    expect(await proof(elsewhere)).toMatchObject({
+      status: "FAILED",
+      failure_reason: "The transaction pays nothing of the asset to the deposit address.",
+      decision_reason: "WRONG_RECIPIENT",
+    });
   });
 
   it("leaves a proof past its due time to the officer, and an unknown transaction waiting", async () => {
     const late = await submittedProof(ether, (amount) => anvil.send({ from: sender, to: deposit, value: amount + 5n }));
-    await database.db.updateTable("aopd_proof").set({ chain_check_until: sql<Date>`now() - interval '1 second'` }).where("id", "=", late).execute();
+    await database.db
+      .updateTable("aopd_proof")
+      .set({ chain_check_until: sql<Date>`now() - interval '1 second'` })
+      .where("id", "=", late)
+      .execute();
     const unknown = await submittedProof(ether, async () => `0x${"ab".repeat(32)}`);
     await watcher.pass();
     expect(await proof(late)).toMatchObject({ status: "SUBMITTED", chain_checked_at: null });

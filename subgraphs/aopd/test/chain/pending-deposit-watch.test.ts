@@ -19,16 +19,32 @@ const usdt = "DTI2QWSBDMNC";
 const bitcoin = "DTI4H95J0R2X";
 
 /** A PENDING Satoshi proof; `amount` and `createdAt` replace the random amount and the creation time when given. */
-async function pendingProof(database: Database, config: AopdConfig, input: { asset: string; sender: string; deposit: string; amount?: bigint; createdAt?: Date }) {
-  const { row } = await requestSatoshiProof(database.db, config, { customerId: "CUST-WATCH", asset: input.asset, senderAddress: input.sender, depositAddress: input.deposit }, requester);
-  if (input.amount !== undefined) await database.db.updateTable("aopd_proof").set({ amount: String(input.amount) }).where("id", "=", row.id).execute();
+async function pendingProof(
+  database: Database,
+  config: AopdConfig,
+  input: { asset: string; sender: string; deposit: string; amount?: bigint; createdAt?: Date },
+) {
+  const { row } = await requestSatoshiProof(
+    database.db,
+    config,
+    { customerId: "CUST-WATCH", asset: input.asset, senderAddress: input.sender, depositAddress: input.deposit },
+    requester,
+  );
+  if (input.amount !== undefined)
+    await database.db
+      .updateTable("aopd_proof")
+      .set({ amount: String(input.amount) })
+      .where("id", "=", row.id)
+      .execute();
   if (input.createdAt !== undefined) await database.db.updateTable("aopd_proof").set({ created_at: input.createdAt }).where("id", "=", row.id).execute();
   return { id: row.id, amount: input.amount ?? BigInt(row.amount!) };
 }
 
 const proofOf = (database: Database, id: string) => database.db.selectFrom("aopd_proof").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 const statusesOf = async (database: Database, id: string) =>
-  (await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(database.db)).rows.map((row) => row.status);
+  (
+    await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(database.db)
+  ).rows.map((row) => row.status);
 
 describe.each(databaseDrivers)("PENDING proofs matched on a real EVM node (anvil) by their deposit address, on %s", (driver) => {
   const [sender, deposit, stranger] = anvilAccounts;
@@ -82,7 +98,13 @@ describe.each(databaseDrivers)("PENDING proofs matched on a real EVM node (anvil
     expect(matched).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", tx_id: payment, confirmations: 3, due_at: null, failure_reason: null });
     expect(await statusesOf(database, id)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
     // On the audit trail, both steps are the chain watcher's: the match, then the check's result.
-    const trail = await database.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "details"]).where("proof_id", "=", id).orderBy("seq").orderBy("insertion").execute();
+    const trail = await database.db
+      .selectFrom("aopd_audit_entry")
+      .select(["action", "actor_subject", "details"])
+      .where("proof_id", "=", id)
+      .orderBy("seq")
+      .orderBy("insertion")
+      .execute();
     expect(trail.map((entry) => [entry.action, entry.actor_subject])).toEqual([
       ["REQUESTED", "test-requester"],
       ["MATCHED_ON_CHAIN", "system:chain-watcher"],
@@ -106,7 +128,11 @@ describe.each(databaseDrivers)("PENDING proofs matched on a real EVM node (anvil
     const unpaid = await pendingProof(database, config, { asset: ether, sender, deposit });
     await anvil.send({ from: sender, to: deposit, value: unpaid.amount - 1n });
     const due = await pendingProof(database, config, { asset: ether, sender, deposit });
-    await database.db.updateTable("aopd_proof").set({ due_at: sql<Date>`now() - interval '1 second'` }).where("id", "=", due.id).execute();
+    await database.db
+      .updateTable("aopd_proof")
+      .set({ due_at: sql<Date>`now() - interval '1 second'` })
+      .where("id", "=", due.id)
+      .execute();
     await anvil.send({ from: sender, to: deposit, value: due.amount });
     await anvil.mine(3);
     expect(await passUntilScanned(unpaid.id)).toMatchObject({ status: "PENDING", tx_id: null, failure_reason: null });
@@ -127,7 +153,12 @@ describe.each(databaseDrivers)("PENDING proofs matched on a real EVM node (anvil
 describe("PENDING Bitcoin proofs matched through Blockbook's address API (recorded mainnet transactions)", () => {
   const fixtures = blockbookFixtures();
   /** The recorded payment in block 860,730 (block time 2024-09-10T08:18:08Z), and the recorded mempool one. */
-  const mined = { txid: "8c1e3dec662d1f2a5e322ccef5eca263f98eb16723c6f990be0c88c1db113fb1", sender: "bc1qmgwnfjlda4ns3g6g3yz74w6scnn9yu2ts82yyc", deposit: "1Nb1ykSD7J5k4RFjJQGsrD9gxBE6jzfNa9", amount: 175_000n };
+  const mined = {
+    txid: "8c1e3dec662d1f2a5e322ccef5eca263f98eb16723c6f990be0c88c1db113fb1",
+    sender: "bc1qmgwnfjlda4ns3g6g3yz74w6scnn9yu2ts82yyc",
+    deposit: "1Nb1ykSD7J5k4RFjJQGsrD9gxBE6jzfNa9",
+    amount: 175_000n,
+  };
   const unconfirmed = { sender: "bc1q9lh77es6m8ztr7muwcec00ewn8fxakpl9jwv8y", deposit: "bc1q4t7h8phena94prkqtm500mwzupcjvcs2akcdy9", amount: 293_135n };
   const beforeTheBlock = new Date("2024-09-10T00:00:00Z");
   let blockbook: BlockbookStandIn;
@@ -136,7 +167,10 @@ describe("PENDING Bitcoin proofs matched through Blockbook's address API (record
   let watcher: ChainWatcher;
 
   beforeAll(async () => {
-    [blockbook, database] = await Promise.all([startBlockbookStandIn("key-in-path", Object.values(fixtures)), openTestDatabase("postgres", "chain16blockbookpending")]);
+    [blockbook, database] = await Promise.all([
+      startBlockbookStandIn("key-in-path", Object.values(fixtures)),
+      openTestDatabase("postgres", "chain16blockbookpending"),
+    ]);
     config = aopdConfigFromEnv({
       AOPD_CHAIN_BITCOIN_URL: blockbook.url,
       AOPD_CHAIN_BITCOIN_CONFIRMATIONS: "1",
@@ -152,15 +186,34 @@ describe("PENDING Bitcoin proofs matched through Blockbook's address API (record
   });
 
   it("matches the recorded payment to a proof made before it (its real payee, amount and sender), and VERIFIES it", async () => {
-    const proof = await pendingProof(database, config, { asset: bitcoin, sender: mined.sender, deposit: mined.deposit, amount: mined.amount, createdAt: beforeTheBlock });
-    const otherAmount = await pendingProof(database, config, { asset: bitcoin, sender: mined.sender, deposit: mined.deposit, amount: mined.amount + 1n, createdAt: beforeTheBlock });
+    const proof = await pendingProof(database, config, {
+      asset: bitcoin,
+      sender: mined.sender,
+      deposit: mined.deposit,
+      amount: mined.amount,
+      createdAt: beforeTheBlock,
+    });
+    const otherAmount = await pendingProof(database, config, {
+      asset: bitcoin,
+      sender: mined.sender,
+      deposit: mined.deposit,
+      amount: mined.amount + 1n,
+      createdAt: beforeTheBlock,
+    });
     const madeAfter = await pendingProof(database, config, { asset: bitcoin, sender: mined.sender, deposit: mined.deposit, amount: mined.amount });
-    const inMempool = await pendingProof(database, config, { asset: bitcoin, sender: unconfirmed.sender, deposit: unconfirmed.deposit, amount: unconfirmed.amount, createdAt: beforeTheBlock });
+    const inMempool = await pendingProof(database, config, {
+      asset: bitcoin,
+      sender: unconfirmed.sender,
+      deposit: unconfirmed.deposit,
+      amount: unconfirmed.amount,
+      createdAt: beforeTheBlock,
+    });
     await watcher.pass();
     expect(await proofOf(database, proof.id)).toMatchObject({ status: "VERIFIED", tx_id: mined.txid, block_height: "860730", confirmations: 1 });
     expect(await statusesOf(database, proof.id)).toEqual(["PENDING", "SUBMITTED", "VERIFIED"]);
     // Not this proof's payment: another amount, a payment older than the proof, one not yet in a block.
-    for (const id of [otherAmount.id, madeAfter.id, inMempool.id]) expect(await proofOf(database, id)).toMatchObject({ status: "PENDING", tx_id: null, failure_reason: null });
+    for (const id of [otherAmount.id, madeAfter.id, inMempool.id])
+      expect(await proofOf(database, id)).toMatchObject({ status: "PENDING", tx_id: null, failure_reason: null });
     expect(blockbook.paths()).toContain(`/api/v2/address/${mined.deposit}?details=txs&page=1&pageSize=1`);
   });
 
@@ -179,7 +232,13 @@ describe("PENDING Bitcoin proofs matched through Blockbook's address API (record
   });
 
   it("backs off when the address API rate-limits, leaving the proofs as they are", async () => {
-    const proof = await pendingProof(database, config, { asset: bitcoin, sender: mined.sender, deposit: mined.deposit, amount: mined.amount + 2n, createdAt: beforeTheBlock });
+    const proof = await pendingProof(database, config, {
+      asset: bitcoin,
+      sender: mined.sender,
+      deposit: mined.deposit,
+      amount: mined.amount + 2n,
+      createdAt: beforeTheBlock,
+    });
     blockbook.failWith(429);
     try {
       await watcher.pass();

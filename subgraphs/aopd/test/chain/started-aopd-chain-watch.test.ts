@@ -22,7 +22,6 @@ function promtoolCheck(exposition: string): Promise<{ code: number | null; outpu
   });
 }
 
-
 /**
  * aopd as production starts it: its entry point (`src/main.ts`) in a process of its own,
  * configured only by the environment, with the chain connections pointing at a real anvil node
@@ -37,7 +36,11 @@ describe("the chain watcher of a started aopd", () => {
   let output = "";
 
   const graphql = async (query: string, variables: Record<string, unknown> = {}) => {
-    const response = await fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+    const response = await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query, variables }),
+    });
     const body = (await response.json()) as { data?: { aopd: Record<string, Record<string, unknown>> }; errors?: unknown[] };
     expect(body.errors).toBeUndefined();
     return body.data!.aopd;
@@ -45,17 +48,65 @@ describe("the chain watcher of a started aopd", () => {
   const requestProof = async (asset: string, senderAddress: string, depositAddress: string) =>
     (
       await graphql(
-        `mutation Request($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id amount status } } }`,
+        `
+          mutation Request($input: AopdRequestSatoshiProofInput!) {
+            aopd {
+              requestSatoshiProof(input: $input) {
+                id
+                amount
+                status
+              }
+            }
+          }
+        `,
         { input: { customerId: "CUST-STARTED", asset, senderAddress, depositAddress } },
       )
     ).requestSatoshiProof!;
   const finalize = async (id: string, txId: string) =>
-    (await graphql(`mutation Finalize($id: ID!, $txId: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $txId) { status txId } } }`, { id, txId })).finalizeSatoshiProof!;
+    (
+      await graphql(
+        `
+          mutation Finalize($id: ID!, $txId: String!) {
+            aopd {
+              finalizeSatoshiProof(id: $id, txId: $txId) {
+                status
+                txId
+              }
+            }
+          }
+        `,
+        { id, txId },
+      )
+    ).finalizeSatoshiProof!;
   const proof = async (id: string) =>
-    (await graphql(`query Proof($id: ID!) { aopd { proof(id: $id) { status ... on AopdSatoshiProof { txId blockHeight confirmations failureReason } } } }`, { id })).proof!;
+    (
+      await graphql(
+        `
+          query Proof($id: ID!) {
+            aopd {
+              proof(id: $id) {
+                status
+                ... on AopdSatoshiProof {
+                  txId
+                  blockHeight
+                  confirmations
+                  failureReason
+                }
+              }
+            }
+          }
+        `,
+        { id },
+      )
+    ).proof!;
 
   beforeAll(async () => {
-    const [node, standIn, databaseUrl, port] = await Promise.all([startLocalAnvil(), startBlockbookStandIn(secret, Object.values(blockbookFixtures())), createTestDatabase("chain16started"), freePort()]);
+    const [node, standIn, databaseUrl, port] = await Promise.all([
+      startLocalAnvil(),
+      startBlockbookStandIn(secret, Object.values(blockbookFixtures())),
+      createTestDatabase("chain16started"),
+      freePort(),
+    ]);
     [anvil, blockbook] = [node, standIn];
     base = `http://127.0.0.1:${port}`;
     aopd = spawn(process.execPath, ["--import", "tsx", entry], {
@@ -78,7 +129,15 @@ describe("the chain watcher of a started aopd", () => {
     });
     aopd.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     aopd.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await pollUntil("aopd's readiness", () => fetch(`${base}/health/ready`).then((response) => response.status, () => 0), (status) => status === 200);
+    await pollUntil(
+      "aopd's readiness",
+      () =>
+        fetch(`${base}/health/ready`).then(
+          (response) => response.status,
+          () => 0,
+        ),
+      (status) => status === 200,
+    );
   }, 180_000);
   afterAll(async () => {
     if (aopd && aopd.exitCode === null) {
@@ -96,10 +155,18 @@ describe("the chain watcher of a started aopd", () => {
     expect(await finalize(requested.id as string, txId)).toEqual({ status: "SUBMITTED", txId });
 
     // The watcher sees the transaction with one confirmation of the two: recorded, still SUBMITTED.
-    const shallow = await pollUntil("the first check", () => proof(requested.id as string), (seen) => seen.confirmations === 1);
+    const shallow = await pollUntil(
+      "the first check",
+      () => proof(requested.id as string),
+      (seen) => seen.confirmations === 1,
+    );
     expect(shallow).toMatchObject({ status: "SUBMITTED", txId, failureReason: null });
     await anvil.mine(1);
-    const verified = await pollUntil("the verification", () => proof(requested.id as string), (seen) => seen.status !== "SUBMITTED");
+    const verified = await pollUntil(
+      "the verification",
+      () => proof(requested.id as string),
+      (seen) => seen.status !== "SUBMITTED",
+    );
     expect(verified).toEqual({ status: "VERIFIED", txId, blockHeight: shallow.blockHeight, confirmations: 2, failureReason: null });
   });
 
@@ -120,7 +187,13 @@ describe("the chain watcher of a started aopd", () => {
 
     const exposition = await (await fetch(`${base}/metrics`)).text();
     expect(await promtoolCheck(exposition)).toEqual({ code: 0, output: "" });
-    const sample = (series: string) => Number(exposition.split("\n").find((line) => line.startsWith(`${series} `))?.slice(series.length + 1) ?? Number.NaN);
+    const sample = (series: string) =>
+      Number(
+        exposition
+          .split("\n")
+          .find((line) => line.startsWith(`${series} `))
+          ?.slice(series.length + 1) ?? Number.NaN,
+      );
     expect(sample('aopd_chain_connection_up{network="bitcoin",service="aopd"}')).toBe(0);
     expect(sample('aopd_chain_connection_up{network="ethereum",service="aopd"}')).toBe(1);
     expect(sample('aopd_chain_checks_total{network="ethereum",outcome="verified",service="aopd"}')).toBeGreaterThanOrEqual(1);

@@ -44,7 +44,13 @@ describe.each(databaseDrivers)("migration 0015 (ERC-1271 on the record) on %s", 
 
     await run(() => aopdMigrator(db).migrateToLatest());
     const rows = await db.selectFrom("aopd_proof").select(["id", "signature_scheme", "contract_check_block_height", "block_height"]).orderBy("id").execute();
-    expect(rows.map((row) => [row.signature_scheme, row.contract_check_block_height === null ? null : Number(row.contract_check_block_height), row.block_height === null ? null : Number(row.block_height)])).toEqual([
+    expect(
+      rows.map((row) => [
+        row.signature_scheme,
+        row.contract_check_block_height === null ? null : Number(row.contract_check_block_height),
+        row.block_height === null ? null : Number(row.block_height),
+      ]),
+    ).toEqual([
       ["erc1271", 42, null],
       ["eip191", null, null],
       [null, null, 77],

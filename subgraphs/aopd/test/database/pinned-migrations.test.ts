@@ -39,7 +39,9 @@ const pinned: Record<string, string> = {
   "0025-add-sign-in-messages.ts": "f068bef1a59a43fc117c52cdb2553d8016f46ba08ae3e1aef5aa7da7802141ee",
 };
 
-const files = readdirSync(folder).filter((name) => name.endsWith(".ts")).sort();
+const files = readdirSync(folder)
+  .filter((name) => name.endsWith(".ts"))
+  .sort();
 const textOf = (name: string) => readFileSync(new URL(name, folder), "utf8").replace(/\r\n/g, "\n");
 
 describe("the migrations as they were written", () => {

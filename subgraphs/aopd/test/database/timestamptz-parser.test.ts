@@ -9,7 +9,10 @@ describe("timestamptz parser", () => {
   let client: pg.Client;
   beforeAll(async () => {
     // Text as PostgreSQL writes it, so the parser sees exactly what the pool receives.
-    client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres", types: { getTypeParser: () => (text: string) => text } as never });
+    client = new pg.Client({
+      connectionString: process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
+      types: { getTypeParser: () => (text: string) => text } as never,
+    });
     await client.connect();
   });
   afterAll(async () => {

@@ -16,13 +16,24 @@ const bob: Identity = { subject: "bob-subject", client: "compliance-console", us
 /** Alice again, through another client: still the same person (subject). */
 const aliceElsewhere: Identity = { ...alice, client: "officer-cli" };
 /** A client-credentials token as Keycloak (and the development realm) issues it: the client's service account, no person. */
-const apiServiceAccount: Identity = { subject: "service-account-subject", client: "dev-api-client", username: "service-account-dev-api-client", roles: ["proofs:read", "proofs:assess"] };
+const apiServiceAccount: Identity = {
+  subject: "service-account-subject",
+  client: "dev-api-client",
+  username: "service-account-dev-api-client",
+  roles: ["proofs:read", "proofs:assess"],
+};
 /** A client-credentials token of a provider that gives such tokens no username, from a client the deployment allows (AOPD_FOUR_EYES_SERVICE_CLIENTS). */
 const allowedReviewer: Identity = { subject: "reviewer-bot-subject", client: "automated-reviewer", roles: ["proofs:read", "proofs:assess"] };
 
 const entry = "id action outcome reason reasonText comment decider { username }";
 const fields = `id status assessment decision { ${entry} } proposal { ${entry} } decisions { ${entry} }`;
-type Row = { id: string; status: string; decision: Record<string, unknown> | null; proposal: Record<string, unknown> | null; decisions: Record<string, unknown>[] };
+type Row = {
+  id: string;
+  status: string;
+  decision: Record<string, unknown> | null;
+  proposal: Record<string, unknown> | null;
+  decisions: Record<string, unknown>[];
+};
 
 describe.each(databaseDrivers)("four eyes on %s", (driver) => {
   let aopd: AopdWithOfficers;
@@ -35,16 +46,25 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
     const requested = await mutate(requester, `($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
       input: { customerId: "CUST-4EYES", asset: bitcoin, expectedAddress: address },
     });
-    const token = ((requested as unknown as { portalUrl: string }).portalUrl).split("/").pop()!;
-    expect((await portalApi(aopd, `${token}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(pngImage(16, 16)) })).status).toBe(200);
+    const token = (requested as unknown as { portalUrl: string }).portalUrl.split("/").pop()!;
+    expect(
+      (await portalApi(aopd, `${token}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(pngImage(16, 16)) })).status,
+    ).toBe(200);
     return requested.id;
   };
   const propose = (identity: Identity, id: string, assessment = "VERIFIED", extra = "") =>
     mutate(identity, `($id: ID!) { aopd { assessMediaProof(id: $id, assessment: ${assessment}${extra}) { ${fields} } } }`, { id });
   const confirm = (identity: Identity, id: string, comment?: string) =>
-    mutate(identity, `($id: ID!, $comment: String) { aopd { confirmProofDecision(id: $id, comment: $comment) { ... on AopdMediaProof { ${fields} } ... on AopdSatoshiProof { ${fields} } } } }`, { id, comment });
+    mutate(
+      identity,
+      `($id: ID!, $comment: String) { aopd { confirmProofDecision(id: $id, comment: $comment) { ... on AopdMediaProof { ${fields} } ... on AopdSatoshiProof { ${fields} } } } }`,
+      { id, comment },
+    );
   const reject = (identity: Identity, id: string, reason: string) =>
-    mutate(identity, `($id: ID!, $reason: String!) { aopd { rejectProofDecision(id: $id, reason: $reason) { ... on AopdMediaProof { ${fields} } } } }`, { id, reason });
+    mutate(identity, `($id: ID!, $reason: String!) { aopd { rejectProofDecision(id: $id, reason: $reason) { ... on AopdMediaProof { ${fields} } } } }`, {
+      id,
+      reason,
+    });
   const reopen = (identity: Identity, id: string, reason: string) =>
     mutate(identity, `($id: ID!, $reason: String!) { aopd { reopenProof(id: $id, reason: $reason) { ... on AopdMediaProof { ${fields} } } } }`, { id, reason });
   const decidedMediaProof = async () => {
@@ -65,8 +85,13 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
 
   it("makes the first decision a proposal: the proof stays SUBMITTED until a second officer confirms it", async () => {
     const id = await submittedMediaProof();
-    const proposed = await propose(alice, id, "FAILED", ", reason: ADDRESS_NOT_SHOWN, comment: \"cut off\"");
-    expect(proposed).toMatchObject({ status: "SUBMITTED", assessment: null, decision: null, proposal: { action: "PROPOSED", outcome: "FAILED", reason: "ADDRESS_NOT_SHOWN", decider: { username: "alice" } } });
+    const proposed = await propose(alice, id, "FAILED", ', reason: ADDRESS_NOT_SHOWN, comment: "cut off"');
+    expect(proposed).toMatchObject({
+      status: "SUBMITTED",
+      assessment: null,
+      decision: null,
+      proposal: { action: "PROPOSED", outcome: "FAILED", reason: "ADDRESS_NOT_SHOWN", decider: { username: "alice" } },
+    });
 
     const confirmed = await confirm(bob, id, "agreed");
     const decision = { action: "CONFIRMED", outcome: "FAILED", reason: "ADDRESS_NOT_SHOWN", comment: "agreed", decider: { username: "bob" } };
@@ -87,7 +112,11 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
         extensions: { code: "CONFLICT", proposedBy: "alice-subject" },
       });
     }
-    const { body } = await aopd.queryAs(bob, `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { ${fields} } } } }`, { id });
+    const { body } = await aopd.queryAs(
+      bob,
+      `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { ${fields} } } } }`,
+      { id },
+    );
     const proof = (body.data!.aopd as { proofs: Row[] }).proofs[0]!;
     expect(proof).toMatchObject({ status: "SUBMITTED", decision: null, proposal: { decider: { username: "alice" } } });
     expect(proof.decisions).toHaveLength(1);
@@ -96,17 +125,31 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
   it("returns a rejected proposal's proof to review, where another proposal can be made and confirmed", async () => {
     const id = await submittedMediaProof();
     await propose(alice, id);
-    await expect(propose(bob, id)).rejects.toMatchObject({ message: "The proof has a proposed decision awaiting a second officer; confirm or reject that one first.", extensions: { code: "CONFLICT" } });
+    await expect(propose(bob, id)).rejects.toMatchObject({
+      message: "The proof has a proposed decision awaiting a second officer; confirm or reject that one first.",
+      extensions: { code: "CONFLICT" },
+    });
     await expect(reject(bob, id, "  ")).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "reason" } });
     const rejected = await reject(bob, id, "the address shown differs in its last characters");
     expect(rejected).toMatchObject({ status: "SUBMITTED", decision: null, proposal: null });
-    expect(rejected.decisions.at(-1)).toMatchObject({ action: "REJECTED", outcome: null, reasonText: "the address shown differs in its last characters", decider: { username: "bob" } });
+    expect(rejected.decisions.at(-1)).toMatchObject({
+      action: "REJECTED",
+      outcome: null,
+      reasonText: "the address shown differs in its last characters",
+      decider: { username: "bob" },
+    });
 
-    await propose(bob, id, "FAILED", ", reason: WRONG_SENDER, reasonText: \"other wallet\"");
+    await propose(bob, id, "FAILED", ', reason: WRONG_SENDER, reasonText: "other wallet"');
     const confirmed = await confirm(alice, id);
-    expect(confirmed).toMatchObject({ status: "FAILED", decision: { action: "CONFIRMED", reason: "WRONG_SENDER", reasonText: "other wallet", decider: { username: "alice" } } });
+    expect(confirmed).toMatchObject({
+      status: "FAILED",
+      decision: { action: "CONFIRMED", reason: "WRONG_SENDER", reasonText: "other wallet", decider: { username: "alice" } },
+    });
     expect(confirmed.decisions.map((item) => item.action)).toEqual(["PROPOSED", "REJECTED", "PROPOSED", "CONFIRMED"]);
-    await expect(confirm(bob, id)).rejects.toMatchObject({ message: "The proof is FAILED and has no proposed decision to confirm.", extensions: { code: "CONFLICT" } });
+    await expect(confirm(bob, id)).rejects.toMatchObject({
+      message: "The proof is FAILED and has no proposed decision to confirm.",
+      extensions: { code: "CONFLICT" },
+    });
   });
 
   it("makes a reopening a proposal too: the decision two officers made stays in force until a second officer confirms setting it aside", async () => {
@@ -117,9 +160,15 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
       decision: { action: "CONFIRMED", decider: { username: "bob" } },
       proposal: { action: "REOPEN_PROPOSED", outcome: null, reasonText: "the customer sent a sharper screenshot", decider: { username: "alice" } },
     });
-    await expect(reopen(bob, id, "again")).rejects.toMatchObject({ message: "The proof has a proposed reopening awaiting a second officer; confirm or reject that one first.", extensions: { code: "CONFLICT" } });
+    await expect(reopen(bob, id, "again")).rejects.toMatchObject({
+      message: "The proof has a proposed reopening awaiting a second officer; confirm or reject that one first.",
+      extensions: { code: "CONFLICT" },
+    });
     for (const attempt of [() => confirm(alice, id), () => confirm(aliceElsewhere, id)]) {
-      await expect(attempt()).rejects.toMatchObject({ message: "You proposed this decision (alice); four eyes: a second, different officer must confirm it.", extensions: { code: "CONFLICT" } });
+      await expect(attempt()).rejects.toMatchObject({
+        message: "You proposed this decision (alice); four eyes: a second, different officer must confirm it.",
+        extensions: { code: "CONFLICT" },
+      });
     }
 
     const reopened = await confirm(bob, id, "agreed, decide again");
@@ -152,8 +201,15 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
     // The attack: alice proposes, then confirms with the API client's secret as the "second officer".
     await expect(confirm(apiServiceAccount, id)).rejects.toMatchObject(refusal("confirm a proposal"));
     await expect(reject(apiServiceAccount, id, "no")).rejects.toMatchObject(refusal("reject a proposal"));
-    const { body } = await aopd.queryAs(bob, `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { ${fields} } } } }`, { id });
-    expect((body.data!.aopd as { proofs: Row[] }).proofs[0]).toMatchObject({ status: "SUBMITTED", proposal: { action: "PROPOSED", decider: { username: "alice" } } });
+    const { body } = await aopd.queryAs(
+      bob,
+      `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ... on AopdMediaProof { ${fields} } } } }`,
+      { id },
+    );
+    expect((body.data!.aopd as { proofs: Row[] }).proofs[0]).toMatchObject({
+      status: "SUBMITTED",
+      proposal: { action: "PROPOSED", decider: { username: "alice" } },
+    });
 
     // A client the deployment names acts as an officer would.
     const confirmed = await confirm(allowedReviewer, id);
@@ -176,13 +232,18 @@ describe("AOPD_FOUR_EYES_KINDS", () => {
   it("is off by default, takes media and satoshi, and refuses anything else naming what is allowed", () => {
     expect(aopdConfigFromEnv({}).fourEyesKinds).toEqual([]);
     expect(aopdConfigFromEnv({ AOPD_FOUR_EYES_KINDS: "media, satoshi,media" }).fourEyesKinds).toEqual(["media", "satoshi"]);
-    expect(() => aopdConfigFromEnv({ AOPD_FOUR_EYES_KINDS: "media,signature" })).toThrow('AOPD_FOUR_EYES_KINDS names "signature"; allowed: media, satoshi (comma-separated), or empty for none.');
+    expect(() => aopdConfigFromEnv({ AOPD_FOUR_EYES_KINDS: "media,signature" })).toThrow(
+      'AOPD_FOUR_EYES_KINDS names "signature"; allowed: media, satoshi (comma-separated), or empty for none.',
+    );
   });
 });
 
 describe("AOPD_FOUR_EYES_SERVICE_CLIENTS", () => {
   it("allows no service client by default and takes a comma-separated list of client ids", () => {
     expect(aopdConfigFromEnv({}).fourEyesServiceClients).toEqual([]);
-    expect(aopdConfigFromEnv({ AOPD_FOUR_EYES_SERVICE_CLIENTS: " automated-reviewer,,second-line ,automated-reviewer" }).fourEyesServiceClients).toEqual(["automated-reviewer", "second-line"]);
+    expect(aopdConfigFromEnv({ AOPD_FOUR_EYES_SERVICE_CLIENTS: " automated-reviewer,,second-line ,automated-reviewer" }).fourEyesServiceClients).toEqual([
+      "automated-reviewer",
+      "second-line",
+    ]);
   });
 });

@@ -10,8 +10,18 @@ const bitcoin = "DTI4H95J0R2X";
 const address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 const deposit = "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h";
 
-const requester: Identity = { subject: "sa-requests", client: "intake-service", username: "service-account-intake", roles: ["proofs:read", "proofs:write", "proofs:export"] };
-const alice: Identity = { subject: "3f0c9a7e-alice", client: "compliance-console", username: "alice", roles: ["proofs:read", "proofs:assess", "proofs:export"] };
+const requester: Identity = {
+  subject: "sa-requests",
+  client: "intake-service",
+  username: "service-account-intake",
+  roles: ["proofs:read", "proofs:write", "proofs:export"],
+};
+const alice: Identity = {
+  subject: "3f0c9a7e-alice",
+  client: "compliance-console",
+  username: "alice",
+  roles: ["proofs:read", "proofs:assess", "proofs:export"],
+};
 const bob: Identity = { subject: "8d21b4c2-bob", client: "compliance-console", username: "bob", roles: ["proofs:read", "proofs:assess"] };
 
 const decisionFields = "id action decidedAt outcome reason reasonText comment decider { subject username client system }";
@@ -31,8 +41,14 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
   };
   const mutate = async (identity: Identity, mutation: string, variables: Record<string, unknown>) =>
     Object.values((await run(identity, `mutation${mutation}`, variables)).aopd as Record<string, Row>)[0]!;
-  const readProof = async (id: string) => ((await run(alice, `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ${proofFields} } } }`, { id })).aopd as { proofs: Row[] }).proofs[0]!;
-  const decisionRows = async (id: string) => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM aopd_proof_decision WHERE proof_id = ${id}`.execute(aopd.services.db)).rows[0]!.n);
+  const readProof = async (id: string) =>
+    (
+      (await run(alice, `query($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { ${proofFields} } } }`, { id })).aopd as {
+        proofs: Row[];
+      }
+    ).proofs[0]!;
+  const decisionRows = async (id: string) =>
+    Number((await sql<{ n: string }>`SELECT count(*) AS n FROM aopd_proof_decision WHERE proof_id = ${id}`.execute(aopd.services.db)).rows[0]!.n);
 
   /** A media proof with its file uploaded: SUBMITTED, waiting for a decision. */
   const submittedMediaProof = async () => {
@@ -40,7 +56,11 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
       input: { customerId: "CUST-DECISIONS", asset: bitcoin, expectedAddress: address, comment: "requested by onboarding" },
     });
     const token = (requested.portalUrl as string).split("/").pop()!;
-    const uploaded = await portalApi(aopd, `${token}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(pngImage(32, 32)) });
+    const uploaded = await portalApi(aopd, `${token}/media`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: new Uint8Array(pngImage(32, 32)),
+    });
     expect(uploaded.status).toBe(200);
     return requested.id;
   };
@@ -49,7 +69,10 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     const requested = await mutate(requester, `($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id } } }`, {
       input: { customerId: "CUST-DECISIONS", asset: bitcoin, senderAddress: address, depositAddress: deposit, comment: "requested by onboarding" },
     });
-    await mutate(requester, `($id: ID!, $txId: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $txId) { id } } }`, { id: requested.id, txId: "ab".repeat(32) });
+    await mutate(requester, `($id: ID!, $txId: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $txId) { id } } }`, {
+      id: requested.id,
+      txId: "ab".repeat(32),
+    });
     return requested.id;
   };
   const assessMedia = (identity: Identity, variables: Record<string, unknown>) =>
@@ -58,7 +81,8 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
       `($id: ID!, $assessment: AopdAssessment!, $reason: AopdDecisionReason, $reasonText: String, $comment: String) { aopd { assessMediaProof(id: $id, assessment: $assessment, reason: $reason, reasonText: $reasonText, comment: $comment) { ${decidedFields} } } }`,
       variables,
     );
-  const reopen = (identity: Identity, id: string, reason: string) => mutate(identity, `($id: ID!, $reason: String!) { aopd { reopenProof(id: $id, reason: $reason) { ${proofFields} } } }`, { id, reason });
+  const reopen = (identity: Identity, id: string, reason: string) =>
+    mutate(identity, `($id: ID!, $reason: String!) { aopd { reopenProof(id: $id, reason: $reason) { ${proofFields} } } }`, { id, reason });
 
   beforeAll(async () => {
     aopd = await startAopdWithOfficers(driver);
@@ -97,7 +121,13 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     expect(decided).toMatchObject({
       status: "FAILED",
       comment: "requested by onboarding",
-      decision: { outcome: "FAILED", reason: "WRONG_AMOUNT", reasonText: "sent 0.001 instead of the amount asked", comment: null, decider: { username: "bob", subject: bob.subject } },
+      decision: {
+        outcome: "FAILED",
+        reason: "WRONG_AMOUNT",
+        reasonText: "sent 0.001 instead of the amount asked",
+        comment: null,
+        decider: { username: "bob", subject: bob.subject },
+      },
     });
   });
 
@@ -118,9 +148,15 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
       message: expect.stringMatching(/^reason: is required when the assessment is FAILED: one of ADDRESS_NOT_SHOWN, .*OTHER/),
       extensions: { code: "BAD_USER_INPUT", field: "reason" },
     });
-    await expect(assessMedia(alice, { id, assessment: "FAILED", reason: "OTHER" })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "reasonText" } });
-    await expect(assessMedia(alice, { id, assessment: "VERIFIED", comment: "   " })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "comment" } });
-    await expect(assessMedia(alice, { id, assessment: "VERIFIED", comment: "x".repeat(2_001) })).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "comment" } });
+    await expect(assessMedia(alice, { id, assessment: "FAILED", reason: "OTHER" })).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "reasonText" },
+    });
+    await expect(assessMedia(alice, { id, assessment: "VERIFIED", comment: "   " })).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "comment" },
+    });
+    await expect(assessMedia(alice, { id, assessment: "VERIFIED", comment: "x".repeat(2_001) })).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "comment" },
+    });
     expect(await readProof(id)).toMatchObject({ status: "SUBMITTED", assessment: null, decision: null, decisions: [] });
     expect(await decisionRows(id)).toBe(0);
     const decided = await assessMedia(alice, { id, assessment: "FAILED", reason: "OTHER", reasonText: "the wallet shown is a web page mock-up" });
@@ -136,7 +172,10 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
       ["DECIDED", "FAILED", "alice"],
       ["REOPENED", null, "bob"],
     ]);
-    expect(reopened.decisions[1]).toMatchObject({ reasonText: "the customer sent a sharper screenshot by mail; the first one was judged too quickly", reason: null });
+    expect(reopened.decisions[1]).toMatchObject({
+      reasonText: "the customer sent a sharper screenshot by mail; the first one was judged too quickly",
+      reason: null,
+    });
 
     const again = await assessMedia(bob, { id, assessment: "VERIFIED", comment: "second look" });
     expect(again.decisions.map((entry) => entry.action)).toEqual(["DECIDED", "REOPENED", "DECIDED"]);
@@ -144,7 +183,9 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     expect(again.decision).toEqual(again.decisions[2]);
 
     // Each status change is a proof event, as for any other change: SUBMITTED, FAILED, SUBMITTED, VERIFIED after the creation.
-    const events = await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(aopd.services.db);
+    const events = await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(
+      aopd.services.db,
+    );
     expect(events.rows.map((row) => row.status)).toEqual(["PENDING", "SUBMITTED", "FAILED", "SUBMITTED", "VERIFIED"]);
   });
 
@@ -159,7 +200,9 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     const signature = await mutate(requester, `($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { proof { id } } } }`, {
       input: { customerId: "CUST-DECISIONS", asset: bitcoin },
     });
-    await expect(reopen(alice, (signature.proof as { id: string }).id, "mistake")).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "id" } });
+    await expect(reopen(alice, (signature.proof as { id: string }).id, "mistake")).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "id" },
+    });
     expect((await readProof(id)).decisions).toHaveLength(1);
   });
 
@@ -185,15 +228,21 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     await assessMedia(byCarol, { id: first, assessment: "VERIFIED" });
     await mutate(byCarol, `($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: VERIFIED) { id } } }`, { id: second });
     const byUsername = { is: { any: { decision: { deciderUsername: { eq: "carol" } } } } };
-    const found = (await run(alice, `query($filter: AopdProofFilterInput) { aopd { proofs(filter: $filter) { id } proofsCount(filter: $filter) } }`, { filter: byUsername })).aopd as {
+    const found = (
+      await run(alice, `query($filter: AopdProofFilterInput) { aopd { proofs(filter: $filter) { id } proofsCount(filter: $filter) } }`, { filter: byUsername })
+    ).aopd as {
       proofs: { id: string }[];
       proofsCount: number;
     };
     expect(found).toEqual({ proofs: [{ id: first }, { id: second }], proofsCount: 2 });
     const bySubjectAndTime = { is: { any: { decision: { deciderSubject: { eq: "carol-subject" }, decidedAt: { gte: before } } } } };
-    expect((await run(alice, `query($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) } }`, { filter: bySubjectAndTime })).aopd).toEqual({ proofsCount: 2 });
+    expect((await run(alice, `query($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) } }`, { filter: bySubjectAndTime })).aopd).toEqual({
+      proofsCount: 2,
+    });
     const later = { is: { any: { decision: { decidedAt: { gt: new Date(Date.now() + 3_600_000).toISOString() } } } } };
-    expect((await run(alice, `query($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) } }`, { filter: later })).aopd).toEqual({ proofsCount: 0 });
+    expect((await run(alice, `query($filter: AopdProofFilterInput) { aopd { proofsCount(filter: $filter) } }`, { filter: later })).aopd).toEqual({
+      proofsCount: 0,
+    });
     await expect(run(alice, `{ aopd { proofsCount(filter: { is: { any: { decision: { deciderUsername: { eq: 3 } } } } }) } }`)).rejects.toThrow();
   });
 
@@ -205,17 +254,25 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     const [header, row] = sheet!.rows.map((cells) => cells.map((cell) => cell?.v ?? null));
     const cell = (name: string) => row![header!.indexOf(name)];
     const decided = header!.indexOf("Decided (UTC)");
-    expect(header!.slice(decided, decided + 7)).toEqual(["Decided (UTC)", "Decided by", "Decider subject", "Decider client", "Decision reason", "Decision reason text", "Decision comment"]);
-    expect([cell("Assessment"), cell("Decided by"), cell("Decider subject"), cell("Decider client"), cell("Decision reason"), cell("Decision reason text"), cell("Decision comment"), cell("Comment")]).toEqual([
-      "FAILED",
-      "alice",
-      alice.subject,
-      "compliance-console",
-      "THIRD_PARTY_WALLET",
-      "exchange deposit page",
-      "escalated",
-      "requested by onboarding",
+    expect(header!.slice(decided, decided + 7)).toEqual([
+      "Decided (UTC)",
+      "Decided by",
+      "Decider subject",
+      "Decider client",
+      "Decision reason",
+      "Decision reason text",
+      "Decision comment",
     ]);
+    expect([
+      cell("Assessment"),
+      cell("Decided by"),
+      cell("Decider subject"),
+      cell("Decider client"),
+      cell("Decision reason"),
+      cell("Decision reason text"),
+      cell("Decision comment"),
+      cell("Comment"),
+    ]).toEqual(["FAILED", "alice", alice.subject, "compliance-console", "THIRD_PARTY_WALLET", "exchange deposit page", "escalated", "requested by onboarding"]);
     expect(typeof cell("Decided (UTC)")).toBe("number");
   });
 
@@ -225,8 +282,14 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     expect(body.errors?.[0]).toMatchObject({ message: 'AopdMutation.assessMediaProof requires the role "proofs:assess".', extensions: { code: "FORBIDDEN" } });
     const reopening = await aopd.queryAs(requester, `mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "r") { id } } }`, { id });
     expect(reopening.body.errors?.[0]).toMatchObject({ extensions: { code: "FORBIDDEN" } });
-    const request = await aopd.queryAs(bob, `mutation { aopd { requestMediaProof(input: { customerId: "C", asset: ${bitcoin}, expectedAddress: "${address}" }) { id } } }`);
-    expect(request.body.errors?.[0]).toMatchObject({ message: 'AopdMutation.requestMediaProof requires the role "proofs:write".', extensions: { code: "FORBIDDEN" } });
+    const request = await aopd.queryAs(
+      bob,
+      `mutation { aopd { requestMediaProof(input: { customerId: "C", asset: ${bitcoin}, expectedAddress: "${address}" }) { id } } }`,
+    );
+    expect(request.body.errors?.[0]).toMatchObject({
+      message: 'AopdMutation.requestMediaProof requires the role "proofs:write".',
+      extensions: { code: "FORBIDDEN" },
+    });
     expect(await decisionRows(id)).toBe(0);
   });
 });

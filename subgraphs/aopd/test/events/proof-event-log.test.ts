@@ -123,7 +123,12 @@ describe("the proof event log on two replicas of one PostgreSQL database", () =>
     const before = await readEventLogBounds(replicaA.db);
     // The clock of the database is what counts: once it has moved on, everything numbered so far is older than 0 s.
     const numberedAt = (await sql<{ now: Date }>`SELECT now() AS now`.execute(replicaA.db)).rows[0]!.now.getTime();
-    await pollUntil("the database clock moving on", async () => (await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(replicaA.db)).rows[0]!.now.getTime(), (now) => now > numberedAt, { intervalMs: 1 });
+    await pollUntil(
+      "the database clock moving on",
+      async () => (await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(replicaA.db)).rows[0]!.now.getTime(),
+      (now) => now > numberedAt,
+      { intervalMs: 1 },
+    );
     const pruned = await pruneProofEvents(replicaA.db, 0, 7);
     const after = await readEventLogBounds(replicaA.db);
     expect(pruned).toBe(Number(before.sequencedThrough) - Number(before.prunedThrough));
@@ -177,8 +182,12 @@ describe.each(databaseDrivers)("reading the proof event log (%s)", (driver) => {
   });
 
   it("refuses a cursor that is not one, a cursor past the log's end and a limit out of range, naming what is allowed", async () => {
-    await expect(readProofEventPage(database.db, { after: "bm90IGEgY3Vyc29y", limit: 10 }, limits)).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "after" } });
-    await expect(readProofEventPage(database.db, { after: encodeEventCursor("999999"), limit: 10 }, limits)).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", field: "after" } });
+    await expect(readProofEventPage(database.db, { after: "bm90IGEgY3Vyc29y", limit: 10 }, limits)).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "after" },
+    });
+    await expect(readProofEventPage(database.db, { after: encodeEventCursor("999999"), limit: 10 }, limits)).rejects.toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "after" },
+    });
     await expect(readProofEventPage(database.db, { limit: 0 }, limits)).rejects.toMatchObject({ message: "limit: must be from 1 to 1000." });
     await expect(readProofEventPage(database.db, { limit: 1001 }, limits)).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT" } });
   });

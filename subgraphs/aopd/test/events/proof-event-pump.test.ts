@@ -26,7 +26,12 @@ describe.each(databaseDrivers)("the proof event pump on its own (%s)", (driver) 
   let database: Database;
   let pump: ProofEventPump;
   const registry = new Registry();
-  const proofEvents = new Counter({ name: "aopd_proof_events_total", help: "numbered", labelNames: ["change", "kind", "status"] as const, registers: [registry] });
+  const proofEvents = new Counter({
+    name: "aopd_proof_events_total",
+    help: "numbered",
+    labelNames: ["change", "kind", "status"] as const,
+    registers: [registry],
+  });
   beforeAll(async () => {
     database = await openTestDatabase(driver, "eventpump");
     pump = startProofEventPump({ database, limits: defaultFilterLimits, metrics: { proofEvents }, logger: createLogger("aopd", "silent") });
@@ -49,7 +54,8 @@ describe.each(databaseDrivers)("the proof event pump on its own (%s)", (driver) 
     expect((await nextWithin(events, "the VERIFIED event")).aopdProofs).toMatchObject({ id, status: "VERIFIED" });
     // The numbering's own answer (which counts) and the notification (which delivers) travel on two
     // connections: the count may land just after the delivery.
-    const verifiedCount = async () => (await proofEvents.get()).values.find((value) => value.labels.change === "STATUS_CHANGED" && value.labels.status === "VERIFIED")?.value;
+    const verifiedCount = async () =>
+      (await proofEvents.get()).values.find((value) => value.labels.change === "STATUS_CHANGED" && value.labels.status === "VERIFIED")?.value;
     expect(await pollUntil("the VERIFIED event counted", verifiedCount, (count) => count !== undefined, { timeoutMs: 30_000, intervalMs: 10 })).toBe(1);
     await events.return?.();
   });

@@ -10,7 +10,13 @@ interface DecisionJson {
 }
 
 /** A proof as `proofs` returns it over GraphQL with every field of every kind asked for. */
-export type ProofJson = Record<string, string | null | undefined> & { __typename: string; id: string; satoshiDecision?: DecisionJson | null; mediaDecision?: DecisionJson | null; screening?: ScreeningJson };
+export type ProofJson = Record<string, string | null | undefined> & {
+  __typename: string;
+  id: string;
+  satoshiDecision?: DecisionJson | null;
+  mediaDecision?: DecisionJson | null;
+  screening?: ScreeningJson;
+};
 
 interface ScreeningJson {
   status: string;
@@ -36,12 +42,52 @@ export const everyProofField = `__typename id createdAt updatedAt address custom
 
 /** The documented columns (docs/xlsx-export.md), stated here on their own rather than imported from the writer. */
 export const documentedHeaders = [
-  "ID", "Kind", "Created (UTC)", "Updated (UTC)", "Customer ID", "Asset (DTI)", "Asset name", "Address", "Address format", "Status",
-  "Comment", "Xpub", "Message", "Signature", "Amount (lowest denomination)", "Sender address", "Deposit address", "Transaction ID",
-  "Due (UTC)", "Assessment", "Media type", "Media size (bytes)", "Media SHA-256", "Media uploaded (UTC)",
-  "Decided (UTC)", "Decided by", "Decider subject", "Decider client", "Decision reason", "Decision reason text", "Decision comment",
-  "Block height", "Block hash", "Confirmations", "Amount received (lowest denomination)", "Amount received (units)", "Transaction senders", "Chain check failure",
-  "Screening", "Screening list", "Screening list version", "Screened (UTC)", "Listed entry asset", "Listed entry address", "Listed entry SDN uid", "Listed entry name",
+  "ID",
+  "Kind",
+  "Created (UTC)",
+  "Updated (UTC)",
+  "Customer ID",
+  "Asset (DTI)",
+  "Asset name",
+  "Address",
+  "Address format",
+  "Status",
+  "Comment",
+  "Xpub",
+  "Message",
+  "Signature",
+  "Amount (lowest denomination)",
+  "Sender address",
+  "Deposit address",
+  "Transaction ID",
+  "Due (UTC)",
+  "Assessment",
+  "Media type",
+  "Media size (bytes)",
+  "Media SHA-256",
+  "Media uploaded (UTC)",
+  "Decided (UTC)",
+  "Decided by",
+  "Decider subject",
+  "Decider client",
+  "Decision reason",
+  "Decision reason text",
+  "Decision comment",
+  "Block height",
+  "Block hash",
+  "Confirmations",
+  "Amount received (lowest denomination)",
+  "Amount received (units)",
+  "Transaction senders",
+  "Chain check failure",
+  "Screening",
+  "Screening list",
+  "Screening list version",
+  "Screened (UTC)",
+  "Listed entry asset",
+  "Listed entry address",
+  "Listed entry SDN uid",
+  "Listed entry name",
 ];
 
 type Expected = { text: string } | { date: string } | null;
@@ -51,22 +97,57 @@ type Expected = { text: string } | { date: string } | null;
 const unwritable = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 function expectedCells(proof: ProofJson, assetNames: Map<string, string>): Expected[] {
-  const text = (value: string | null | undefined): Expected => (value === null || value === undefined || value === "" ? null : { text: value.replace(unwritable, "\ufffd") });
+  const text = (value: string | null | undefined): Expected =>
+    value === null || value === undefined || value === "" ? null : { text: value.replace(unwritable, "\ufffd") };
   const date = (value: string | null | undefined): Expected => (value ? { date: value } : null);
   const decision = proof.satoshiDecision ?? proof.mediaDecision ?? null;
   return [
-    text(proof.id), text({ AopdSignatureProof: "signature", AopdSatoshiProof: "satoshi", AopdMediaProof: "media" }[proof.__typename]), date(proof.createdAt), date(proof.updatedAt),
-    text(proof.customerId), text(proof.asset), text(assetNames.get(proof.asset as string)), text(proof.address), text(proof.format),
-    text(proof.status), text(proof.comment), text(proof.xpub), text(proof.message), text(proof.signature), text(proof.amount),
-    text(proof.senderAddress), text(proof.depositAddress), text(proof.txId), date(proof.dueAt), text(proof.assessment ?? proof.mediaAssessment),
-    text(proof.contentType), text(proof.byteSize === null || proof.byteSize === undefined ? null : String(proof.byteSize)), text(proof.sha256), date(proof.uploadedAt),
-    date(decision?.decidedAt), text(decision ? (decision.decider.username ?? decision.decider.subject) : null), text(decision?.decider.subject),
-    text(decision?.decider.client), text(decision?.reason), text(decision?.reasonText), text(decision?.comment),
-    text(proof.blockHeight === null || proof.blockHeight === undefined ? null : String(proof.blockHeight)), text(proof.blockHash),
-    text(proof.confirmations === null || proof.confirmations === undefined ? null : String(proof.confirmations)), text(proof.amountReceived), text(proof.amountReceivedUnits),
-    text(proof.transactionSenders === null || proof.transactionSenders === undefined ? null : (proof.transactionSenders as unknown as string[]).join(", ")), text(proof.failureReason),
-    text(proof.screening?.status), text(proof.screening?.list), text(proof.screening?.listVersion), date(proof.screening?.screenedAt),
-    text(proof.screening?.matchedEntry?.asset), text(proof.screening?.matchedEntry?.address), text(proof.screening?.matchedEntry?.sdnUid), text(proof.screening?.matchedEntry?.sdnName),
+    text(proof.id),
+    text({ AopdSignatureProof: "signature", AopdSatoshiProof: "satoshi", AopdMediaProof: "media" }[proof.__typename]),
+    date(proof.createdAt),
+    date(proof.updatedAt),
+    text(proof.customerId),
+    text(proof.asset),
+    text(assetNames.get(proof.asset as string)),
+    text(proof.address),
+    text(proof.format),
+    text(proof.status),
+    text(proof.comment),
+    text(proof.xpub),
+    text(proof.message),
+    text(proof.signature),
+    text(proof.amount),
+    text(proof.senderAddress),
+    text(proof.depositAddress),
+    text(proof.txId),
+    date(proof.dueAt),
+    text(proof.assessment ?? proof.mediaAssessment),
+    text(proof.contentType),
+    text(proof.byteSize === null || proof.byteSize === undefined ? null : String(proof.byteSize)),
+    text(proof.sha256),
+    date(proof.uploadedAt),
+    date(decision?.decidedAt),
+    text(decision ? (decision.decider.username ?? decision.decider.subject) : null),
+    text(decision?.decider.subject),
+    text(decision?.decider.client),
+    text(decision?.reason),
+    text(decision?.reasonText),
+    text(decision?.comment),
+    text(proof.blockHeight === null || proof.blockHeight === undefined ? null : String(proof.blockHeight)),
+    text(proof.blockHash),
+    text(proof.confirmations === null || proof.confirmations === undefined ? null : String(proof.confirmations)),
+    text(proof.amountReceived),
+    text(proof.amountReceivedUnits),
+    text(proof.transactionSenders === null || proof.transactionSenders === undefined ? null : (proof.transactionSenders as unknown as string[]).join(", ")),
+    text(proof.failureReason),
+    text(proof.screening?.status),
+    text(proof.screening?.list),
+    text(proof.screening?.listVersion),
+    date(proof.screening?.screenedAt),
+    text(proof.screening?.matchedEntry?.asset),
+    text(proof.screening?.matchedEntry?.address),
+    text(proof.screening?.matchedEntry?.sdnUid),
+    text(proof.screening?.matchedEntry?.sdnName),
   ];
 }
 

@@ -37,7 +37,12 @@ describe.each(variants)("exportProofsAsXlsx on $driver (COPY: $copy)", ({ driver
     const { file, rows } = await exportProofsAsXlsx(database.db, { ...options, ...through(), rowsPerSheet: 7, chunkSize: 5 });
     expect(rows).toBe(23);
     const sheets = readWorkbook(file);
-    expect(sheets.map((sheet) => [sheet.name, sheet.rows.length])).toEqual([["Proofs", 8], ["Proofs 2", 8], ["Proofs 3", 8], ["Proofs 4", 3]]);
+    expect(sheets.map((sheet) => [sheet.name, sheet.rows.length])).toEqual([
+      ["Proofs", 8],
+      ["Proofs 2", 8],
+      ["Proofs 3", 8],
+      ["Proofs 4", 3],
+    ]);
     expectExportMatches(sheets, all, assetNames, 7);
   });
 
@@ -59,7 +64,9 @@ describe.each(variants)("exportProofsAsXlsx on $driver (COPY: $copy)", ({ driver
   it("throws the given error instead of writing a workbook when nothing matches", async () => {
     const { db, statements } = loggedKysely(database);
     const filter = { is: { any: { id: { ilike: "nothing" } } } };
-    await expect(exportProofsAsXlsx(db, { ...options, ...through(), filter, emptyError: new NotFoundError("The proof", "nothing") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(exportProofsAsXlsx(db, { ...options, ...through(), filter, emptyError: new NotFoundError("The proof", "nothing") })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(statements.some((statement) => statement.sql.startsWith("DECLARE"))).toBe(false);
   });
 

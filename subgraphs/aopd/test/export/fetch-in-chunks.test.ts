@@ -26,9 +26,14 @@ describe.each(databaseDrivers)("fetchInChunks on %s", (driver) => {
     statements.length = 0;
     const chunks: { id: string }[][] = [];
     const total = await db.transaction().execute((trx) =>
-      fetchInChunks(trx, trx.selectFrom("aopd_proof").select(["id"]).where("customer_id", "<>", "nobody").orderBy("created_at").orderBy("id"), chunkSize, (rows) => {
-        chunks.push(rows);
-      }),
+      fetchInChunks(
+        trx,
+        trx.selectFrom("aopd_proof").select(["id"]).where("customer_id", "<>", "nobody").orderBy("created_at").orderBy("id"),
+        chunkSize,
+        (rows) => {
+          chunks.push(rows);
+        },
+      ),
     );
     const lengths = chunks.map((chunk) => chunk.length);
     expect(expected).toHaveLength(25);

@@ -58,7 +58,9 @@ describe("the proof download route of aopd", () => {
     expect(readWorkbook(Buffer.from(await response.arrayBuffer()))[0]!.rows).toHaveLength(21);
     // The trail says the same as the file: complete, 20 rows.
     const entries = await aopd.services.db.selectFrom("aopd_audit_entry").select("details").where("action", "=", "PROOFS_EXPORTED").execute();
-    expect(entries.map((entry) => JSON.parse(entry.details) as unknown)).toContainEqual(expect.objectContaining({ via: "download", rows: 20, outcome: "complete" }));
+    expect(entries.map((entry) => JSON.parse(entry.details) as unknown)).toContainEqual(
+      expect.objectContaining({ via: "download", rows: 20, outcome: "complete" }),
+    );
   });
 });
 
@@ -68,7 +70,9 @@ async function downloadEntries(databaseUrl: string): Promise<{ rows: number; out
   await client.connect();
   try {
     const { rows } = await client.query<{ details: string }>("SELECT details FROM aopd_audit_entry WHERE action = 'PROOFS_EXPORTED' ORDER BY insertion");
-    return rows.map((row) => JSON.parse(row.details) as { rows: number; outcome: string; why?: string }).filter((details) => (details as { via?: string }).via === "download");
+    return rows
+      .map((row) => JSON.parse(row.details) as { rows: number; outcome: string; why?: string })
+      .filter((details) => (details as { via?: string }).via === "download");
   } finally {
     await client.end();
   }

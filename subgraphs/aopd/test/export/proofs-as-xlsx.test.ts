@@ -59,7 +59,9 @@ describe.each(databaseDrivers)("proofsAsXlsx on %s", (driver) => {
     // Two requests: one caller runs one export at a time.
     const variables = { id: id.toUpperCase(), f: { is: { any: { id: { ilike: id.toUpperCase() } } } } };
     const one = await aopd.query(`query($id: ID!) { aopd { proofAsXlsx(id: $id) } }`, { id: variables.id });
-    const { body } = await aopd.query(`query($f: AopdProofFilterInput) { aopd { proofsAsXlsx(filter: $f) proofs(filter: $f) { ${everyProofField} } } }`, { f: variables.f });
+    const { body } = await aopd.query(`query($f: AopdProofFilterInput) { aopd { proofsAsXlsx(filter: $f) proofs(filter: $f) { ${everyProofField} } } }`, {
+      f: variables.f,
+    });
     expect(one.body.errors).toBeUndefined();
     expect(body.errors).toBeUndefined();
     const result = { ...(one.body.data!.aopd as { proofAsXlsx: string }), ...(body.data!.aopd as { proofsAsXlsx: string; proofs: ProofJson[] }) };
@@ -131,13 +133,17 @@ describe.each(databaseDrivers)("the export row cap on %s", (driver) => {
     const { body } = await aopd.query(`{ aopd { proofsAsXlsx } }`);
     expect(body.data).toBeNull();
     expect(body.errors?.[0]).toMatchObject({ extensions: { code: "LIMIT_EXCEEDED", limit: "maxExportRows", allowed: 10 } });
-    expect(body.errors?.[0]?.message).toBe("The filter matches 40 proofs; one export may hold at most 10. Narrow the filter, for example by createdAt, and export in parts.");
+    expect(body.errors?.[0]?.message).toBe(
+      "The filter matches 40 proofs; one export may hold at most 10. Narrow the filter, for example by createdAt, and export in parts.",
+    );
   });
 
   it("exports a filter that stays within the cap", async () => {
     const { body } = await aopd.query(`{ aopd { proofs(limit: 10) { createdAt } } }`);
     const tenth = (body.data!.aopd as { proofs: { createdAt: string }[] }).proofs[9]!.createdAt;
-    const within = await aopd.query(`query($f: AopdProofFilterInput) { aopd { proofsAsXlsx(filter: $f) } }`, { f: { is: { any: { createdAt: { lte: tenth } } } } });
+    const within = await aopd.query(`query($f: AopdProofFilterInput) { aopd { proofsAsXlsx(filter: $f) } }`, {
+      f: { is: { any: { createdAt: { lte: tenth } } } },
+    });
     expect(within.body.errors).toBeUndefined();
     expect(readWorkbook(Buffer.from((within.body.data!.aopd as { proofsAsXlsx: string }).proofsAsXlsx, "base64"))[0]!.rows).toHaveLength(11);
   });
@@ -158,7 +164,11 @@ describe("the export role", () => {
   });
 
   it.each(["proofsAsXlsx", 'proofAsXlsx(id: "x")'])("refuses %s to a caller with proofs:read but not proofs:export", async (field) => {
-    const response = await fetch(aopd.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: `{ aopd { proofsCount ${field} } }` }) });
+    const response = await fetch(aopd.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: `{ aopd { proofsCount ${field} } }` }),
+    });
     const body = (await response.json()) as { errors?: { extensions?: Record<string, unknown> }[] };
     expect(body.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN", requiredRole: "proofs:export" });
   });

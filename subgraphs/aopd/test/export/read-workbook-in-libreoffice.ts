@@ -34,7 +34,15 @@ export async function readWorkbookInLibreOffice(file: Buffer): Promise<LibreOffi
     await writeFile(join(folder, "export.xlsx"), file);
     await promisify(execFile)(
       sofficePath,
-      [`-env:UserInstallation=${pathToFileURL(join(folder, "profile")).href}`, "--headless", "--convert-to", "fods", "--outdir", folder, join(folder, "export.xlsx")],
+      [
+        `-env:UserInstallation=${pathToFileURL(join(folder, "profile")).href}`,
+        "--headless",
+        "--convert-to",
+        "fods",
+        "--outdir",
+        folder,
+        join(folder, "export.xlsx"),
+      ],
       { timeout: 120_000 },
     );
     return parseFlatSpreadsheet(await readFile(join(folder, "export.fods"), "utf8"));

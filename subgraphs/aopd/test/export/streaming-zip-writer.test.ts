@@ -25,7 +25,14 @@ function zip64Values(header: Buffer): bigint[] {
 
 describe("ZIP records past 4 GiB (APPNOTE 4.3.9, 4.3.12, 4.3.14, 4.5.3)", () => {
   it("gives a central header 32-bit fields of 0xFFFFFFFF and the values in a ZIP64 extra field, in the order size, compressed size, offset", () => {
-    const header = centralHeader({ name: "xl/worksheets/sheet1.xml", crc32: 0x1234_5678, size: 5 * GiB, compressedSize: 4.5 * GiB, offset: 6 * GiB, streamed: true });
+    const header = centralHeader({
+      name: "xl/worksheets/sheet1.xml",
+      crc32: 0x1234_5678,
+      size: 5 * GiB,
+      compressedSize: 4.5 * GiB,
+      offset: 6 * GiB,
+      streamed: true,
+    });
     expect(header.readUInt32LE(0)).toBe(0x02014b50);
     expect(header.readUInt16LE(6)).toBe(45);
     expect(header.readUInt16LE(8) & 0x0008).toBe(0x0008);

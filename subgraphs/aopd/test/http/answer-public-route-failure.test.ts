@@ -15,7 +15,7 @@ describe("a public route answering the proof domain's refusals", () => {
     ["/unknown", new UnknownProofRefusal("This link does not belong to a proof.")],
     ["/settled", new ProofStateRefusal("not_pending", "The proof is VERIFIED; only a pending proof accepts a signature.", "VERIFIED")],
     ["/busy", new BusyRefusal("4 uploads are in progress; try again in a moment.", 5)],
-    ["/fault", new Error("duplicate key value violates unique constraint \"aopd_proof_pkey\" at db.internal:5432")],
+    ["/fault", new Error('duplicate key value violates unique constraint "aopd_proof_pkey" at db.internal:5432')],
   ]);
   beforeAll(async () => {
     const logger = createLogger("aopd", "silent");
@@ -31,9 +31,21 @@ describe("a public route answering the proof domain's refusals", () => {
   };
 
   it("answers each refusal with its code, its sentence and the status of its code", async () => {
-    expect(await answer("/submission")).toEqual({ status: 400, retryAfter: null, body: { error: "signature_mismatch", reason: "The signature was not made by this address's key." } });
-    expect(await answer("/too-large")).toEqual({ status: 413, retryAfter: null, body: { error: "media_too_large", reason: "A file may have at most 10 bytes; this one announces 11." } });
-    expect(await answer("/unknown")).toEqual({ status: 404, retryAfter: null, body: { error: "unknown_proof", reason: "This link does not belong to a proof." } });
+    expect(await answer("/submission")).toEqual({
+      status: 400,
+      retryAfter: null,
+      body: { error: "signature_mismatch", reason: "The signature was not made by this address's key." },
+    });
+    expect(await answer("/too-large")).toEqual({
+      status: 413,
+      retryAfter: null,
+      body: { error: "media_too_large", reason: "A file may have at most 10 bytes; this one announces 11." },
+    });
+    expect(await answer("/unknown")).toEqual({
+      status: 404,
+      retryAfter: null,
+      body: { error: "unknown_proof", reason: "This link does not belong to a proof." },
+    });
   });
 
   it("adds the proof's status to not_pending and Retry-After to a busy replica's refusal", async () => {
@@ -42,10 +54,18 @@ describe("a public route answering the proof domain's refusals", () => {
       retryAfter: null,
       body: { error: "not_pending", reason: "The proof is VERIFIED; only a pending proof accepts a signature.", status: "VERIFIED" },
     });
-    expect(await answer("/busy")).toEqual({ status: 503, retryAfter: "5", body: { error: "service_unavailable", reason: "4 uploads are in progress; try again in a moment." } });
+    expect(await answer("/busy")).toEqual({
+      status: 503,
+      retryAfter: "5",
+      body: { error: "service_unavailable", reason: "4 uploads are in progress; try again in a moment." },
+    });
   });
 
   it("answers anything that is not a refusal as service_unavailable, without its message", async () => {
-    expect(await answer("/fault")).toEqual({ status: 503, retryAfter: null, body: { error: "service_unavailable", reason: "The service cannot answer right now; try again in a moment." } });
+    expect(await answer("/fault")).toEqual({
+      status: 503,
+      retryAfter: null,
+      body: { error: "service_unavailable", reason: "The service cannot answer right now; try again in a moment." },
+    });
   });
 });

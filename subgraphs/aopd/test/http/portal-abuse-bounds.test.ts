@@ -13,12 +13,17 @@ describe.each(databaseDrivers)("abuse bounds of the public routes on %s", (drive
     let aopd: TestAopd;
     beforeAll(async () => {
       // Small limits (per minute, burst as large); the client address comes from one trusted proxy hop.
-      aopd = await startTestAopd(driver, { config: { rateLimitPerCredential: 3, rateLimitPerClient: 6, readRateLimitPerCredential: 3, readRateLimitPerClient: 100, trustedProxyHops: 1 } });
+      aopd = await startTestAopd(driver, {
+        config: { rateLimitPerCredential: 3, rateLimitPerClient: 6, readRateLimitPerCredential: 3, readRateLimitPerClient: 100, trustedProxyHops: 1 },
+      });
     });
     afterAll(async () => {
       await aopd?.close();
     });
-    const from = (client: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), "x-forwarded-for": client } });
+    const from = (client: string, init: RequestInit = {}): RequestInit => ({
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), "x-forwarded-for": client },
+    });
     // An empty JSON object: refused as invalid_body after the limits, so it spends a submission and changes nothing.
     const emptySubmission: RequestInit = { method: "POST", headers: { "content-type": "application/json" }, body: "{}" };
 
@@ -26,13 +31,21 @@ describe.each(databaseDrivers)("abuse bounds of the public routes on %s", (drive
       const { token } = await requestSignatureProof(aopd, { expectedAddress: address });
       expect((await portalApi(aopd, `${token}/signature`, from("198.51.100.1", emptySubmission))).status).toBe(400);
       expect((await portalApi(aopd, `${token}/signature`, from("198.51.100.2", emptySubmission))).status).toBe(400);
-      const callback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), { method: "POST", headers: { "x-forwarded-for": "198.51.100.3" }, body: "{}" });
+      const callback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), {
+        method: "POST",
+        headers: { "x-forwarded-for": "198.51.100.3" },
+        body: "{}",
+      });
       expect(callback.status).toBe(400);
       const limited = await portalApi<Refusal>(aopd, `${token}/signature`, from("198.51.100.4", emptySubmission));
       expect([limited.status, limited.body.error]).toEqual([429, "rate_limited"]);
       expect(Number(limited.headers.get("retry-after"))).toBe(20);
       expect(limited.body.reason).toMatch(/^Too many submissions for this link; try again in 20 seconds\.$/);
-      const limitedCallback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), { method: "POST", headers: { "x-forwarded-for": "198.51.100.5" }, body: "{}" });
+      const limitedCallback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), {
+        method: "POST",
+        headers: { "x-forwarded-for": "198.51.100.5" },
+        body: "{}",
+      });
       expect([limitedCallback.status, ((await limitedCallback.json()) as Refusal).error]).toEqual([429, "rate_limited"]);
     });
 
@@ -44,14 +57,16 @@ describe.each(databaseDrivers)("abuse bounds of the public routes on %s", (drive
       expect([limitedRead.status, limitedRead.body.error]).toEqual([429, "rate_limited"]);
       expect(limitedRead.body.reason).toMatch(/^Too many reads for this link; try again in \d+ seconds\.$/);
       // The submission budget is untouched: the customer may still submit three times.
-      for (let attempt = 0; attempt < 3; attempt += 1) expect((await portalApi(aopd, `${token}/signature`, from("198.51.100.22", emptySubmission))).status).toBe(400);
+      for (let attempt = 0; attempt < 3; attempt += 1)
+        expect((await portalApi(aopd, `${token}/signature`, from("198.51.100.22", emptySubmission))).status).toBe(400);
     });
 
     it("refuses a client address beyond its limit across credentials, and tells clients apart by the trusted hop only", async () => {
       const proofs = await Promise.all(Array.from({ length: 7 }, () => requestSignatureProof(aopd, { expectedAddress: address })));
       const answers = [];
       // The client forges a different leftmost entry each time; the trusted hop's entry stays 203.0.113.7.
-      for (const [index, { token }] of proofs.entries()) answers.push((await portalApi(aopd, `${token}/signature`, from(`10.9.9.${index}, 203.0.113.7`, emptySubmission))).status);
+      for (const [index, { token }] of proofs.entries())
+        answers.push((await portalApi(aopd, `${token}/signature`, from(`10.9.9.${index}, 203.0.113.7`, emptySubmission))).status);
       expect(answers).toEqual([400, 400, 400, 400, 400, 400, 429]);
       expect((await portalApi(aopd, `${proofs[6]!.token}/signature`, from("203.0.113.8", emptySubmission))).status).toBe(400);
       // Not credential-shaped paths count against the client too.

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HDKey } from "@scure/bip32";
-import { ethereumAddressOf, multisigVault, p2pkhAddress, signPsbtAsCoordinator, vaultKeys, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
+import {
+  ethereumAddressOf,
+  multisigVault,
+  p2pkhAddress,
+  signPsbtAsCoordinator,
+  vaultKeys,
+  p2wpkhAddress,
+  publicKeyOf,
+  signBip322PublicKeyHash,
+  signLegacy,
+  signPersonalMessage,
+  testSecretKey,
+} from "@compliance-graph/test-kit";
 import { etherAsset, portalApi, postJson, requestSatoshiProofFor, requestSignatureProof } from "../support/portal-client.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
@@ -45,7 +57,14 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
       dueAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       address,
       settled: false,
-      signature: { format: "P2WPKH", message: proof.message, xpubRequired: true, aoppUri, psbt: expect.stringMatching(/^cHNidP8/), signInMessage: expect.stringMatching(/ wants you to sign in with your Bitcoin account:\n/) },
+      signature: {
+        format: "P2WPKH",
+        message: proof.message,
+        xpubRequired: true,
+        aoppUri,
+        psbt: expect.stringMatching(/^cHNidP8/),
+        signInMessage: expect.stringMatching(/ wants you to sign in with your Bitcoin account:\n/),
+      },
       satoshi: null,
       media: null,
     });
@@ -68,7 +87,10 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     expect(answer).toMatchObject({ status: 200, body: { proof: { status: "VERIFIED" } } });
     expect(((await portalApi(aopd, token)).body as { signature: { psbt: string | null } }).signature.psbt).toBeNull();
     // The same PSBT again is the same success.
-    expect(await postJson<{ proof: { status: string } }>(aopd, `${token}/signature`, { signature })).toMatchObject({ status: 200, body: { proof: { status: "VERIFIED" } } });
+    expect(await postJson<{ proof: { status: string } }>(aopd, `${token}/signature`, { signature })).toMatchObject({
+      status: 200,
+      body: { proof: { status: "VERIFIED" } },
+    });
   });
 
   it("shows a Satoshi proof's amount, deposit address and payment URI", async () => {
@@ -97,9 +119,18 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     const evmSender = "0x52908400098527886E0F7030069857D2E4169EE7";
     const evmDeposit = "0x8617E340B3D01FA5F11F306F4090FD50E238070D";
     const cake = await requestSatoshiProofFor(aopd, { asset: "DTI79F06FB14", senderAddress: evmSender, depositAddress: evmDeposit });
-    const usdc = await requestSatoshiProofFor(aopd, { asset: "DTI5R3XFPZSM", senderAddress: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", depositAddress: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So" });
-    const usdt = await requestSatoshiProofFor(aopd, { asset: "DTIC9N6ZVN7S", senderAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", depositAddress: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8" });
-    const paymentUri = async (token: string) => (await portalApi<{ satoshi: { paymentUri: string | null; amountInUnits: string | null } }>(aopd, token)).body.satoshi;
+    const usdc = await requestSatoshiProofFor(aopd, {
+      asset: "DTI5R3XFPZSM",
+      senderAddress: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+      depositAddress: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So",
+    });
+    const usdt = await requestSatoshiProofFor(aopd, {
+      asset: "DTIC9N6ZVN7S",
+      senderAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      depositAddress: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8",
+    });
+    const paymentUri = async (token: string) =>
+      (await portalApi<{ satoshi: { paymentUri: string | null; amountInUnits: string | null } }>(aopd, token)).body.satoshi;
     expect(await paymentUri(cake.token)).toMatchObject({
       paymentUri: `ethereum:0x0e09fabb73bd3ade0a17ecc321fd13a19e81ce82@56/transfer?address=${evmDeposit}&uint256=${cake.amount}`,
     });
@@ -127,9 +158,12 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     expect(proof.address).toBeNull();
     expect(proof.message).toMatch(/^I confirm that I control the address I sign with for CUST-PORTAL\. Nonce: [0-9a-f]{24}$/);
     expect((await portalApi(aopd, token)).body).toMatchObject({ address: null, status: "PENDING" });
-    const { body: pending } = await aopd.query(`query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id }, address: { isNull: true } } } }) { id address } } }`, {
-      id: proof.id,
-    });
+    const { body: pending } = await aopd.query(
+      `query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id }, address: { isNull: true } } } }) { id address } } }`,
+      {
+        id: proof.id,
+      },
+    );
     expect(pending.errors).toBeUndefined();
     expect(pending.data).toEqual({ aopd: { proofs: [{ id: proof.id, address: null }] } });
 
@@ -179,7 +213,9 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
 
   it("accepts a Bitcoin signed-message block and refuses one over another message with wrong_message", async () => {
     const { token, proof } = await requestSignatureProof(aopd, {});
-    const other = await postJson<Refusal>(aopd, `${token}/signature`, { signature: armored("Another message", address, signLegacy(key, "Another message", 39)) });
+    const other = await postJson<Refusal>(aopd, `${token}/signature`, {
+      signature: armored("Another message", address, signLegacy(key, "Another message", 39)),
+    });
     expect([other.status, other.body.error]).toEqual([400, "wrong_message"]);
     const block = armored(proof.message, address, signLegacy(key, proof.message, 39)).replace(/\n/g, "\r\n");
     const accepted = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, { signature: block });
@@ -191,7 +227,10 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     const exported = (msg: string) => JSON.stringify({ address: etherAddress.toLowerCase(), msg, sig: hex(signPersonalMessage(etherKey, msg)), version: "2" });
     const wrong = await postJson<Refusal>(aopd, `${token}/signature`, { signature: exported("not the message") });
     expect([wrong.status, wrong.body.error]).toEqual([400, "wrong_message"]);
-    const mismatch = await postJson<Refusal>(aopd, `${token}/signature`, { address: ethereumAddressOf(testSecretKey("x")), signature: exported(proof.message) });
+    const mismatch = await postJson<Refusal>(aopd, `${token}/signature`, {
+      address: ethereumAddressOf(testSecretKey("x")),
+      signature: exported(proof.message),
+    });
     expect([mismatch.status, mismatch.body.error]).toEqual([400, "address_mismatch"]);
     const accepted = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, { signature: exported(proof.message) });
     expect([accepted.status, accepted.body.proof.status]).toEqual([200, "VERIFIED"]);
@@ -251,7 +290,9 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
       .set({ due_at: new Date(Date.now() - 1_000) })
       .where("id", "in", [signatureProof.proof.id, satoshiProof.id])
       .execute();
-    const late = await postJson<Refusal>(aopd, `${signatureProof.token}/signature`, { signature: signBip322PublicKeyHash(key, address, signatureProof.proof.message) });
+    const late = await postJson<Refusal>(aopd, `${signatureProof.token}/signature`, {
+      signature: signBip322PublicKeyHash(key, address, signatureProof.proof.message),
+    });
     expect([late.status, late.body.error]).toEqual([409, "expired"]);
     const lateTx = await postJson<Refusal>(aopd, `${satoshiProof.token}/transaction`, { txId: "e".repeat(64) });
     expect([lateTx.status, lateTx.body.error]).toEqual([409, "expired"]);
@@ -271,20 +312,34 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
     const notJson = await postJson<Refusal>(aopd, `${token}/signature`, "{not json");
     expect([notJson.status, notJson.body.error]).toEqual([400, "invalid_body"]);
     const noSignature = await postJson<Refusal>(aopd, `${token}/signature`, { address });
-    expect([noSignature.status, noSignature.body.error, noSignature.body.reason]).toEqual([400, "invalid_body", "signature must be a string of 1 to 8192 characters."]);
+    expect([noSignature.status, noSignature.body.error, noSignature.body.reason]).toEqual([
+      400,
+      "invalid_body",
+      "signature must be a string of 1 to 8192 characters.",
+    ]);
     const huge = await postJson<Refusal>(aopd, `${token}/signature`, { signature: "A".repeat(20_000) });
     expect([huge.status, huge.body.error]).toEqual([413, "body_too_large"]);
     const hugeTx = await postJson<Refusal>(aopd, `${token}/transaction`, { txId: "a".repeat(2_000) });
     expect([hugeTx.status, hugeTx.body.error]).toEqual([413, "body_too_large"]);
-    const hugeCallback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), { method: "POST", body: JSON.stringify({ version: 0, address, signature: "A".repeat(20_000) }) });
+    const hugeCallback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), {
+      method: "POST",
+      body: JSON.stringify({ version: 0, address, signature: "A".repeat(20_000) }),
+    });
     expect([hugeCallback.status, ((await hugeCallback.json()) as Refusal).error]).toEqual([413, "body_too_large"]);
     expect((await portalApi(aopd, token)).body).toMatchObject({ status: "PENDING" });
   });
 
   it("answers a CORS preflight on the callback and the portal API, and lets any origin read the answers", async () => {
     const { token } = await requestSignatureProof(aopd, { expectedAddress: address });
-    const preflight = { method: "OPTIONS", headers: { origin: "https://wallet.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" } };
-    for (const [path, methods] of [[`/aopp/callback/${token}`, "POST"], [`/portal/api/proof/${token}/signature`, "POST, OPTIONS"], [`/portal/api/proof/${token}`, "GET, OPTIONS"]] as const) {
+    const preflight = {
+      method: "OPTIONS",
+      headers: { origin: "https://wallet.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    };
+    for (const [path, methods] of [
+      [`/aopp/callback/${token}`, "POST"],
+      [`/portal/api/proof/${token}/signature`, "POST, OPTIONS"],
+      [`/portal/api/proof/${token}`, "GET, OPTIONS"],
+    ] as const) {
       const answer = await fetch(new URL(path, aopd.url), preflight);
       expect(answer.status, path).toBe(204);
       expect(answer.headers.get("access-control-allow-origin")).toBe("*");
@@ -292,7 +347,11 @@ describe.each(databaseDrivers)("the portal API on %s", (driver) => {
       expect(answer.headers.get("access-control-allow-headers")).toBe("content-type");
       expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
     }
-    const refused = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), { method: "POST", headers: { origin: "https://wallet.example", "content-type": "application/json" }, body: "{}" });
+    const refused = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), {
+      method: "POST",
+      headers: { origin: "https://wallet.example", "content-type": "application/json" },
+      body: "{}",
+    });
     expect([refused.status, refused.headers.get("access-control-allow-origin")]).toEqual([400, "*"]);
     const view = await fetch(new URL(`/portal/api/proof/${token}`, aopd.url), { headers: { origin: "https://vasp.example" } });
     expect([view.status, view.headers.get("access-control-allow-origin")]).toEqual([200, "*"]);

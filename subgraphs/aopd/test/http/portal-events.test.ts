@@ -60,7 +60,7 @@ describe.each(databaseDrivers)("the portal's live updates on %s", (driver) => {
       const second = await next(events);
       expect(second.data).toEqual((await portalApi(aopd, token)).body);
       expect(second.data).toMatchObject({ status: "VERIFIED", dueAt: null, settled: true });
-      expect(JSON.stringify(second.data)).not.toContain("CUST-PORTAL\"");
+      expect(JSON.stringify(second.data)).not.toContain('CUST-PORTAL"');
       // VERIFIED is final: the server ends the stream.
       expect((await events.next()).done).toBe(true);
     });

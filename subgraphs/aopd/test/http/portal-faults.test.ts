@@ -13,8 +13,14 @@ describe.each(databaseDrivers)("faults behind the public routes on %s", (driver)
       const view = await portalApi(aopd, token);
       expect(view.status).toBe(503);
       expect(view.body).toEqual({ error: "service_unavailable", reason: "The service cannot answer right now; try again in a moment." });
-      const callback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), { method: "POST", body: JSON.stringify({ version: 0, address: "x", signature: "y" }) });
-      expect([callback.status, await callback.json()]).toEqual([503, { error: "service_unavailable", reason: "The service cannot answer right now; try again in a moment." }]);
+      const callback = await fetch(new URL(`/aopp/callback/${token}`, aopd.url), {
+        method: "POST",
+        body: JSON.stringify({ version: 0, address: "x", signature: "y" }),
+      });
+      expect([callback.status, await callback.json()]).toEqual([
+        503,
+        { error: "service_unavailable", reason: "The service cannot answer right now; try again in a moment." },
+      ]);
     } finally {
       await aopd.close().catch(() => {});
     }

@@ -31,7 +31,11 @@ describe("the portal across two aopd replicas (PostgreSQL)", () => {
     return { token: data.aopd.requestAoppProof.portalUrl.split("/").pop()!, message: data.aopd.requestAoppProof.proof.message };
   };
   const submit = (replica: number, token: string, signature: string) =>
-    fetch(on(replica, `/portal/api/proof/${token}/signature`), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ signature }) });
+    fetch(on(replica, `/portal/api/proof/${token}/signature`), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ signature }),
+    });
 
   it("caps failed attempts for the proof, not per replica", async () => {
     const { token, message } = await requestProof();

@@ -1,7 +1,18 @@
 import { HDKey } from "@scure/bip32";
 import { base64 } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ethereumAddressOf, multisigVault, p2wpkhAddress, signBip322Script, vaultKeys, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
+import {
+  ethereumAddressOf,
+  multisigVault,
+  p2wpkhAddress,
+  signBip322Script,
+  vaultKeys,
+  publicKeyOf,
+  signBip322PublicKeyHash,
+  signLegacy,
+  signPersonalMessage,
+  testSecretKey,
+} from "@compliance-graph/test-kit";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 
@@ -40,7 +51,9 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
       body: response.status === 204 ? undefined : ((await response.json()) as { error: string; reason?: string }),
     }));
   const statusOf = async (id: string) => {
-    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signature xpub signatureScheme } } } }`, { id });
+    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signature xpub signatureScheme } } } }`, {
+      id,
+    });
     return (body.data!.aopd as { proof: { status: string; signature: string | null; xpub: string | null; signatureScheme: string | null } }).proof;
   };
 
@@ -96,7 +109,12 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
       proof: {
         status: "VERIFIED",
         signatureScheme: "BIP322_SCRIPT",
-        signatureScript: { template: "sortedmulti", threshold: 2, keyCount: 3, signers: [vaultKeySet.publicKeys[0], vaultKeySet.publicKeys[2]].map((key) => Buffer.from(key!).toString("hex")).sort() },
+        signatureScript: {
+          template: "sortedmulti",
+          threshold: 2,
+          keyCount: 3,
+          signers: [vaultKeySet.publicKeys[0], vaultKeySet.publicKeys[2]].map((key) => Buffer.from(key!).toString("hex")).sort(),
+        },
       },
     });
   });
@@ -144,7 +162,11 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
 
   it("refuses a callback for an expired proof and leaves it as it is", async () => {
     const { aoppUri, proof } = await created();
-    await aopd.services.db.updateTable("aopd_proof").set({ due_at: new Date(Date.now() - 1_000) }).where("id", "=", proof.id).execute();
+    await aopd.services.db
+      .updateTable("aopd_proof")
+      .set({ due_at: new Date(Date.now() - 1_000) })
+      .where("id", "=", proof.id)
+      .execute();
     const signature = signBip322PublicKeyHash(bitcoinKey, bitcoinAddress, proof.message);
     expect(await post(callbackUrl(aoppUri), { version: 0, address: bitcoinAddress, signature })).toMatchObject({ status: 409, body: { error: "expired" } });
     expect((await statusOf(proof.id)).status).toBe("PENDING");
@@ -168,11 +190,20 @@ describe.each(databaseDrivers)("AOPP signature proofs on %s", (driver) => {
     const withoutXpub = await post(callbackUrl(aoppUri), { version: 0, address, signature });
     expect(withoutXpub).toMatchObject({ status: 400, body: { error: "xpub_required", reason: "This proof requires the xpub the address derives from." } });
     const foreign = HDKey.fromMasterSeed(testSecretKey("other seed")).derive("m/84'/0'/0'").publicExtendedKey;
-    expect(await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub: foreign })).toMatchObject({ status: 400, body: { error: "xpub_mismatch" } });
-    expect(await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub: "xpub-not-a-key" })).toMatchObject({ status: 400, body: { error: "invalid_xpub" } });
+    expect(await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub: foreign })).toMatchObject({
+      status: 400,
+      body: { error: "xpub_mismatch" },
+    });
+    expect(await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub: "xpub-not-a-key" })).toMatchObject({
+      status: 400,
+      body: { error: "invalid_xpub" },
+    });
     expect((await post(callbackUrl(aoppUri), { version: 0, address, signature, xpub })).status).toBe(204);
-    const { body } = await aopd.query(`query($xpub: String!) { aopd { proofForXpub(xpub: $xpub) { id xpub status }
-      proofs(filter: { is: { signature: { xpub: { xpub: { eq: $xpub } } } } }) { id } } }`, { xpub });
+    const { body } = await aopd.query(
+      `query($xpub: String!) { aopd { proofForXpub(xpub: $xpub) { id xpub status }
+      proofs(filter: { is: { signature: { xpub: { xpub: { eq: $xpub } } } } }) { id } } }`,
+      { xpub },
+    );
     expect(body.data).toEqual({ aopd: { proofForXpub: { id: proof.id, xpub, status: "VERIFIED" }, proofs: [{ id: proof.id }] } });
   });
 

@@ -1,6 +1,14 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilAccounts, erc1271WalletBytecode, ethereumAddressOf, signPersonalMessage, startLocalAnvil, testSecretKey, type LocalAnvil } from "@compliance-graph/test-kit";
+import {
+  anvilAccounts,
+  erc1271WalletBytecode,
+  ethereumAddressOf,
+  signPersonalMessage,
+  startLocalAnvil,
+  testSecretKey,
+  type LocalAnvil,
+} from "@compliance-graph/test-kit";
 import { aopdConfigFromEnv } from "../../src/aopd-config-from-env.js";
 import { etherAsset, postJson, requestSignatureProof } from "../support/portal-client.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
@@ -32,10 +40,17 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
   });
 
   const rowOf = (id: string) =>
-    aopd.services.db.selectFrom("aopd_proof").select(["status", "signature_scheme", "contract_check_block_height", "block_height", "address"]).where("id", "=", id).executeTakeFirstOrThrow();
+    aopd.services.db
+      .selectFrom("aopd_proof")
+      .select(["status", "signature_scheme", "contract_check_block_height", "block_height", "address"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
   /** What an officer sees through GraphQL. */
   const proofOf = async (id: string) => {
-    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signatureScheme contractCheckBlockHeight } } } }`, { id });
+    const { body } = await aopd.query(
+      `query($id: ID!) { aopd { proof(id: $id) { status ... on AopdSignatureProof { signatureScheme contractCheckBlockHeight } } } }`,
+      { id },
+    );
     expect(body.errors).toBeUndefined();
     return (body.data!.aopd as { proof: { status: string; signatureScheme: string | null; contractCheckBlockHeight: number | null } }).proof;
   };
@@ -43,7 +58,9 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
   it("verifies the owner's signature through the portal, recording the contract's check and its block, which officers read through GraphQL", async () => {
     const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: wallet });
     const before = Number(BigInt(await anvil.rpc<string>("eth_blockNumber")));
-    const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, { signature: personalSign(ownerKey, requested.proof.message) });
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, {
+      signature: personalSign(ownerKey, requested.proof.message),
+    });
     const after = Number(BigInt(await anvil.rpc<string>("eth_blockNumber")));
     expect([answer.status, answer.body.proof.status]).toEqual([200, "VERIFIED"]);
     const row = await rowOf(requested.proof.id);
@@ -56,7 +73,9 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
 
   it("shows a key's signature as EIP191 with no contract check block", async () => {
     const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: ethereumAddressOf(ownerKey) });
-    const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, { signature: personalSign(ownerKey, requested.proof.message) });
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, {
+      signature: personalSign(ownerKey, requested.proof.message),
+    });
     expect(answer.status).toBe(200);
     expect(await proofOf(requested.proof.id)).toEqual({ status: "VERIFIED", signatureScheme: "EIP191", contractCheckBlockHeight: null });
   });
@@ -76,7 +95,9 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
     const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: wallet });
     const answer = await postJson<Refusal>(aopd, `${requested.token}/signature`, { signature: personalSign(strangerKey, requested.proof.message) });
     expect([answer.status, answer.body.error]).toEqual([400, "signature_mismatch"]);
-    expect(answer.body.reason).toMatch(/Nor does the contract at this address accept it as a smart-contract wallet \(ERC-1271 isValidSignature at block \d+\)\.$/);
+    expect(answer.body.reason).toMatch(
+      /Nor does the contract at this address accept it as a smart-contract wallet \(ERC-1271 isValidSignature at block \d+\)\.$/,
+    );
     expect(await rowOf(requested.proof.id)).toMatchObject({ status: "PENDING", signature_scheme: null, contract_check_block_height: null });
     expect(await proofOf(requested.proof.id)).toEqual({ status: "PENDING", signatureScheme: null, contractCheckBlockHeight: null });
   });
@@ -101,7 +122,9 @@ describe.each(databaseDrivers)("smart-contract wallet signatures (ERC-1271) on %
       const requested = await requestSignatureProof(without, { asset: etherAsset, expectedAddress: wallet });
       const answer = await postJson<Refusal>(without, `${requested.token}/signature`, { signature: personalSign(ownerKey, requested.proof.message) });
       expect([answer.status, answer.body.error]).toEqual([400, "signature_mismatch"]);
-      expect(answer.body.reason).toMatch(/smart-contract wallet's signature \(ERC-1271\) can be checked only through a chain connection for ethereum \(AOPD_CHAIN_ETHEREUM_URL\), and none is configured here\.$/);
+      expect(answer.body.reason).toMatch(
+        /smart-contract wallet's signature \(ERC-1271\) can be checked only through a chain connection for ethereum \(AOPD_CHAIN_ETHEREUM_URL\), and none is configured here\.$/,
+      );
     } finally {
       await without.close();
     }

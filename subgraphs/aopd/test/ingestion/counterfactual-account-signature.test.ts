@@ -48,19 +48,28 @@ describe.each(databaseDrivers)("counterfactual smart-account signatures (ERC-649
     await Promise.all([aopd?.close(), anvil?.close()]);
   });
 
-  const wrapped = (innerSignature: string) => `${AbiCoder.defaultAbiCoder().encode(["address", "bytes", "bytes"], [factory, initCode, innerSignature])}${erc6492Suffix}`;
+  const wrapped = (innerSignature: string) =>
+    `${AbiCoder.defaultAbiCoder().encode(["address", "bytes", "bytes"], [factory, initCode, innerSignature])}${erc6492Suffix}`;
   const rowOf = (id: string) =>
-    aopd.services.db.selectFrom("aopd_proof").select(["status", "signature_scheme", "contract_check_block_height"]).where("id", "=", id).executeTakeFirstOrThrow();
+    aopd.services.db
+      .selectFrom("aopd_proof")
+      .select(["status", "signature_scheme", "contract_check_block_height"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
 
   it("verifies the owner's wrapped signature of the undeployed account, records ERC6492 and the block, and deploys nothing", async () => {
     expect(await anvil.rpc<string>("eth_getCode", [account, "latest"])).toBe("0x");
     const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: account });
-    const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, { signature: wrapped(await owner.signMessage(requested.proof.message)) });
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${requested.token}/signature`, {
+      signature: wrapped(await owner.signMessage(requested.proof.message)),
+    });
     expect([answer.status, answer.body.proof.status]).toEqual([200, "VERIFIED"]);
     const row = await rowOf(requested.proof.id);
     expect(row).toMatchObject({ status: "VERIFIED", signature_scheme: "erc6492" });
     expect(Number(row.contract_check_block_height)).toBeGreaterThanOrEqual(0);
-    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { ... on AopdSignatureProof { signatureScheme } } } }`, { id: requested.proof.id });
+    const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { ... on AopdSignatureProof { signatureScheme } } } }`, {
+      id: requested.proof.id,
+    });
     expect(body.data).toEqual({ aopd: { proof: { signatureScheme: "ERC6492" } } });
     expect(await anvil.rpc<string>("eth_getCode", [account, "latest"])).toBe("0x");
   });
@@ -85,7 +94,11 @@ describe.each(databaseDrivers)("counterfactual smart-account signatures (ERC-649
 describe("the deployless validator's bytecode", () => {
   it("is what solc 0.8.28 makes of CounterfactualSignatureCheck.sol", () => {
     const source = readFileSync(new URL("../../src/kinds/signature/erc6492/CounterfactualSignatureCheck.sol", import.meta.url), "utf8");
-    const input = { language: "Solidity", sources: { "C.sol": { content: source } }, settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "paris", outputSelection: { "*": { "*": ["evm.bytecode.object"] } } } };
+    const input = {
+      language: "Solidity",
+      sources: { "C.sol": { content: source } },
+      settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "paris", outputSelection: { "*": { "*": ["evm.bytecode.object"] } } },
+    };
     const output = JSON.parse(solc.compile(JSON.stringify(input))) as { contracts: Record<string, Record<string, { evm: { bytecode: { object: string } } }>> };
     expect(`0x${output.contracts["C.sol"]!.CounterfactualSignatureCheck!.evm.bytecode.object}`).toBe(counterfactualSignatureCheckBytecode);
   }, 60_000);

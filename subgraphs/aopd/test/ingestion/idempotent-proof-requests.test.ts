@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { createInternalTokenMinter, createInternalTokenVerifier, generateInternalSigningKey, type Identity, type InternalTokenMinter } from "@compliance-graph/identity";
+import {
+  createInternalTokenMinter,
+  createInternalTokenVerifier,
+  generateInternalSigningKey,
+  type Identity,
+  type InternalTokenMinter,
+} from "@compliance-graph/identity";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@compliance-graph/test-kit";
@@ -49,7 +55,10 @@ describe.each(databaseDrivers)("idempotent proof requests on %s", (driver) => {
     const response = await fetch(aopd.url, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${await mint(caller, "aopd")}` },
-      body: JSON.stringify({ query: `mutation($input: ${type}!, $key: String) { aopd { ${mutation}(input: $input, idempotencyKey: $key) { ${selection} } } }`, variables: { input, key: idempotencyKey } }),
+      body: JSON.stringify({
+        query: `mutation($input: ${type}!, $key: String) { aopd { ${mutation}(input: $input, idempotencyKey: $key) { ${selection} } } }`,
+        variables: { input, key: idempotencyKey },
+      }),
     });
     const body = (await response.json()) as GraphQLBody;
     return { body, answer: body.data ? ((body.data.aopd as Record<string, Record<string, unknown>>)[mutation] ?? null) : null };
@@ -68,7 +77,15 @@ describe.each(databaseDrivers)("idempotent proof requests on %s", (driver) => {
     const verify = createInternalTokenVerifier({ audience: "aopd", publicKeys: [key.publicJwk] });
     const databaseUrl = driver === "postgres" ? await createTestDatabase("aopdidem") : undefined;
     aopd = await startAopd({
-      config: { port: 0, databaseUrl, dataDir: "memory://", expiryIntervalSeconds: 0, eventPruneIntervalSeconds: 0, rateLimitPerClient: 0, rateLimitPerCredential: 0 },
+      config: {
+        port: 0,
+        databaseUrl,
+        dataDir: "memory://",
+        expiryIntervalSeconds: 0,
+        eventPruneIntervalSeconds: 0,
+        rateLimitPerClient: 0,
+        rateLimitPerCredential: 0,
+      },
       authenticate: verify,
     });
   });
@@ -76,22 +93,25 @@ describe.each(databaseDrivers)("idempotent proof requests on %s", (driver) => {
     await aopd?.close();
   });
 
-  it.each(Object.keys(requests) as RequestMutation[])("%s: the same key and input return the first proof with the same links, and create nothing more", async (mutation) => {
-    const customerId = `CUST-${randomUUID()}`;
-    const key = randomUUID();
-    const input = requests[mutation].input(customerId);
-    const first = await call(mutation, input, key);
-    expect(first.body.errors).toBeUndefined();
-    // The retry: same key, same input, the optional fields in another order and spelled out as null.
-    const retried = await call(mutation, { comment: null, ...Object.fromEntries(Object.entries(input).reverse()) }, key);
-    expect(retried.body.errors).toBeUndefined();
-    expect(retried.answer).toEqual(first.answer);
-    expect(await proofsOf(customerId)).toEqual([idOf(first.answer)]);
-    // The repeated link is a working credential of that proof.
-    const view = await publicView(first.answer!.portalUrl as string);
-    expect(view).toMatchObject({ status: 200, body: { id: idOf(first.answer) } });
-    if (mutation === "requestAoppProof") expect(first.answer!.aoppUri).toMatch(/^aopp:\?v=0&msg=.*&callback=http.*%2F[A-Za-z0-9_-]{43}$/);
-  });
+  it.each(Object.keys(requests) as RequestMutation[])(
+    "%s: the same key and input return the first proof with the same links, and create nothing more",
+    async (mutation) => {
+      const customerId = `CUST-${randomUUID()}`;
+      const key = randomUUID();
+      const input = requests[mutation].input(customerId);
+      const first = await call(mutation, input, key);
+      expect(first.body.errors).toBeUndefined();
+      // The retry: same key, same input, the optional fields in another order and spelled out as null.
+      const retried = await call(mutation, { comment: null, ...Object.fromEntries(Object.entries(input).reverse()) }, key);
+      expect(retried.body.errors).toBeUndefined();
+      expect(retried.answer).toEqual(first.answer);
+      expect(await proofsOf(customerId)).toEqual([idOf(first.answer)]);
+      // The repeated link is a working credential of that proof.
+      const view = await publicView(first.answer!.portalUrl as string);
+      expect(view).toMatchObject({ status: 200, body: { id: idOf(first.answer) } });
+      if (mutation === "requestAoppProof") expect(first.answer!.aoppUri).toMatch(/^aopp:\?v=0&msg=.*&callback=http.*%2F[A-Za-z0-9_-]{43}$/);
+    },
+  );
 
   it("without a key, every call creates a proof (as before)", async () => {
     const customerId = `CUST-${randomUUID()}`;
@@ -107,7 +127,11 @@ describe.each(databaseDrivers)("idempotent proof requests on %s", (driver) => {
     const key = randomUUID();
     const first = await call("requestSatoshiProof", requests.requestSatoshiProof.input(customerId), key);
     const token = (first.answer!.portalUrl as string).split("/").pop();
-    const submitted = await fetch(new URL(`/portal/api/proof/${token}/transaction`, aopd.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ txId: "d".repeat(64) }) });
+    const submitted = await fetch(new URL(`/portal/api/proof/${token}/transaction`, aopd.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ txId: "d".repeat(64) }),
+    });
     expect(submitted.status).toBe(200);
     const retried = await call("requestSatoshiProof", requests.requestSatoshiProof.input(customerId), key);
     expect(retried.answer).toEqual({ ...first.answer, status: "SUBMITTED" });
@@ -125,7 +149,10 @@ describe.each(databaseDrivers)("idempotent proof requests on %s", (driver) => {
       }),
     ]);
     const otherMutation = await call("requestAoppProof", requests.requestAoppProof.input(customerId), key);
-    expect(otherMutation.body.errors?.[0]).toMatchObject({ message: expect.stringContaining(`"${key}" was already sent by this caller with requestMediaProof;`), extensions: { code: "BAD_USER_INPUT" } });
+    expect(otherMutation.body.errors?.[0]).toMatchObject({
+      message: expect.stringContaining(`"${key}" was already sent by this caller with requestMediaProof;`),
+      extensions: { code: "BAD_USER_INPUT" },
+    });
     expect((await proofsOf(customerId)).length).toBe(1);
   });
 
@@ -195,7 +222,9 @@ describe.each(databaseDrivers)("idempotent proof requests on %s", (driver) => {
     const other = await call("requestMediaProof", { ...input, customerId: `${customerId}-B` }, randomUUID());
     await sql`UPDATE aopd_idempotent_request SET expires_at = now() - interval '1 second' WHERE proof_id = ${idOf(other.answer)}`.execute(aopd.services.db);
     expect(await pruneIdempotencyKeys(aopd.services.db, 1)).toBeGreaterThanOrEqual(1);
-    const { rows } = await sql<{ proof_id: string }>`SELECT proof_id FROM aopd_idempotent_request WHERE proof_id IN (${idOf(second.answer)}, ${idOf(other.answer)})`.execute(aopd.services.db);
+    const { rows } = await sql<{
+      proof_id: string;
+    }>`SELECT proof_id FROM aopd_idempotent_request WHERE proof_id IN (${idOf(second.answer)}, ${idOf(other.answer)})`.execute(aopd.services.db);
     expect(rows.map((row) => row.proof_id)).toEqual([idOf(second.answer)]);
   });
 });

@@ -1,7 +1,15 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { base58, base64 } from "@scure/base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ethereumAddressOf, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
+import {
+  ethereumAddressOf,
+  signPersonalMessage,
+  signSolanaMessage,
+  signTronMessage,
+  solanaAddressOf,
+  testSecretKey,
+  tronAddressOf,
+} from "@compliance-graph/test-kit";
 import { portalApi, postJson, requestSignatureProof } from "../support/portal-client.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
@@ -29,7 +37,11 @@ type Refusal = { error: string; reason: string };
 describe.each(databaseDrivers)("signature proofs on Solana, TRON and EVM tokens on %s", (driver) => {
   let aopd: TestAopd;
   const request = async (input: Record<string, unknown>) =>
-    (await aopd.query(`mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { aoppUri portalUrl proof { id } } } }`, { input: { customerId: "CUST-N", ...input } })).body;
+    (
+      await aopd.query(`mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { aoppUri portalUrl proof { id } } } }`, {
+        input: { customerId: "CUST-N", ...input },
+      })
+    ).body;
   const statusOf = async (id: string) => {
     const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status address asset } } }`, { id });
     return (body.data!.aopd as { proof: { status: string; address: string; asset: string } }).proof;
@@ -47,14 +59,19 @@ describe.each(databaseDrivers)("signature proofs on Solana, TRON and EVM tokens 
     expect(aoppUri).toBe(portalUrl);
     const view = await portalApi<{ address: string; signature: { aoppUri: string | null }; asset: { addressFamily: string } }>(aopd, token);
     expect(view.body).toMatchObject({ address: solanaAddress, signature: { aoppUri: null }, asset: { addressFamily: "solana" } });
-    const answer = await postJson<{ proof: { status: string } }>(aopd, `${token}/signature`, { signature: base58.encode(signSolanaMessage(solanaKey, proof.message)) });
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${token}/signature`, {
+      signature: base58.encode(signSolanaMessage(solanaKey, proof.message)),
+    });
     expect([answer.status, answer.body.proof?.status]).toEqual([200, "VERIFIED"]);
     expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", address: solanaAddress, asset: sol });
   });
 
   it("proves an SPL token with a base64 signature, the address named by the customer", async () => {
     const { token, proof } = await requestSignatureProof(aopd, { asset: usdcOnSolana });
-    const answer = await postJson(aopd, `${token}/signature`, { address: solanaAddress, signature: base64.encode(signSolanaMessage(solanaKey, proof.message)) });
+    const answer = await postJson(aopd, `${token}/signature`, {
+      address: solanaAddress,
+      signature: base64.encode(signSolanaMessage(solanaKey, proof.message)),
+    });
     expect(answer.status).toBe(200);
     expect(await statusOf(proof.id)).toEqual({ status: "VERIFIED", address: solanaAddress, asset: usdcOnSolana });
   });
@@ -79,29 +96,68 @@ describe.each(databaseDrivers)("signature proofs on Solana, TRON and EVM tokens 
 
   it("refuses a signature in the wrong encoding or by the wrong scheme with 400, naming what is accepted", async () => {
     const solana = await requestSignatureProof(aopd, { asset: sol, expectedAddress: solanaAddress });
-    const hexSignature = await postJson<Refusal>(aopd, `${solana.token}/signature`, { signature: bytesToHex(signSolanaMessage(solanaKey, solana.proof.message)) });
-    expect([hexSignature.status, hexSignature.body]).toEqual([400, { error: "malformed_signature", reason: "A Solana signature is 64 bytes, written as base58 or base64." }]);
+    const hexSignature = await postJson<Refusal>(aopd, `${solana.token}/signature`, {
+      signature: bytesToHex(signSolanaMessage(solanaKey, solana.proof.message)),
+    });
+    expect([hexSignature.status, hexSignature.body]).toEqual([
+      400,
+      { error: "malformed_signature", reason: "A Solana signature is 64 bytes, written as base58 or base64." },
+    ]);
     const tron = await requestSignatureProof(aopd, { asset: usdtOnTron, expectedAddress: tronAddress });
-    const base58Signature = await postJson<Refusal>(aopd, `${tron.token}/signature`, { signature: base58.encode(signTronMessage(tronKey, tron.proof.message)) });
-    expect([base58Signature.status, base58Signature.body]).toEqual([400, { error: "malformed_signature", reason: "A TRON signature is 65 bytes, written as 0x-prefixed hexadecimal or base64." }]);
+    const base58Signature = await postJson<Refusal>(aopd, `${tron.token}/signature`, {
+      signature: base58.encode(signTronMessage(tronKey, tron.proof.message)),
+    });
+    expect([base58Signature.status, base58Signature.body]).toEqual([
+      400,
+      { error: "malformed_signature", reason: "A TRON signature is 65 bytes, written as 0x-prefixed hexadecimal or base64." },
+    ]);
     // The same key's Ethereum signature is not a TRON signature.
-    const ethereumSigned = await postJson<Refusal>(aopd, `${tron.token}/signature`, { signature: bytesToHex(signPersonalMessage(tronKey, tron.proof.message)) });
+    const ethereumSigned = await postJson<Refusal>(aopd, `${tron.token}/signature`, {
+      signature: bytesToHex(signPersonalMessage(tronKey, tron.proof.message)),
+    });
     expect([ethereumSigned.status, ethereumSigned.body.error]).toEqual([400, "signature_mismatch"]);
     // A proof without an address: the customer names one of another network.
     const open = await requestSignatureProof(aopd, { asset: usdcOnSolana });
-    const wrongNetwork = await postJson<Refusal>(aopd, `${open.token}/signature`, { address: tronAddress, signature: base58.encode(signSolanaMessage(solanaKey, open.proof.message)) });
-    expect([wrongNetwork.status, wrongNetwork.body.error, wrongNetwork.body.reason]).toEqual([400, "invalid_address", expect.stringMatching(/Solana address is the base58 of a 32-byte public key/)]);
+    const wrongNetwork = await postJson<Refusal>(aopd, `${open.token}/signature`, {
+      address: tronAddress,
+      signature: base58.encode(signSolanaMessage(solanaKey, open.proof.message)),
+    });
+    expect([wrongNetwork.status, wrongNetwork.body.error, wrongNetwork.body.reason]).toEqual([
+      400,
+      "invalid_address",
+      expect.stringMatching(/Solana address is the base58 of a 32-byte public key/),
+    ]);
     for (const { proof } of [solana, tron, open]) expect((await statusOf(proof.id)).status).toBe("PENDING");
   });
 
   it("refuses requests for an address of another network, a token with its chain's wrong address format, and Lightning, with BAD_USER_INPUT", async () => {
     const before = (await aopd.query(`{ aopd { proofsCount } }`)).body;
     const cases: [Record<string, unknown>, string, RegExp][] = [
-      [{ asset: usdtOnTron, expectedAddress: evmAddress }, "input.expectedAddress", /^input\.expectedAddress: is not an address of USD Tether \(TRC-20 on tron\): A TRON address is base58check starting with T/],
-      [{ asset: pancakeOnBsc, expectedAddress: tronAddress }, "input.expectedAddress", /^input\.expectedAddress: is not an address of PancakeSwap Token \(BEP-20 on binance-smart-chain\): An Ethereum address is 0x/],
-      [{ asset: usdcOnSolana, expectedAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" }, "input.expectedAddress", /USDC \(SPL-Token on solana\): A Solana address is the base58/],
-      [{ asset: sol, expectedAddress: solanaAddress, format: "P2WPKH" }, "input.format", /P2WPKH cannot be requested for Solana; allowed: null \(the standard format\)/],
-      [{ asset: lightning }, "input.asset", /Bitcoin on the Lightning Network cannot be proven by signature: a Lightning node's signmessage proves control of the node's identity key, not of an address/],
+      [
+        { asset: usdtOnTron, expectedAddress: evmAddress },
+        "input.expectedAddress",
+        /^input\.expectedAddress: is not an address of USD Tether \(TRC-20 on tron\): A TRON address is base58check starting with T/,
+      ],
+      [
+        { asset: pancakeOnBsc, expectedAddress: tronAddress },
+        "input.expectedAddress",
+        /^input\.expectedAddress: is not an address of PancakeSwap Token \(BEP-20 on binance-smart-chain\): An Ethereum address is 0x/,
+      ],
+      [
+        { asset: usdcOnSolana, expectedAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" },
+        "input.expectedAddress",
+        /USDC \(SPL-Token on solana\): A Solana address is the base58/,
+      ],
+      [
+        { asset: sol, expectedAddress: solanaAddress, format: "P2WPKH" },
+        "input.format",
+        /P2WPKH cannot be requested for Solana; allowed: null \(the standard format\)/,
+      ],
+      [
+        { asset: lightning },
+        "input.asset",
+        /Bitcoin on the Lightning Network cannot be proven by signature: a Lightning node's signmessage proves control of the node's identity key, not of an address/,
+      ],
       [{ asset: "DTINVVJ0PSWD" }, "input.asset", /Lightning Network cannot be proven by signature/],
     ];
     for (const [input, field, message] of cases) {
@@ -116,12 +172,26 @@ describe.each(databaseDrivers)("signature proofs on Solana, TRON and EVM tokens 
     const { body } = await aopd.query(`{ aopd { configuration {
       supportedAssets { asset name registryName network standard contract decimals addressFamily }
       satoshiBaseAmounts { asset amount } } } }`);
-    const configuration = (body.data!.aopd as { configuration: { supportedAssets: Record<string, unknown>[]; satoshiBaseAmounts: { asset: string; amount: string }[] } }).configuration;
+    const configuration = (
+      body.data!.aopd as { configuration: { supportedAssets: Record<string, unknown>[]; satoshiBaseAmounts: { asset: string; amount: string }[] } }
+    ).configuration;
     expect(configuration.supportedAssets.length).toBeGreaterThan(200);
     expect(configuration.supportedAssets.find((asset) => asset.asset === usdtOnTron)).toEqual({
-      asset: usdtOnTron, name: "USD Tether", registryName: null, network: "tron", standard: "TRC-20", contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, addressFamily: "tron",
+      asset: usdtOnTron,
+      name: "USD Tether",
+      registryName: null,
+      network: "tron",
+      standard: "TRC-20",
+      contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      decimals: 6,
+      addressFamily: "tron",
     });
-    expect(configuration.supportedAssets.find((asset) => asset.asset === "DTIHWN9T781J")).toMatchObject({ name: "Binance Smart Chain", registryName: "Bitmon", standard: null, contract: null });
+    expect(configuration.supportedAssets.find((asset) => asset.asset === "DTIHWN9T781J")).toMatchObject({
+      name: "Binance Smart Chain",
+      registryName: "Bitmon",
+      standard: null,
+      contract: null,
+    });
     // 0.0001 of a unit, in the asset's own lowest unit; none where the decimals are unknown.
     const amounts = Object.fromEntries(configuration.satoshiBaseAmounts.map(({ asset, amount }) => [asset, amount]));
     expect(amounts).toMatchObject({ DTI4H95J0R2X: "10000", DTIX9J9K872S: "100000000000000", [sol]: "100000", [trx]: "100", [usdtOnTron]: "100" });

@@ -10,7 +10,17 @@ import { pollUntil } from "@compliance-graph/test-kit";
 async function insertPending(database: Database, count: number, dueAt: Date): Promise<string[]> {
   const rows = await database.db
     .insertInto("aopd_proof")
-    .values(Array.from({ length: count }, (_, i) => ({ kind: "signature" as const, status: "PENDING" as const, customer_id: `C${i}`, asset: "DTI4H95J0R2X", address: `addr${i}`, message: "m", due_at: dueAt })))
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        kind: "signature" as const,
+        status: "PENDING" as const,
+        customer_id: `C${i}`,
+        asset: "DTI4H95J0R2X",
+        address: `addr${i}`,
+        message: "m",
+        due_at: dueAt,
+      })),
+    )
     .returning("id")
     .execute();
   return rows.map((row) => row.id);
@@ -56,7 +66,10 @@ describe("expiry and proof events on two replicas of one PostgreSQL database", (
     await replicaA.db
       .transaction()
       .execute(async (trx) => {
-        await trx.insertInto("aopd_proof").values({ kind: "signature", status: "PENDING", customer_id: "rolled-back", asset: "DTI4H95J0R2X", address: "a", message: "m" }).execute();
+        await trx
+          .insertInto("aopd_proof")
+          .values({ kind: "signature", status: "PENDING", customer_id: "rolled-back", asset: "DTI4H95J0R2X", address: "a", message: "m" })
+          .execute();
         throw new Error("roll back");
       })
       .catch(() => undefined);
@@ -107,10 +120,19 @@ describe("the expiry job of a running subgraph", () => {
     try {
       const [row] = await aopd.services.db
         .insertInto("aopd_proof")
-        .values({ kind: "signature", status: "PENDING", customer_id: "C", asset: "DTI4H95J0R2X", address: "a", message: "m", due_at: new Date(Date.now() + 500) })
+        .values({
+          kind: "signature",
+          status: "PENDING",
+          customer_id: "C",
+          asset: "DTI4H95J0R2X",
+          address: "a",
+          message: "m",
+          due_at: new Date(Date.now() + 500),
+        })
         .returning("id")
         .execute();
-      const readStatus = async () => (await aopd.services.db.selectFrom("aopd_proof").select("status").where("id", "=", row!.id).executeTakeFirstOrThrow()).status;
+      const readStatus = async () =>
+        (await aopd.services.db.selectFrom("aopd_proof").select("status").where("id", "=", row!.id).executeTakeFirstOrThrow()).status;
       expect(await pollUntil("the expiry job's pass", readStatus, (status) => status !== "PENDING")).toBe("EXPIRED");
     } finally {
       await aopd.close();

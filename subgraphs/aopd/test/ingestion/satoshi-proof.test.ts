@@ -17,15 +17,19 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     });
     return body;
   };
-  const finalize = (id: string, tx = txId) => mutate(`($id: ID!, $tx: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $tx) { ${fields} } } }`, { id, tx });
+  const finalize = (id: string, tx = txId) =>
+    mutate(`($id: ID!, $tx: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $tx) { ${fields} } } }`, { id, tx });
   // FAILED needs a reason code (docs/decisions.md).
   const assess = (id: string, assessment: string, comment?: string) =>
-    mutate(`($id: ID!, $a: AopdAssessment!, $r: AopdDecisionReason, $c: String) { aopd { assessSatoshiProof(id: $id, assessment: $a, reason: $r, comment: $c) { ${fields} } } }`, {
-      id,
-      a: assessment,
-      r: assessment === "FAILED" ? "WRONG_AMOUNT" : null,
-      c: comment,
-    });
+    mutate(
+      `($id: ID!, $a: AopdAssessment!, $r: AopdDecisionReason, $c: String) { aopd { assessSatoshiProof(id: $id, assessment: $a, reason: $r, comment: $c) { ${fields} } } }`,
+      {
+        id,
+        a: assessment,
+        r: assessment === "FAILED" ? "WRONG_AMOUNT" : null,
+        c: comment,
+      },
+    );
   const proofOf = (body: { data?: Record<string, unknown> | null }, field: string) => (body.data!.aopd as Record<string, Record<string, unknown>>)[field]!;
 
   beforeAll(async () => {
@@ -63,8 +67,17 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
     expect(proofOf(await finalize(usdtOnTron.id as string, "b".repeat(64)), "finalizeSatoshiProof")).toMatchObject({ status: "SUBMITTED" });
 
     const solanaSignature = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
-    const sol = proofOf(await requestProof({ asset: "DTI20J63Z4N3", senderAddress: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", depositAddress: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So" }), "requestSatoshiProof");
-    expect((await finalize(sol.id as string, "c".repeat(64))).errors?.[0]?.message).toBe("txId: is not a transaction id of Solana: expected the base58 transaction signature (64 bytes).");
+    const sol = proofOf(
+      await requestProof({
+        asset: "DTI20J63Z4N3",
+        senderAddress: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        depositAddress: "mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So",
+      }),
+      "requestSatoshiProof",
+    );
+    expect((await finalize(sol.id as string, "c".repeat(64))).errors?.[0]?.message).toBe(
+      "txId: is not a transaction id of Solana: expected the base58 transaction signature (64 bytes).",
+    );
     expect(proofOf(await finalize(sol.id as string, solanaSignature), "finalizeSatoshiProof")).toMatchObject({ status: "SUBMITTED", txId: solanaSignature });
     // Base58 is case-sensitive: the same letters in another case are another transaction.
     expect((await finalize(sol.id as string, solanaSignature.toLowerCase().replace(/l/g, "L"))).errors?.[0]?.extensions?.code).toBe("CONFLICT");
@@ -100,7 +113,11 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
 
   it("refuses to finalize a proof past its due time", async () => {
     const { id } = proofOf(await requestProof(), "requestSatoshiProof") as { id: string };
-    await aopd.services.db.updateTable("aopd_proof").set({ due_at: new Date(Date.now() - 1_000) }).where("id", "=", id).execute();
+    await aopd.services.db
+      .updateTable("aopd_proof")
+      .set({ due_at: new Date(Date.now() - 1_000) })
+      .where("id", "=", id)
+      .execute();
     const late = await finalize(id);
     expect(late.errors?.[0]?.extensions?.code).toBe("CONFLICT");
     expect(late.errors?.[0]?.message).toMatch(/^The proof expired at .*; it can no longer be finalized\.$/);
@@ -125,8 +142,10 @@ describe.each(databaseDrivers)("Satoshi proofs on %s", (driver) => {
   });
 
   it("refuses Satoshi transitions on a signature proof", async () => {
-    const { body } = await aopd.query(`mutation { aopd { requestAoppProof(input: { customerId: "C", asset: DTI4H95J0R2X, expectedAddress: "${sender}" }) { proof { id } } } }`);
-    const id = ((body.data!.aopd as { requestAoppProof: { proof: { id: string } } }).requestAoppProof.proof.id);
+    const { body } = await aopd.query(
+      `mutation { aopd { requestAoppProof(input: { customerId: "C", asset: DTI4H95J0R2X, expectedAddress: "${sender}" }) { proof { id } } } }`,
+    );
+    const id = (body.data!.aopd as { requestAoppProof: { proof: { id: string } } }).requestAoppProof.proof.id;
     expect((await finalize(id)).errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", field: "id" });
   });
 });

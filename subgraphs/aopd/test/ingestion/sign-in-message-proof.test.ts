@@ -24,7 +24,12 @@ describe.each(databaseDrivers)("sign-in messages (EIP-4361) of signature proofs 
     await aopd?.close();
   });
 
-  const rowOf = (id: string) => aopd.services.db.selectFrom("aopd_proof").select(["status", "signature_scheme", "signed_message", "signature"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const rowOf = (id: string) =>
+    aopd.services.db
+      .selectFrom("aopd_proof")
+      .select(["status", "signature_scheme", "signed_message", "signature"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
   async function offered() {
     const requested = await requestSignatureProof(aopd, { asset: etherAsset, expectedAddress: wallet.address });
     const view = (await portalApi<View>(aopd, requested.token)).body;
@@ -49,17 +54,23 @@ describe.each(databaseDrivers)("sign-in messages (EIP-4361) of signature proofs 
     const checked = await parsed.verify({ signature: sig, domain: portal.host, nonce: parsed.nonce });
     expect(checked.success).toBe(true);
 
-    const answer = await postJson<{ proof: { status: string } }>(aopd, `${proof.token}/signature`, { signature: JSON.stringify({ address: wallet.address, msg: proof.signInMessage, sig }) });
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${proof.token}/signature`, {
+      signature: JSON.stringify({ address: wallet.address, msg: proof.signInMessage, sig }),
+    });
     expect([answer.status, answer.body.proof.status]).toEqual([200, "VERIFIED"]);
     expect(await rowOf(proof.proof.id)).toEqual({ status: "VERIFIED", signature_scheme: "eip191", signed_message: proof.signInMessage, signature: sig });
     // The same submission again is the same success.
-    const again = await postJson<{ proof: { status: string } }>(aopd, `${proof.token}/signature`, { signature: JSON.stringify({ address: wallet.address, msg: proof.signInMessage, sig }) });
+    const again = await postJson<{ proof: { status: string } }>(aopd, `${proof.token}/signature`, {
+      signature: JSON.stringify({ address: wallet.address, msg: proof.signInMessage, sig }),
+    });
     expect([again.status, again.body.proof.status]).toEqual([200, "VERIFIED"]);
   });
 
   it("accepts a bare signature over the offered sign-in message, and still the AOPP message's", async () => {
     const proof = await offered();
-    const answer = await postJson<{ proof: { status: string } }>(aopd, `${proof.token}/signature`, { signature: await wallet.signMessage(proof.signInMessage) });
+    const answer = await postJson<{ proof: { status: string } }>(aopd, `${proof.token}/signature`, {
+      signature: await wallet.signMessage(proof.signInMessage),
+    });
     expect([answer.status, answer.body.proof.status]).toEqual([200, "VERIFIED"]);
     expect((await rowOf(proof.proof.id)).signed_message).toBe(proof.signInMessage);
 
@@ -72,23 +83,32 @@ describe.each(databaseDrivers)("sign-in messages (EIP-4361) of signature proofs 
   it("refuses a signed sign-in message whose nonce was used, on another proof, and changes nothing", async () => {
     const first = await offered();
     const sig = await wallet.signMessage(first.signInMessage);
-    expect((await postJson(aopd, `${first.token}/signature`, { signature: JSON.stringify({ address: wallet.address, msg: first.signInMessage, sig }) })).status).toBe(200);
+    expect(
+      (await postJson(aopd, `${first.token}/signature`, { signature: JSON.stringify({ address: wallet.address, msg: first.signInMessage, sig }) })).status,
+    ).toBe(200);
 
     const second = await offered();
-    const answer = await postJson<Refusal>(aopd, `${second.token}/signature`, { signature: JSON.stringify({ address: wallet.address, msg: first.signInMessage, sig }) });
+    const answer = await postJson<Refusal>(aopd, `${second.token}/signature`, {
+      signature: JSON.stringify({ address: wallet.address, msg: first.signInMessage, sig }),
+    });
     expect([answer.status, answer.body.error]).toEqual([400, "wrong_message"]);
     expect(answer.body.reason).toMatch(/nonce [0-9a-f]{24} was already used by a verified signature; a nonce is accepted once/);
     expect(await rowOf(second.proof.id)).toEqual({ status: "PENDING", signature_scheme: null, signed_message: null, signature: null });
     // Nor does a message with this proof's nonce pass under another's.
     const unused = await offered();
     const foreign = variant(second.signInMessage, {});
-    const crossed = await postJson<Refusal>(aopd, `${unused.token}/signature`, { signature: JSON.stringify({ address: wallet.address, msg: foreign, sig: await wallet.signMessage(foreign) }) });
+    const crossed = await postJson<Refusal>(aopd, `${unused.token}/signature`, {
+      signature: JSON.stringify({ address: wallet.address, msg: foreign, sig: await wallet.signMessage(foreign) }),
+    });
     expect(crossed.body.reason).toMatch(/nonce [0-9a-f]{24} is not this proof's/);
   });
 
   it("refuses an expired sign-in message, as siwe does", async () => {
     const proof = await offered();
-    const expired = variant(proof.signInMessage, { issuedAt: new Date(Date.now() - 120_000).toISOString(), expirationTime: new Date(Date.now() - 60_000).toISOString() });
+    const expired = variant(proof.signInMessage, {
+      issuedAt: new Date(Date.now() - 120_000).toISOString(),
+      expirationTime: new Date(Date.now() - 60_000).toISOString(),
+    });
     const sig = await wallet.signMessage(expired);
     const bySiwe = await new SiweMessage(expired).verify({ signature: sig }, { suppressExceptions: true });
     expect([bySiwe.success, bySiwe.error?.type]).toEqual([false, "Expired message."]);

@@ -5,7 +5,11 @@ import { findXpubDerivation, OwnershipInputError } from "../../src/ownership/ind
 
 /** SLIP-0132 and BIP-84 vectors (mnemonic "abandon ... about"), as in find-xpub-derivation.test.ts. */
 const zpub = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
-const bip84 = { receive0: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", receive1: "bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g", change0: "bc1q8c6fshw2dlwun7ekn9qwf37cu2rn755upcp6el" };
+const bip84 = {
+  receive0: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+  receive1: "bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g",
+  change0: "bc1q8c6fshw2dlwun7ekn9qwf37cu2rn755upcp6el",
+};
 /** An address of another wallet: a full miss, the expensive case. */
 const foreign = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
 

@@ -53,7 +53,10 @@ describe("MediaIntake", () => {
     ["Matroska (EBML, not WebM)", padded(webmHeader("matroska"), 200)],
     ["a few bytes", Buffer.from([0x89, 0x50])],
   ])("refuses %s as unsupported_media_type", (_name, file) => {
-    expect(refusal(file)).toEqual({ code: "unsupported_media_type", reason: expect.stringContaining("not a PNG, JPEG or WebP image nor an MP4 or WebM video") });
+    expect(refusal(file)).toEqual({
+      code: "unsupported_media_type",
+      reason: expect.stringContaining("not a PNG, JPEG or WebP image nor an MP4 or WebM video"),
+    });
   });
 
   it("refuses an empty upload", () => {
@@ -64,12 +67,17 @@ describe("MediaIntake", () => {
     const intake = new MediaIntake(limits, 4_096);
     const file = padded(jpegHeader(100, 100), 10_001);
     intake.push(file.subarray(0, 10_000));
-    expect(() => intake.push(file.subarray(10_000))).toThrow(expect.objectContaining({ refusal: "media_too_large", message: "An image may have at most 10000 bytes; this upload has more." }));
+    expect(() => intake.push(file.subarray(10_000))).toThrow(
+      expect.objectContaining({ refusal: "media_too_large", message: "An image may have at most 10000 bytes; this upload has more." }),
+    );
     expect(take(padded(jpegHeader(100, 100), 10_000)).media.byteSize).toBe(10_000);
   });
 
   it("refuses a video past the video limit while streaming", () => {
-    expect(refusal(padded(mp4Header(), 50_001), 4_096)).toEqual({ code: "media_too_large", reason: "A video may have at most 50000 bytes; this upload has more." });
+    expect(refusal(padded(mp4Header(), 50_001), 4_096)).toEqual({
+      code: "media_too_large",
+      reason: "A video may have at most 50000 bytes; this upload has more.",
+    });
   });
 
   it.each([

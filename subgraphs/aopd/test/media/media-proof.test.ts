@@ -44,7 +44,13 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
 
   it("walks PENDING -> SUBMITTED (portal upload) -> VERIFIED (assessMediaProof), and the download is the upload byte for byte", async () => {
     const requested = await requestProof();
-    expect(requested).toMatchObject({ status: "PENDING", address, contentType: null, sha256: null, mediaUrl: `http://localhost:4000/aopd/media/${requested.id}` });
+    expect(requested).toMatchObject({
+      status: "PENDING",
+      address,
+      contentType: null,
+      sha256: null,
+      mediaUrl: `http://localhost:4000/aopd/media/${requested.id}`,
+    });
     const view = await portalApi<{ kind: string; media: unknown }>(aopd, requested.token);
     expect(view.body).toMatchObject({ kind: "media", media: { accepts: { maxImageBytes: 200_000, maxVideoBytes: 3_000_000 }, uploaded: null } });
 
@@ -52,12 +58,19 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
     // The declared type is ignored: the bytes say MP4.
     const uploaded = await upload(requested.token, file, { "content-type": "image/png" });
     expect(uploaded.status).toBe(200);
-    expect(uploaded.body.proof).toMatchObject({ status: "SUBMITTED", media: { uploaded: { contentType: "video/mp4", byteSize: file.length, sha256: sha256(file) } } });
+    expect(uploaded.body.proof).toMatchObject({
+      status: "SUBMITTED",
+      media: { uploaded: { contentType: "video/mp4", byteSize: file.length, sha256: sha256(file) } },
+    });
     expect(await chunkCount(requested.id)).toBe(3);
 
     const download = await officer(requested.id);
     expect(download.status).toBe(200);
-    expect(Object.fromEntries(["content-type", "content-length", "content-disposition", "x-content-type-options", "repr-digest"].map((name) => [name, download.headers.get(name)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        ["content-type", "content-length", "content-disposition", "x-content-type-options", "repr-digest"].map((name) => [name, download.headers.get(name)]),
+      ),
+    ).toEqual({
       "content-type": "video/mp4",
       "content-length": String(file.length),
       "content-disposition": `attachment; filename="proof-${requested.id}.mp4"`,
@@ -66,11 +79,28 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
     });
     expect(Buffer.from(await download.arrayBuffer()).equals(file)).toBe(true);
     const head = await officer(requested.id, { method: "HEAD" });
-    expect([head.status, head.headers.get("content-type"), head.headers.get("x-content-type-options"), (await head.arrayBuffer()).byteLength]).toEqual([200, "video/mp4", "nosniff", 0]);
+    expect([head.status, head.headers.get("content-type"), head.headers.get("x-content-type-options"), (await head.arrayBuffer()).byteLength]).toEqual([
+      200,
+      "video/mp4",
+      "nosniff",
+      0,
+    ]);
 
-    const assessed = await mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address visible") { ${fields} } } }`, { id: requested.id });
-    expect(assessed).toMatchObject({ status: "VERIFIED", assessment: "VERIFIED", comment: "hardware wallet", contentType: "video/mp4", byteSize: file.length, sha256: sha256(file), dueAt: null });
-    await expect(mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED, reason: ADDRESS_NOT_SHOWN) { id } } }`, { id: requested.id })).rejects.toMatchObject({
+    const assessed = await mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address visible") { ${fields} } } }`, {
+      id: requested.id,
+    });
+    expect(assessed).toMatchObject({
+      status: "VERIFIED",
+      assessment: "VERIFIED",
+      comment: "hardware wallet",
+      contentType: "video/mp4",
+      byteSize: file.length,
+      sha256: sha256(file),
+      dueAt: null,
+    });
+    await expect(
+      mutate(`($id: ID!) { aopd { assessMediaProof(id: $id, assessment: FAILED, reason: ADDRESS_NOT_SHOWN) { id } } }`, { id: requested.id }),
+    ).rejects.toMatchObject({
       extensions: { code: "CONFLICT" },
     });
   });
@@ -93,7 +123,11 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
     const file = padded(webmHeader(), 10_000, 3);
     const put = await officer(requested.id, { method: "PUT", body: new Uint8Array(file) });
     expect(put.status).toBe(200);
-    expect(((await put.json()) as { proof: Record<string, unknown> }).proof).toMatchObject({ status: "SUBMITTED", contentType: "video/webm", sha256: sha256(file) });
+    expect(((await put.json()) as { proof: Record<string, unknown> }).proof).toMatchObject({
+      status: "SUBMITTED",
+      contentType: "video/webm",
+      sha256: sha256(file),
+    });
     expect(Buffer.from(await (await officer(requested.id)).arrayBuffer()).equals(file)).toBe(true);
   });
 
@@ -176,14 +210,18 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
     await expect(aopd.services.db.deleteFrom("aopd_proof_media_chunk").where("proof_id", "=", requested.id).execute()).rejects.toThrow(/within its retention/);
     expect(await chunkCount(requested.id)).toBe(2);
     // Last changed six years ago: past the default retention of five.
-    await aopd.services.db.updateTable("aopd_proof").set({ updated_at: new Date(Date.now() - 6 * 366 * 86_400_000) }).where("id", "=", requested.id).execute();
+    await aopd.services.db
+      .updateTable("aopd_proof")
+      .set({ updated_at: new Date(Date.now() - 6 * 366 * 86_400_000) })
+      .where("id", "=", requested.id)
+      .execute();
     await aopd.services.db.deleteFrom("aopd_proof").where("id", "=", requested.id).execute();
     expect(await chunkCount(requested.id)).toBe(0);
   });
 
   it("refuses a file for another kind of proof, unknown ids and methods", async () => {
     const { body } = await aopd.query(`mutation { aopd { requestAoppProof(input: { customerId: "C", asset: DTI4H95J0R2X }) { portalUrl } } }`);
-    const token = ((body.data!.aopd as { requestAoppProof: { portalUrl: string } }).requestAoppProof.portalUrl).split("/").pop()!;
+    const token = (body.data!.aopd as { requestAoppProof: { portalUrl: string } }).requestAoppProof.portalUrl.split("/").pop()!;
     expect((await upload(token, pngImage(2, 2))).body).toMatchObject({ error: "wrong_kind" });
     expect((await officer("00000000-0000-4000-8000-000000000000")).status).toBe(404);
     expect((await officer("%2e%2e%2f%2e%2e%2fgraphql")).status).toBe(404);
@@ -193,7 +231,11 @@ describe.each(databaseDrivers)("media proofs on %s", (driver) => {
 
   it("refuses an upload after the due time", async () => {
     const requested = await requestProof();
-    await aopd.services.db.updateTable("aopd_proof").set({ due_at: new Date(Date.now() - 1_000) }).where("id", "=", requested.id).execute();
+    await aopd.services.db
+      .updateTable("aopd_proof")
+      .set({ due_at: new Date(Date.now() - 1_000) })
+      .where("id", "=", requested.id)
+      .execute();
     expect((await upload(requested.token, pngImage(2, 2))).body).toMatchObject({ error: "expired" });
   });
 });

@@ -57,7 +57,13 @@ function trickle(upload: Upload, everyMs: number): Promise<Answer | "closed"> {
 }
 
 /** Polls the replica's upload state, which only polling can see, with the test kit's deadline. */
-const until = (condition: () => boolean | Promise<boolean>) => pollUntil("the upload state", async () => condition(), (holds) => holds, { intervalMs: 10 });
+const until = (condition: () => boolean | Promise<boolean>) =>
+  pollUntil(
+    "the upload state",
+    async () => condition(),
+    (holds) => holds,
+    { intervalMs: 10 },
+  );
 
 const requestProof = async (aopd: TestAopd) => {
   const { body } = await aopd.query(
@@ -75,7 +81,15 @@ describe.each(databaseDrivers)("upload bounds per link and per client on %s", (d
 
   beforeAll(async () => {
     aopd = await startTestAopd(driver, {
-      config: { trustedProxyHops: 1, rateLimitPerClient: 0, rateLimitPerCredential: 0, maxConcurrentUploads: 4, maxUploadsPerClient: 2, uploadMinBytesPerSecond: 0, uploadIdleSeconds: 120 },
+      config: {
+        trustedProxyHops: 1,
+        rateLimitPerClient: 0,
+        rateLimitPerCredential: 0,
+        maxConcurrentUploads: 4,
+        maxUploadsPerClient: 2,
+        uploadMinBytesPerSecond: 0,
+        uploadIdleSeconds: 120,
+      },
     });
   });
   afterAll(async () => {
@@ -110,7 +124,10 @@ describe.each(databaseDrivers)("upload bounds per link and per client on %s", (d
     const officerPath = `/aopd/media/${proof.id}`;
     const first = startUpload(aopd.url, officerPath, video, 100_000, "192.0.2.1", "PUT");
     await until(() => aopd.uploadSlots.inUse === 1);
-    expect(await startUpload(aopd.url, officerPath, video, video.length, "192.0.2.1", "PUT").answer).toMatchObject({ status: 409, body: { error: "upload_in_progress" } });
+    expect(await startUpload(aopd.url, officerPath, video, video.length, "192.0.2.1", "PUT").answer).toMatchObject({
+      status: 409,
+      body: { error: "upload_in_progress" },
+    });
     first.rest();
     expect(await first.answer).toMatchObject({ status: 200 });
   });
@@ -132,10 +149,17 @@ describe.each(databaseDrivers)("the minimum upload rate on %s", (driver) => {
   it("cuts off an upload that trickles below the rate with 408 upload_too_slow, closing the connection and keeping nothing; the link then takes a file", async () => {
     const proof = await requestProof(aopd);
     const answer = await trickle(startUpload(aopd.url, proof.path, video, 10, "127.0.0.1"), 50);
-    expect(answer).toMatchObject({ status: 408, headers: { connection: "close" }, body: { error: "upload_too_slow", reason: expect.stringContaining("at least 1000 are required") } });
+    expect(answer).toMatchObject({
+      status: 408,
+      headers: { connection: "close" },
+      body: { error: "upload_too_slow", reason: expect.stringContaining("at least 1000 are required") },
+    });
     await until(() => aopd.uploadSlots.inUse === 0);
     expect(await chunksOf(aopd, proof.id)).toBe(0);
-    expect(await startUpload(aopd.url, proof.path, video, video.length, "127.0.0.1").answer).toMatchObject({ status: 200, body: { proof: { status: "SUBMITTED" } } });
+    expect(await startUpload(aopd.url, proof.path, video, video.length, "127.0.0.1").answer).toMatchObject({
+      status: 200,
+      body: { proof: { status: "SUBMITTED" } },
+    });
   });
 
   it("cuts off an upload that starts fast and then trickles: the rate is judged per window, not since the start", async () => {
@@ -156,7 +180,14 @@ describe("one link trickling, and uploads on two doors, on PostgreSQL", () => {
   beforeAll(async () => {
     // The defaults, but a rate window long enough that the trickle outlives the test.
     aopd = await startTestAopd("postgres", {
-      config: { trustedProxyHops: 1, rateLimitPerClient: 0, rateLimitPerCredential: 0, maxConcurrentUploads: 4, maxUploadsPerClient: 2, uploadRateWindowSeconds: 600 },
+      config: {
+        trustedProxyHops: 1,
+        rateLimitPerClient: 0,
+        rateLimitPerCredential: 0,
+        maxConcurrentUploads: 4,
+        maxUploadsPerClient: 2,
+        uploadRateWindowSeconds: 600,
+      },
     });
   });
   afterAll(async () => {
@@ -169,7 +200,9 @@ describe("one link trickling, and uploads on two doors, on PostgreSQL", () => {
     const customer = startUpload(aopd.url, proof.path, video, 100_000, "198.51.100.200");
     // Counted under different keys (link and proof id), as on two replicas: the row lock decides.
     await until(async () => {
-      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE relation = 'aopd_proof'::regclass AND mode = 'RowShareLock'`.execute(aopd.services.db);
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE relation = 'aopd_proof'::regclass AND mode = 'RowShareLock'`.execute(
+        aopd.services.db,
+      );
       return Number(rows[0]!.n) >= 1;
     });
     const officer = await startUpload(aopd.url, `/aopd/media/${proof.id}`, pngImage(8, 8), Number.MAX_SAFE_INTEGER, "192.0.2.1", "PUT").answer;
@@ -192,9 +225,12 @@ describe("one link trickling, and uploads on two doors, on PostgreSQL", () => {
     // The other customers, three at a time (the slots the trickle leaves), each from an address of its own.
     const statuses: number[] = [];
     for (let start = 0; start < customers; start += 3) {
-      const batch = others.slice(start, start + 3).map((proof, index) =>
-        startUpload(aopd.url, proof.path, pngImage(8, 8, { seed: start + index }), Number.MAX_SAFE_INTEGER, `198.51.100.${start + index + 10}`).answer,
-      );
+      const batch = others
+        .slice(start, start + 3)
+        .map(
+          (proof, index) =>
+            startUpload(aopd.url, proof.path, pngImage(8, 8, { seed: start + index }), Number.MAX_SAFE_INTEGER, `198.51.100.${start + index + 10}`).answer,
+        );
       for (const answer of await Promise.all(batch)) statuses.push(answer === "closed" ? 0 : answer.status);
     }
     const officer = await startUpload(aopd.url, `/aopd/media/${officerProof.id}`, pngImage(8, 8), Number.MAX_SAFE_INTEGER, "192.0.2.1", "PUT").answer;

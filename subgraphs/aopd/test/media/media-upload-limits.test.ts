@@ -19,11 +19,15 @@ describe("media upload limits", () => {
   const startUpload = (token: string, file: Buffer, sent: number) => {
     let sending!: ClientRequest;
     const answer = new Promise<{ status: number; body: string } | "closed">((resolve) => {
-      sending = httpRequest(new URL(`/portal/api/proof/${token}/media`, aopd.url), { method: "POST", headers: { "content-length": String(file.length) } }, (response) => {
-        let body = "";
-        response.on("data", (bytes) => (body += bytes));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-      });
+      sending = httpRequest(
+        new URL(`/portal/api/proof/${token}/media`, aopd.url),
+        { method: "POST", headers: { "content-length": String(file.length) } },
+        (response) => {
+          let body = "";
+          response.on("data", (bytes) => (body += bytes));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
       sending.on("error", () => resolve("closed"));
       sending.on("close", () => resolve("closed"));
     });
@@ -33,7 +37,9 @@ describe("media upload limits", () => {
   /** Uploads lock their proof's row (`FOR UPDATE`): this waits until `count` hold it. */
   const lockedProofRows = async (count: number) => {
     for (;;) {
-      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE relation = 'aopd_proof'::regclass AND mode = 'RowShareLock'`.execute(aopd.services.db);
+      const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM pg_locks WHERE relation = 'aopd_proof'::regclass AND mode = 'RowShareLock'`.execute(
+        aopd.services.db,
+      );
       if (Number(rows[0]!.n) >= count) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -53,7 +59,11 @@ describe("media upload limits", () => {
     const running = startUpload(first.token, file, 100_000);
     await lockedProofRows(1);
     const refused = await portalApi<{ error: string }>(aopd, `${second.token}/media`, { method: "POST", body: new Uint8Array(pngImage(4, 4)) });
-    expect({ status: refused.status, error: refused.body.error, retryAfter: refused.headers.get("retry-after") }).toEqual({ status: 503, error: "service_unavailable", retryAfter: "5" });
+    expect({ status: refused.status, error: refused.body.error, retryAfter: refused.headers.get("retry-after") }).toEqual({
+      status: 503,
+      error: "service_unavailable",
+      retryAfter: "5",
+    });
     running.rest();
     expect(await running.answer).toMatchObject({ status: 200 });
     expect((await portalApi(aopd, `${second.token}/media`, { method: "POST", body: new Uint8Array(pngImage(4, 4)) })).status).toBe(200);

@@ -24,7 +24,11 @@ describe("a PSBT proof signed by Electrum's 2-of-3 multisig wallet", () => {
   let folder: string;
   let vault: string;
   const sign = async (cosigner: number, transaction: string) => {
-    const { stdout } = await run(electrum, ["--offline", "-D", join(folder, "data"), "-w", join(folder, `cosigner${cosigner}`), "signtransaction", transaction], { timeout: 120_000 });
+    const { stdout } = await run(
+      electrum,
+      ["--offline", "-D", join(folder, "data"), "-w", join(folder, `cosigner${cosigner}`), "signtransaction", transaction],
+      { timeout: 120_000 },
+    );
     return stdout.trim();
   };
 

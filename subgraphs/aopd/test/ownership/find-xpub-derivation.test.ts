@@ -88,9 +88,7 @@ describe("findXpubDerivation", () => {
 
   it("returns undefined for an address of another wallet and for P2WSH", () => {
     expect(findXpubDerivation({ xpub: slip132.zpub, address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", maxIndex: 20 })).toBeUndefined();
-    expect(
-      findXpubDerivation({ xpub: slip132.xpub, address: "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3", maxIndex: 20 }),
-    ).toBeUndefined();
+    expect(findXpubDerivation({ xpub: slip132.xpub, address: "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3", maxIndex: 20 })).toBeUndefined();
   });
 
   it("rejects unreadable extended keys with a reason and a stable code", () => {

@@ -63,16 +63,24 @@ describe("the addresses a signature's key controls", () => {
   });
 
   it("gives the EVM, TRON and BNB Beacon Chain addresses of the secp256k1 key behind an Ethereum or a TRON signature", () => {
-    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key).toLowerCase(), message, signature: hex(signPersonalMessage(key, message)) })).toEqual(secp256k1Siblings(key));
-    expect(keyAddressesOf({ assetFamily: "tron", address: tronAddressOf(key), message, signature: hex(signTronMessage(key, message)) })).toEqual(secp256k1Siblings(key));
+    expect(
+      keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key).toLowerCase(), message, signature: hex(signPersonalMessage(key, message)) }),
+    ).toEqual(secp256k1Siblings(key));
+    expect(keyAddressesOf({ assetFamily: "tron", address: tronAddressOf(key), message, signature: hex(signTronMessage(key, message)) })).toEqual(
+      secp256k1Siblings(key),
+    );
   });
 
   it("names nothing where the signature reveals no key (Taproot) or its key is not the proven address's", () => {
     const { outputKey } = taprootKeyPair(key);
     expect(keyAddressesOf({ assetFamily: "bitcoin", address: p2trAddress(outputKey), message, signature: signBip322Taproot(key, message) })).toEqual([]);
     // Someone else's valid signature over the same message: its key does not hash to the claimed address.
-    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key), message, signature: hex(signPersonalMessage(other, message)) })).toEqual([]);
-    expect(keyAddressesOf({ assetFamily: "bitcoin", address: p2wpkhAddress(publicKeyOf(key)), message, signature: signLegacy(other, message, 39) })).toEqual([]);
+    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key), message, signature: hex(signPersonalMessage(other, message)) })).toEqual(
+      [],
+    );
+    expect(keyAddressesOf({ assetFamily: "bitcoin", address: p2wpkhAddress(publicKeyOf(key)), message, signature: signLegacy(other, message, 39) })).toEqual(
+      [],
+    );
     expect(keyAddressesOf({ assetFamily: "solana", address: "11111111111111111111111111111111", message, signature: "x" })).toEqual([]);
     expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key), message, signature: "not a signature" })).toEqual([]);
   });

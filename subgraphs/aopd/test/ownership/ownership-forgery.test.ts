@@ -4,13 +4,24 @@ import { concatBytes } from "@noble/hashes/utils.js";
 import { base58, base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
 import { parseStrictDerSignature } from "../../src/ownership/parse-strict-der-signature.js";
+import { findXpubDerivation, parseExtendedPublicKey, verifyBitcoinMessage, verifyOwnershipSignature } from "../../src/ownership/index.js";
 import {
-  findXpubDerivation,
-  parseExtendedPublicKey,
-  verifyBitcoinMessage,
-  verifyOwnershipSignature,
-} from "../../src/ownership/index.js";
-import { bip322WitnessPublicKeyHash, encodeWitness, ethereumAddressOf, p2shP2wpkhAddress, p2trAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signBip322Taproot, signLegacy, signPersonalMessage, signTronMessage, taprootKeyPair, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
+  bip322WitnessPublicKeyHash,
+  encodeWitness,
+  ethereumAddressOf,
+  p2shP2wpkhAddress,
+  p2trAddress,
+  p2wpkhAddress,
+  publicKeyOf,
+  signBip322PublicKeyHash,
+  signBip322Taproot,
+  signLegacy,
+  signPersonalMessage,
+  signTronMessage,
+  taprootKeyPair,
+  testSecretKey,
+  tronAddressOf,
+} from "@compliance-graph/test-kit";
 
 /**
  * Security regressions, each written as the attack it stops: someone without the victim's key
@@ -30,8 +41,12 @@ describe("proof-of-control forgery attempts", () => {
   it("a TRON signature replayed as an Ethereum proof, or the other way round, fails although key and 20-byte address are the same", () => {
     const tronSignature = base64.encode(signTronMessage(victim, requested));
     const ethereumSignature = base64.encode(signPersonalMessage(victim, requested));
-    expect(verifyOwnershipSignature({ assetFamily: "ethereum", address: ethereumAddressOf(victim), message: requested, signature: tronSignature })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
-    expect(verifyOwnershipSignature({ assetFamily: "tron", address: tronAddressOf(victim), message: requested, signature: ethereumSignature })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
+    expect(
+      verifyOwnershipSignature({ assetFamily: "ethereum", address: ethereumAddressOf(victim), message: requested, signature: tronSignature }),
+    ).toMatchObject({ code: "SIGNATURE_MISMATCH" });
+    expect(verifyOwnershipSignature({ assetFamily: "tron", address: tronAddressOf(victim), message: requested, signature: ethereumSignature })).toMatchObject({
+      code: "SIGNATURE_MISMATCH",
+    });
   });
 
   it("a Solana address that is a small-order point, for which a signature needs no secret, proves nothing", () => {
@@ -41,7 +56,9 @@ describe("proof-of-control forgery attempts", () => {
     const forged = new Uint8Array(64);
     forged.set(identity, 0);
     expect(ed25519.verify(forged, new TextEncoder().encode(requested), identity)).toBe(true);
-    expect(verifyOwnershipSignature({ assetFamily: "solana", address: base58.encode(identity), message: requested, signature: base58.encode(forged) })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
+    expect(
+      verifyOwnershipSignature({ assetFamily: "solana", address: base58.encode(identity), message: requested, signature: base58.encode(forged) }),
+    ).toMatchObject({ code: "SIGNATURE_MISMATCH" });
   });
 
   it("replaying the victim's proof made for another request fails", () => {
@@ -104,11 +121,7 @@ describe("proof-of-control forgery attempts", () => {
     const der = signature.subarray(0, -1);
     // Pad R with a superfluous zero byte: same number, different bytes.
     const rLength = der[3] ?? 0;
-    const padded = concatBytes(
-      Uint8Array.of(0x30, (der[1] ?? 0) + 1, 0x02, rLength + 1, 0x00),
-      der.subarray(4),
-      Uint8Array.of(0x01),
-    );
+    const padded = concatBytes(Uint8Array.of(0x30, (der[1] ?? 0) + 1, 0x02, rLength + 1, 0x00), der.subarray(4), Uint8Array.of(0x01));
     expect(bitcoin(victimP2wpkh, base64.encode(encodeWitness([padded, key])))).toMatchObject({ code: "MALFORMED_SIGNATURE" });
   });
 

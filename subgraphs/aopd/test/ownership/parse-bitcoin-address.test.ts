@@ -17,18 +17,8 @@ const bip350Valid = [
     "P2WSH",
     "0020000000c4a5cad46221b2a187905e5266362b99d5e91c6ce24d165dab93e86433",
   ],
-  [
-    "tb1pqqqqp399et2xygdj5xreqhjjvcmzhxw4aywxecjdzew6hylgvsesf3hn0c",
-    "testnet",
-    "P2TR",
-    "5120000000c4a5cad46221b2a187905e5266362b99d5e91c6ce24d165dab93e86433",
-  ],
-  [
-    "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0",
-    "mainnet",
-    "P2TR",
-    "512079be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798",
-  ],
+  ["tb1pqqqqp399et2xygdj5xreqhjjvcmzhxw4aywxecjdzew6hylgvsesf3hn0c", "testnet", "P2TR", "5120000000c4a5cad46221b2a187905e5266362b99d5e91c6ce24d165dab93e86433"],
+  ["bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0", "mainnet", "P2TR", "512079be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"],
 ] as const;
 
 /** Valid per BIP-350 but not one of the five formats a proof request can name. */

@@ -1,15 +1,22 @@
 import { bytesToHex, concatBytes } from "@noble/hashes/utils.js";
 import { base64 } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import {
-  bip322MessageHash,
-  bip322ToSign,
-  bip322ToSpend,
-  displayTxid,
-} from "../../src/ownership/bip322-virtual-transactions.js";
+import { bip322MessageHash, bip322ToSign, bip322ToSpend, displayTxid } from "../../src/ownership/bip322-virtual-transactions.js";
 import { parseBitcoinAddress, verifyBitcoinMessage } from "../../src/ownership/index.js";
 import { taprootOutputKey } from "../../src/ownership/taproot-output-key.js";
-import { bip322WitnessPublicKeyHash, encodeWitness, p2shP2wpkhAddress, p2trAddress, p2wpkhAddress, publicKeyOf, secretFromWif, signBip322PublicKeyHash, signBip322Taproot, taprootKeyPair, testSecretKey } from "@compliance-graph/test-kit";
+import {
+  bip322WitnessPublicKeyHash,
+  encodeWitness,
+  p2shP2wpkhAddress,
+  p2trAddress,
+  p2wpkhAddress,
+  publicKeyOf,
+  secretFromWif,
+  signBip322PublicKeyHash,
+  signBip322Taproot,
+  taprootKeyPair,
+  testSecretKey,
+} from "@compliance-graph/test-kit";
 
 /** The BIP-322 test key and its addresses (BIP text, "Test vectors", and bip-0322/basic-test-vectors.json). */
 const bip322Key = "L3VFeEujGtevx9w18HD1fhRbCH67Az2dpCymeRE1SoPK6XQtaN2k";
@@ -20,8 +27,14 @@ const bip322P2tr = "bc1ppv609nr0vr25u07u95waq5lucwfm6tde4nydujnu8npg4q75mr5sxq8l
 const bip322Signatures = [
   ["", "AkcwRAIgM2gBAQqvZX15ZiysmKmQpDrG83avLIT492QBzLnQIxYCIBaTpOaD20qRlEylyxFSeEA2ba9YOixpX8z46TSDtS40ASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI="],
   ["", "AkgwRQIhAPkJ1Q4oYS0htvyuSFHLxRQpFAY56b70UvE7Dxazen0ZAiAtZfFz1S6T6I23MWI2lK/pcNTWncuyL8UL+oMdydVgzAEhAsfxIAMZZEKUPYWI4BruhAQjzFT8FSFSajuFwrDL1Yhy"],
-  ["Hello World", "AkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI="],
-  ["Hello World", "AkgwRQIhAOzyynlqt93lOKJr+wmmxIens//zPzl9tqIOua93wO6MAiBi5n5EyAcPScOjf1lAqIUIQtr3zKNeavYabHyR8eGhowEhAsfxIAMZZEKUPYWI4BruhAQjzFT8FSFSajuFwrDL1Yhy"],
+  [
+    "Hello World",
+    "AkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI=",
+  ],
+  [
+    "Hello World",
+    "AkgwRQIhAOzyynlqt93lOKJr+wmmxIens//zPzl9tqIOua93wO6MAiBi5n5EyAcPScOjf1lAqIUIQtr3zKNeavYabHyR8eGhowEhAsfxIAMZZEKUPYWI4BruhAQjzFT8FSFSajuFwrDL1Yhy",
+  ],
 ] as const;
 
 /** Taproot key path with SIGHASH_ALL: Bitcoin Core `util_tests.cpp` (BIP-322 PR #24058), "Hello World". */
@@ -29,10 +42,26 @@ const taprootSighashAll = "AUHd69PrJQEv+oKTfZ8l+WROBHuy9HKrbFCJu7U1iK2iiEy1vMU5E
 
 /** bitcoin/bips `bip-0322/basic-test-vectors.json` and `generated-test-vectors.json`, "simple" entries we support. */
 const bipJsonVectors = [
-  ["No prefix fallback", "bc1pss0zhytly75awhm6x2hhvd5lnzv3vssgrf9axfheq8ldyzn88ges79fler", "AUCJYOwOjxYAvatTAGYaVlNXBVyFuc4MwNQkOuK2tl8xhfKDONd0NjfYyNSYcRqeCp8hsAnCEPHAVEkO9h6vbQ/R"],
-  ["TPIZPITUIHEUHO5ACOL6W6MBVD", "bc1p9cyuceaazr8cz46mvgkzl94wy397mwpqsrk84su37t72jvkg6wzqv52nfp", "AUBay6NwR4LEYedkTG+vE9F7C0RTOCB5NH6ZAqf+3hudjHIkOzSZk1jW/5Kt0wRKX3llJ25os+0qktdou4/Y8516"],
-  ["ESHJI7MWUL64AXHBI42L3UR4QA", "bc1qkntwc3c4dzxh9xh6875l03fn3vkk023jgak3u7", "AkcwRAIgCYHF/vn67iZX5WBimh84kqD6pTME6eNCMGhfFnnwCNECIAF3nMCk/RfLit+uv8a8FgfQIw0f0ASE21GSz7rX17PsASEDTA2vM8bOtUFgvenSDUmvkq7aWNwoTB0CMiM6carHY1s="],
-  ["Hello World", bip322P2wpkh, "smpAkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI="],
+  [
+    "No prefix fallback",
+    "bc1pss0zhytly75awhm6x2hhvd5lnzv3vssgrf9axfheq8ldyzn88ges79fler",
+    "AUCJYOwOjxYAvatTAGYaVlNXBVyFuc4MwNQkOuK2tl8xhfKDONd0NjfYyNSYcRqeCp8hsAnCEPHAVEkO9h6vbQ/R",
+  ],
+  [
+    "TPIZPITUIHEUHO5ACOL6W6MBVD",
+    "bc1p9cyuceaazr8cz46mvgkzl94wy397mwpqsrk84su37t72jvkg6wzqv52nfp",
+    "AUBay6NwR4LEYedkTG+vE9F7C0RTOCB5NH6ZAqf+3hudjHIkOzSZk1jW/5Kt0wRKX3llJ25os+0qktdou4/Y8516",
+  ],
+  [
+    "ESHJI7MWUL64AXHBI42L3UR4QA",
+    "bc1qkntwc3c4dzxh9xh6875l03fn3vkk023jgak3u7",
+    "AkcwRAIgCYHF/vn67iZX5WBimh84kqD6pTME6eNCMGhfFnnwCNECIAF3nMCk/RfLit+uv8a8FgfQIw0f0ASE21GSz7rX17PsASEDTA2vM8bOtUFgvenSDUmvkq7aWNwoTB0CMiM6carHY1s=",
+  ],
+  [
+    "Hello World",
+    bip322P2wpkh,
+    "smpAkcwRAIgZRfIY3p7/DoVTty6YZbWS71bc5Vct9p9Fia83eRmw2QCICK/ENGfwLtptFluMGs2KsqoNSk89pO7F29zJLUx9a/sASECx/EgAxlkQpQ9hYjgGu6EBCPMVPwVIVJqO4XCsMvViHI=",
+  ],
 ] as const;
 
 /** bip322-js 3.0 README key (the BIP-322 key) nested as P2SH-P2WPKH, "Hello World". */
@@ -45,9 +74,24 @@ const nestedSegwit = {
 describe("BIP-322 virtual transactions", () => {
   const vectors = [
     // [message, message_hash, to_spend txid, to_sign txid] from the BIP and basic-test-vectors.json
-    ["", "c90c269c4f8fcbe6880f72a721ddfbf1914268a794cbb21cfafee13770ae19f1", "c5680aa69bb8d860bf82d4e9cd3504b55dde018de765a91bb566283c545a99a7", "1e9654e951a5ba44c8604c4de6c67fd78a27e81dcadcfe1edf638ba3aaebaed6"],
-    ["Hello World", "f0eb03b1a75ac6d9847f55c624a99169b5dccba2a31f5b23bea77ba270de0a7a", "b79d196740ad5217771c1098fc4a4b51e0535c32236c71f1ea4d61a2d603352b", "88737ae86f2077145f93cc4b153ae9a1cb8d56afa511988c149c5c8c9d93bddf"],
-    ["UTF-8 support: öäüéàè 测试文本 \uD83D\uDE04", "43936b237ea38c7794eb5d755e0d220b6db92ebfc5c8f482759d22b1286376d7", "c8f4f525fe8afb1bc09b44175bd2096f079c98425e8a1be676b712add1fb62f0", "8f488e06b89eafd019ec528109eafaf7f1d1811fd617aa1eeb9658f1c1be6586"],
+    [
+      "",
+      "c90c269c4f8fcbe6880f72a721ddfbf1914268a794cbb21cfafee13770ae19f1",
+      "c5680aa69bb8d860bf82d4e9cd3504b55dde018de765a91bb566283c545a99a7",
+      "1e9654e951a5ba44c8604c4de6c67fd78a27e81dcadcfe1edf638ba3aaebaed6",
+    ],
+    [
+      "Hello World",
+      "f0eb03b1a75ac6d9847f55c624a99169b5dccba2a31f5b23bea77ba270de0a7a",
+      "b79d196740ad5217771c1098fc4a4b51e0535c32236c71f1ea4d61a2d603352b",
+      "88737ae86f2077145f93cc4b153ae9a1cb8d56afa511988c149c5c8c9d93bddf",
+    ],
+    [
+      "UTF-8 support: öäüéàè 测试文本 \uD83D\uDE04",
+      "43936b237ea38c7794eb5d755e0d220b6db92ebfc5c8f482759d22b1286376d7",
+      "c8f4f525fe8afb1bc09b44175bd2096f079c98425e8a1be676b712add1fb62f0",
+      "8f488e06b89eafd019ec528109eafaf7f1d1811fd617aa1eeb9658f1c1be6586",
+    ],
   ] as const;
 
   it.each(vectors)("matches the published hashes for message %j", (message, messageHash, toSpendTxid, toSignTxid) => {
@@ -105,7 +149,12 @@ describe("BIP-322 simple signatures", () => {
       ["Wrong message that was not signed", bip322P2wpkh, "smp" + empty, "SIGNATURE_MISMATCH"],
       ["", bip322P2wpkh, "smpAA==", "MALFORMED_SIGNATURE"],
       ["", bip322P2wpkh, "fooAA==", "MALFORMED_SIGNATURE"],
-      ["incorrect prefix", "bc1pyrgrm6cu6n54jrvkdjd9rvyd3xfyu84s2623awu2srn6mxhscwpsm5644w", "fulAUDZwFXUp+adN+/UZj5dVrGAbB3zKs1Vcalz5fCF9srxS63eSWNGvH1NYbrBkPt1BJDUyWUz9zgUxfc63/QheT6M", "UNSUPPORTED_SIGNATURE"],
+      [
+        "incorrect prefix",
+        "bc1pyrgrm6cu6n54jrvkdjd9rvyd3xfyu84s2623awu2srn6mxhscwpsm5644w",
+        "fulAUDZwFXUp+adN+/UZj5dVrGAbB3zKs1Vcalz5fCF9srxS63eSWNGvH1NYbrBkPt1BJDUyWUz9zgUxfc63/QheT6M",
+        "UNSUPPORTED_SIGNATURE",
+      ],
       ["OVKTTPEFKLUOTAOJSPCKIHCQZW", "bc1qkntwc3c4dzxh9xh6875l03fn3vkk023jgak3u7", bipJsonVectors[2][2], "SIGNATURE_MISMATCH"],
       ["ESHJI7MWUL64AXHBI42L3UR4QA", "bc1qx3f9s3scavc92s3g2fhwzqzn7qucd37ez03jpf", bipJsonVectors[2][2], "SIGNATURE_MISMATCH"],
       ["IHUVDIXOZV7EE7RU6CP7JUS57N", "bc1p9cyuceaazr8cz46mvgkzl94wy397mwpqsrk84su37t72jvkg6wzqv52nfp", bipJsonVectors[1][2], "SIGNATURE_MISMATCH"],
@@ -142,12 +191,7 @@ describe("BIP-322 simple signatures", () => {
     const taproot = p2trAddress(taprootKeyPair(secret).outputKey);
 
     it("verifies P2WPKH and P2SH-P2WPKH on every network", () => {
-      const addresses = [
-        p2wpkhAddress(publicKey),
-        p2wpkhAddress(publicKey, "tb"),
-        p2shP2wpkhAddress(publicKey),
-        p2shP2wpkhAddress(publicKey, "testnet"),
-      ];
+      const addresses = [p2wpkhAddress(publicKey), p2wpkhAddress(publicKey, "tb"), p2shP2wpkhAddress(publicKey), p2shP2wpkhAddress(publicKey, "testnet")];
       for (const address of addresses) {
         const signature = signBip322PublicKeyHash(secret, address, message);
         expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "bip322-simple" });
@@ -196,13 +240,7 @@ describe("BIP-322 simple signatures", () => {
       const [signature, key] = bip322WitnessPublicKeyHash(secret, address, message);
       if (signature === undefined || key === undefined) throw new Error("witness has two items");
       const withType = (type: number) => concatBytes(signature.subarray(0, -1), Uint8Array.of(type));
-      const cases = [
-        [withType(0x02), key],
-        [withType(0x81), key],
-        [signature, publicKeyOf(secret, false)],
-        [signature],
-        [signature, key, Uint8Array.of(0x00)],
-      ];
+      const cases = [[withType(0x02), key], [withType(0x81), key], [signature, publicKeyOf(secret, false)], [signature], [signature, key, Uint8Array.of(0x00)]];
       for (const items of cases) {
         expect(verifyBitcoinMessage({ address, message, signature: base64.encode(encodeWitness(items)) })).toMatchObject({ ok: false });
       }

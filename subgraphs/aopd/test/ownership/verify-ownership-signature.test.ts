@@ -1,12 +1,21 @@
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { base58 } from "@scure/base";
 import { describe, expect, it } from "vitest";
+import { addressMatchesFormat, verifyOwnershipSignature, type OwnershipSignatureInput } from "../../src/ownership/index.js";
 import {
-  addressMatchesFormat,
-  verifyOwnershipSignature,
-  type OwnershipSignatureInput,
-} from "../../src/ownership/index.js";
-import { ethereumAddressOf, p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signLegacy, signPersonalMessage, signSolanaMessage, signTronMessage, solanaAddressOf, testSecretKey, tronAddressOf } from "@compliance-graph/test-kit";
+  ethereumAddressOf,
+  p2pkhAddress,
+  p2wpkhAddress,
+  publicKeyOf,
+  signBip322PublicKeyHash,
+  signLegacy,
+  signPersonalMessage,
+  signSolanaMessage,
+  signTronMessage,
+  solanaAddressOf,
+  testSecretKey,
+  tronAddressOf,
+} from "@compliance-graph/test-kit";
 
 const message = "AOPP proof request 3f9c: I, customer 1207, control this address.";
 const secret = testSecretKey("entry point");
@@ -50,7 +59,9 @@ describe("verifyOwnershipSignature", () => {
   it("refuses each network's address under another family, and a family it cannot verify", () => {
     const signature = bytesToHex(signTronMessage(secret, message));
     expect(verifyOwnershipSignature({ assetFamily: "tron", address: ethereumAddress, message, signature })).toMatchObject({ code: "INVALID_ADDRESS" });
-    expect(verifyOwnershipSignature({ assetFamily: "ethereum", address: tronAddressOf(secret), message, signature })).toMatchObject({ code: "INVALID_ADDRESS" });
+    expect(verifyOwnershipSignature({ assetFamily: "ethereum", address: tronAddressOf(secret), message, signature })).toMatchObject({
+      code: "INVALID_ADDRESS",
+    });
     expect(verifyOwnershipSignature({ assetFamily: "solana", address: tronAddressOf(secret), message, signature })).toMatchObject({ code: "INVALID_ADDRESS" });
     const lightning = { assetFamily: "lightning", address: "02" + "ab".repeat(32), message, signature } as unknown as OwnershipSignatureInput;
     expect(verifyOwnershipSignature(lightning)).toEqual({

@@ -35,7 +35,9 @@ describe("proof of control by PSBT", () => {
     expect(transaction.getOutput(0)).toMatchObject({ amount: 0n, script: Uint8Array.of(0x6a) });
     expect(transaction.getInput(0).witnessUtxo).toEqual({ script: vault.script, amount: 0n });
     // Another message is another spent output: the PSBT commits to the message.
-    expect(bytesToHex(btc.Transaction.fromPSBT(offeredPsbt(vault, "other"), psbtOptions).getInput(0).txid!)).not.toBe(bytesToHex(transaction.getInput(0).txid!));
+    expect(bytesToHex(btc.Transaction.fromPSBT(offeredPsbt(vault, "other"), psbtOptions).getInput(0).txid!)).not.toBe(
+      bytesToHex(transaction.getInput(0).txid!),
+    );
   });
 
   it.each([false, true])("verifies a 2-of-3 P2WSH vault's PSBT (finalized: %s) and names its signers", (finalize) => {
@@ -56,7 +58,11 @@ describe("proof of control by PSBT", () => {
 
   it("verifies a nested (P2SH-P2WSH) vault and a Taproot multi_a vault", () => {
     const nested = multisigVault(2, publicKeys, { nested: true });
-    expect(verifyBitcoinMessage({ address: nested.address!, message, signature: signed(nested, [keys[1]!, keys[2]!]) })).toMatchObject({ ok: true, scheme: "psbt", script: { template: "multi" } });
+    expect(verifyBitcoinMessage({ address: nested.address!, message, signature: signed(nested, [keys[1]!, keys[2]!]) })).toMatchObject({
+      ok: true,
+      scheme: "psbt",
+      script: { template: "multi" },
+    });
     const taproot = taprootVault([{ multiA: { threshold: 2, xOnlyKeys } }]);
     const result = verifyBitcoinMessage({ address: taproot.address!, message, signature: signed(taproot, [keys[0]!, keys[1]!]) });
     expect(result).toMatchObject({ ok: true, scheme: "psbt", script: { template: "multi_a", threshold: 2, keyCount: 3 } });
@@ -72,15 +78,22 @@ describe("proof of control by PSBT", () => {
       code: "SIGNATURE_MISMATCH",
       reason: expect.stringContaining("needs 2 signatures; the witness has 1"),
     });
-    expect(verifyBitcoinMessage({ address: vault.address!, message, signature: signed(vault, [keys[0]!, keys[1]!], { text: "another proof" }) })).toMatchObject({
-      code: "SIGNATURE_MISMATCH",
-      reason: expect.stringContaining("not this proof's"),
-    });
+    expect(verifyBitcoinMessage({ address: vault.address!, message, signature: signed(vault, [keys[0]!, keys[1]!], { text: "another proof" }) })).toMatchObject(
+      {
+        code: "SIGNATURE_MISMATCH",
+        reason: expect.stringContaining("not this proof's"),
+      },
+    );
     // A real payment slipped in beside the proof's output is refused before any signature is read.
     const changed = btc.Transaction.fromPSBT(offeredPsbt(vault), psbtOptions);
     changed.addOutputAddress(vault.address!, 1000n);
-    expect(verifyBitcoinMessage({ address: vault.address!, message, signature: base64.encode(changed.toPSBT()) })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
+    expect(verifyBitcoinMessage({ address: vault.address!, message, signature: base64.encode(changed.toPSBT()) })).toMatchObject({
+      code: "SIGNATURE_MISMATCH",
+    });
     expect(verifyBitcoinMessage({ address: vault.address!, message, signature: "cHNidP8BAA==" })).toMatchObject({ code: "MALFORMED_SIGNATURE" });
-    expect(verifyBitcoinMessage({ address: vault.address!, message, signature: base64.encode(offeredPsbt(vault)) })).toMatchObject({ code: "SIGNATURE_MISMATCH", reason: expect.stringContaining("no usable signature") });
+    expect(verifyBitcoinMessage({ address: vault.address!, message, signature: base64.encode(offeredPsbt(vault)) })).toMatchObject({
+      code: "SIGNATURE_MISMATCH",
+      reason: expect.stringContaining("no usable signature"),
+    });
   });
 });

@@ -44,7 +44,9 @@ describe("verifySolanaMessage", () => {
     const signature = signSolanaMessage(secretKey, message);
     const mismatch = { ok: false, code: "SIGNATURE_MISMATCH" };
     expect(verifySolanaMessage({ address, message: `${message}.`, signature: base58.encode(signature) })).toMatchObject(mismatch);
-    expect(verifySolanaMessage({ address: solanaAddressOf(testSecretKey("someone else")), message, signature: base58.encode(signature) })).toMatchObject(mismatch);
+    expect(verifySolanaMessage({ address: solanaAddressOf(testSecretKey("someone else")), message, signature: base58.encode(signature) })).toMatchObject(
+      mismatch,
+    );
     const flipped = signature.slice();
     flipped[10]! ^= 1;
     expect(verifySolanaMessage({ address, message, signature: base58.encode(flipped) })).toMatchObject(mismatch);
@@ -53,7 +55,13 @@ describe("verifySolanaMessage", () => {
   it("refuses a signature in another encoding or of another length, saying which encodings are accepted", () => {
     const signature = signSolanaMessage(secretKey, message);
     const malformed = { ok: false, code: "MALFORMED_SIGNATURE", reason: "A Solana signature is 64 bytes, written as base58 or base64." };
-    for (const text of ["0x" + bytesToHex(signature), bytesToHex(signature), base58.encode(signature.subarray(1)), base64.encode(signature).replace(/=+$/, ""), ""]) {
+    for (const text of [
+      "0x" + bytesToHex(signature),
+      bytesToHex(signature),
+      base58.encode(signature.subarray(1)),
+      base64.encode(signature).replace(/=+$/, ""),
+      "",
+    ]) {
       expect(verifySolanaMessage({ address, message, signature: text }), text).toEqual(malformed);
     }
   });
@@ -62,8 +70,18 @@ describe("verifySolanaMessage", () => {
 describe("parseSolanaAddress", () => {
   it("accepts the base58 of 32 bytes and refuses anything else, saying what an address is", () => {
     expect(parseSolanaAddress("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")).toMatchObject({ ok: true });
-    for (const wrong of ["0x" + "ab".repeat(20), "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", base58.encode(new Uint8Array(33).fill(7)), "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1O"]) {
-      expect(parseSolanaAddress(wrong), wrong).toMatchObject({ ok: false, code: "INVALID_ADDRESS", reason: expect.stringMatching(/base58 of a 32-byte public key/) });
+    for (const wrong of [
+      "0x" + "ab".repeat(20),
+      "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+      base58.encode(new Uint8Array(33).fill(7)),
+      "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1O",
+    ]) {
+      expect(parseSolanaAddress(wrong), wrong).toMatchObject({
+        ok: false,
+        code: "INVALID_ADDRESS",
+        reason: expect.stringMatching(/base58 of a 32-byte public key/),
+      });
     }
   });
 });

@@ -38,7 +38,10 @@ describe("verifyTronMessage", () => {
   it("fails for another message and another key's address", () => {
     const signature = bytesToHex(signTronMessage(secretKey, message));
     expect(verifyTronMessage({ address, message: `${message}.`, signature })).toMatchObject({ ok: false, code: "SIGNATURE_MISMATCH" });
-    expect(verifyTronMessage({ address: tronAddressOf(testSecretKey("someone else")), message, signature })).toMatchObject({ ok: false, code: "SIGNATURE_MISMATCH" });
+    expect(verifyTronMessage({ address: tronAddressOf(testSecretKey("someone else")), message, signature })).toMatchObject({
+      ok: false,
+      code: "SIGNATURE_MISMATCH",
+    });
   });
 
   it("refuses a signature in another encoding or of another length, saying which encodings are accepted", () => {
@@ -59,8 +62,16 @@ describe("parseTronAddress", () => {
 
   it("refuses another network's address and a mistyped one, saying what a TRON address is", () => {
     for (const wrong of ["0xa614f803b6fd780986a42c78ec9c7f77e6ded13c", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"]) {
-      expect(parseTronAddress(wrong), wrong).toMatchObject({ ok: false, code: "INVALID_ADDRESS", reason: expect.stringMatching(/base58check starting with T/) });
+      expect(parseTronAddress(wrong), wrong).toMatchObject({
+        ok: false,
+        code: "INVALID_ADDRESS",
+        reason: expect.stringMatching(/base58check starting with T/),
+      });
     }
-    expect(parseTronAddress("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u")).toMatchObject({ ok: false, code: "INVALID_ADDRESS", reason: expect.stringMatching(/checksum/) });
+    expect(parseTronAddress("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u")).toMatchObject({
+      ok: false,
+      code: "INVALID_ADDRESS",
+      reason: expect.stringMatching(/checksum/),
+    });
   });
 });

@@ -13,7 +13,13 @@ describe("the portal page as aopd serves it", () => {
   let base: string;
 
   beforeAll(async () => {
-    aopd = await startTestAopd("pglite", { config: { portalRedirectOrigins: ["https://vasp.example"], portalFrameAncestors: "https://vasp.example", portalContact: { kind: "url", href: "https://vasp.example/support", label: "https://vasp.example/support" } } });
+    aopd = await startTestAopd("pglite", {
+      config: {
+        portalRedirectOrigins: ["https://vasp.example"],
+        portalFrameAncestors: "https://vasp.example",
+        portalContact: { kind: "url", href: "https://vasp.example/support", label: "https://vasp.example/support" },
+      },
+    });
     base = new URL(aopd.url).origin;
   });
   afterAll(async () => {
@@ -48,7 +54,9 @@ describe("the portal page as aopd serves it", () => {
         const chunks: Buffer[] = [];
         answer.on("data", (chunk: Buffer) => chunks.push(chunk));
         answer.on("end", () => resolve({ encoding: answer.headers["content-encoding"], body: Buffer.concat(chunks) }));
-      }).on("error", reject).end();
+      })
+        .on("error", reject)
+        .end();
     });
     expect(brotli.encoding).toBe("br");
     expect(brotliDecompressSync(brotli.body).equals(plain)).toBe(true);
@@ -60,7 +68,10 @@ describe("the portal page as aopd serves it", () => {
     const lang = (await (await fetch(`${base}/portal/lang.json`)).json()) as Record<string, Record<string, string>>;
     expect(Object.keys(lang.en!).sort()).toEqual(Object.keys(lang.de!).sort());
     expect((await fetch(`${base}/portal/logo.svg`)).headers.get("content-type")).toBe("image/svg+xml");
-    expect(await (await fetch(`${base}/portal/config.json`)).json()).toEqual({ redirectOrigins: ["https://vasp.example"], contact: { kind: "url", href: "https://vasp.example/support", label: "https://vasp.example/support" } });
+    expect(await (await fetch(`${base}/portal/config.json`)).json()).toEqual({
+      redirectOrigins: ["https://vasp.example"],
+      contact: { kind: "url", href: "https://vasp.example/support", label: "https://vasp.example/support" },
+    });
     expect((await fetch(`${base}/portal/assets/missing.js`)).status).toBe(404);
   });
 

@@ -26,7 +26,9 @@ const proof = {
 };
 
 function compiledAfter(sortOrder: ProofSortInput[] | undefined) {
-  return selectProofs(db, undefined, sortOrder, defaultFilterLimits, encodeProofCursor(proof, proofOrder(sortOrder))).limit(50).compile();
+  return selectProofs(db, undefined, sortOrder, defaultFilterLimits, encodeProofCursor(proof, proofOrder(sortOrder)))
+    .limit(50)
+    .compile();
 }
 
 describe("the page after a cursor, as SQL", () => {
@@ -37,7 +39,10 @@ describe("the page after a cursor, as SQL", () => {
   });
 
   it("expands into prefixes when a term can be null, placing nulls as ORDER BY does", () => {
-    const { sql, parameters } = compiledAfter([{ field: "COMMENT", direction: "DESC" }, { field: "STATUS", direction: "ASC" }]);
+    const { sql, parameters } = compiledAfter([
+      { field: "COMMENT", direction: "DESC" },
+      { field: "STATUS", direction: "ASC" },
+    ]);
     expect(sql).toBe(
       'select * from "aopd_proof" where 1 = 1 and ("comment" is not null or ("comment" is null and "status" > $1) or ("comment" is null and "status" = $2 and "id" > $3)) order by "comment" desc, "status" asc, "id" asc limit $4',
     );
@@ -46,7 +51,10 @@ describe("the page after a cursor, as SQL", () => {
 
   it("carries the values only as parameters, whatever text they hold", () => {
     const hostile = { ...proof, address: `x') OR 1=1 --`, comment: `"; DROP TABLE aopd_proof; --` };
-    const sortOrder: ProofSortInput[] = [{ field: "ADDRESS", direction: "ASC" }, { field: "COMMENT", direction: "ASC" }];
+    const sortOrder: ProofSortInput[] = [
+      { field: "ADDRESS", direction: "ASC" },
+      { field: "COMMENT", direction: "ASC" },
+    ];
     const { sql, parameters } = selectProofs(db, undefined, sortOrder, defaultFilterLimits, encodeProofCursor(hostile, proofOrder(sortOrder))).compile();
     expect(sql).not.toContain("DROP");
     expect(sql).not.toContain("1=1");

@@ -13,7 +13,14 @@ const screenFields = ["__typename", "id", "createdAt", "address", "customerId", 
 describe("the columns a page reads", () => {
   it("are the selected fields' columns, the id, the kind and the sort columns", () => {
     expect(proofColumnsFor(screenFields, proofOrder([{ field: "ADDRESS", direction: "DESC" }]))).toEqual([
-      "id", "kind", "address", "created_at", "customer_id", "asset", "comment", "status",
+      "id",
+      "kind",
+      "address",
+      "created_at",
+      "customer_id",
+      "asset",
+      "comment",
+      "status",
     ]);
     expect(proofColumnsFor(["cursor"], proofOrder(undefined))).toEqual(["id", "kind", "created_at"]);
     expect(proofColumnsFor(["senderAddress", "mediaUrl"], proofOrder(undefined))).toEqual(["id", "kind", "created_at", "address"]);
@@ -26,7 +33,9 @@ describe("the columns a page reads", () => {
   it("compile to a select of those columns only", () => {
     const db = new Kysely<AopdDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
     const columns = proofColumnsFor(screenFields, proofOrder(undefined));
-    const compiled = selectProofPage(db, { filter: { is: { any: { status: ["VERIFIED"] } } } }, defaultFilterLimits, columns).limit(50).compile();
+    const compiled = selectProofPage(db, { filter: { is: { any: { status: ["VERIFIED"] } } } }, defaultFilterLimits, columns)
+      .limit(50)
+      .compile();
     expect(compiled.sql).toBe(
       'select "id", "kind", "created_at", "address", "customer_id", "asset", "comment", "status" from "aopd_proof" where "status" in ($1) order by "created_at" asc, "id" asc limit $2',
     );

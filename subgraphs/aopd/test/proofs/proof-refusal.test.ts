@@ -6,7 +6,10 @@ import { publicRouteErrorOf } from "../../src/http/public-route-error.js";
 // One refusal, two edges: what a GraphQL client and what a public route's caller receive for the
 // very object the domain threw, without either edge reading its message.
 describe("a proof refusal at each edge", () => {
-  const cases: [ProofRefusal, { graphql: Record<string, unknown>; route: { code: string; httpStatus: number; proofStatus?: string; retryAfterSeconds?: number } }][] = [
+  const cases: [
+    ProofRefusal,
+    { graphql: Record<string, unknown>; route: { code: string; httpStatus: number; proofStatus?: string; retryAfterSeconds?: number } },
+  ][] = [
     [
       new ProofStateRefusal("wrong_status", "The proof is VERIFIED; it can be finalized only when PENDING.", "VERIFIED"),
       {
@@ -17,7 +20,10 @@ describe("a proof refusal at each edge", () => {
     [
       new ProofStateRefusal("expired", "The proof expired at 2026-01-01T00:00:00.000Z; it can no longer be finalized.", "PENDING"),
       {
-        graphql: { message: "The proof expired at 2026-01-01T00:00:00.000Z; it can no longer be finalized.", extensions: { status: "PENDING", code: "CONFLICT" } },
+        graphql: {
+          message: "The proof expired at 2026-01-01T00:00:00.000Z; it can no longer be finalized.",
+          extensions: { status: "PENDING", code: "CONFLICT" },
+        },
         route: { code: "expired", httpStatus: 409 },
       },
     ],
@@ -31,18 +37,27 @@ describe("a proof refusal at each edge", () => {
     [
       new SubmissionRefusal("invalid_tx_id", "is not a transaction id of Bitcoin: expected 64 hexadecimal characters.", { field: "txId" }),
       {
-        graphql: { message: "txId: is not a transaction id of Bitcoin: expected 64 hexadecimal characters.", extensions: { field: "txId", code: "BAD_USER_INPUT" } },
+        graphql: {
+          message: "txId: is not a transaction id of Bitcoin: expected 64 hexadecimal characters.",
+          extensions: { field: "txId", code: "BAD_USER_INPUT" },
+        },
         route: { code: "invalid_tx_id", httpStatus: 400 },
       },
     ],
     [
       UnknownProofRefusal.byId("nope"),
-      { graphql: { message: 'The proof "nope" was not found.', extensions: { what: "The proof", code: "NOT_FOUND" } }, route: { code: "unknown_proof", httpStatus: 404 } },
+      {
+        graphql: { message: 'The proof "nope" was not found.', extensions: { what: "The proof", code: "NOT_FOUND" } },
+        route: { code: "unknown_proof", httpStatus: 404 },
+      },
     ],
     [
       new BusyRefusal("Too many xpub checks are waiting; send the same submission again in a few seconds.", 5),
       {
-        graphql: { message: "Too many xpub checks are waiting; send the same submission again in a few seconds.", extensions: { retryable: true, code: "SERVICE_UNAVAILABLE" } },
+        graphql: {
+          message: "Too many xpub checks are waiting; send the same submission again in a few seconds.",
+          extensions: { retryable: true, code: "SERVICE_UNAVAILABLE" },
+        },
         route: { code: "service_unavailable", httpStatus: 503, retryAfterSeconds: 5 },
       },
     ],

@@ -43,16 +43,26 @@ describe("query plans of the benchmark's proof queries on PostgreSQL", () => {
     let after: string | undefined;
     if (queryCase.cursorAt !== undefined) {
       // The table is smaller than the benchmark's, so the cursor's position is scaled into it.
-      const [row] = await findProofPage(database.db, { offset: Math.min(queryCase.cursorAt, 20_000) - 1, limit: 1, filter, sortOrder }, { ...defaultFilterLimits, maxResultRows: undefined });
+      const [row] = await findProofPage(
+        database.db,
+        { offset: Math.min(queryCase.cursorAt, 20_000) - 1, limit: 1, filter, sortOrder },
+        { ...defaultFilterLimits, maxResultRows: undefined },
+      );
       after = encodeProofCursor(toProof(row!), proofOrder(sortOrder));
     }
     const select = selectProofs(database.db, filter, sortOrder, defaultFilterLimits, after).limit(queryCase.limit);
     const compiled = (queryCase.offset > 0 ? select.offset(queryCase.offset) : select).compile();
-    const { rows } = await database.db.executeQuery<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]));
+    const { rows } = await database.db.executeQuery<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+      CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
+    );
     const nodes = nodesOf(rows[0]!["QUERY PLAN"][0].Plan);
     const types = nodes.map((node) => node["Node Type"]);
     expect(types, JSON.stringify(types)).not.toContain("Seq Scan");
-    if (queryCase.ordering === "index") expect(types.filter((type) => type.endsWith("Sort")), JSON.stringify(types)).toEqual([]);
+    if (queryCase.ordering === "index")
+      expect(
+        types.filter((type) => type.endsWith("Sort")),
+        JSON.stringify(types),
+      ).toEqual([]);
     if (queryCase.ordering === "incremental") expect(types, JSON.stringify(types)).not.toContain("Sort");
   });
 });

@@ -19,7 +19,12 @@ const etherKey = testSecretKey("receipt ether");
 const etherAddress = ethereumAddressOf(etherKey);
 
 const requester: Identity = { subject: "sa-requests", client: "intake-service", username: "service-account-intake", roles: ["proofs:read", "proofs:write"] };
-const alice: Identity = { subject: "3f0c9a7e-alice", client: "compliance-console", username: "alice", roles: ["proofs:read", "proofs:assess", "proofs:export"] };
+const alice: Identity = {
+  subject: "3f0c9a7e-alice",
+  client: "compliance-console",
+  username: "alice",
+  roles: ["proofs:read", "proofs:assess", "proofs:export"],
+};
 const bob: Identity = { subject: "8d21b4c2-bob", client: "compliance-console", username: "bob", roles: ["proofs:read", "proofs:assess"] };
 
 const issuer = "https://compliance.example.test";
@@ -50,7 +55,8 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
     if (body.errors) throw Object.assign(new Error(body.errors[0]!.message), { extensions: body.errors[0]!.extensions });
     return body.data!.aopd as Record<string, Record<string, unknown>>;
   };
-  const receiptOf = async (id: string, identity = alice) => (await run(identity, `query($id: ID!) { aopd { proofReceipt(id: $id) { ${receiptFields} } } }`, { id })).proofReceipt as unknown as ReceiptAnswer;
+  const receiptOf = async (id: string, identity = alice) =>
+    (await run(identity, `query($id: ID!) { aopd { proofReceipt(id: $id) { ${receiptFields} } } }`, { id })).proofReceipt as unknown as ReceiptAnswer;
   /** The key set as anyone fetches it: over HTTP, without a token. */
   const fetchedKeySet = async () => {
     const response = await fetch(new URL("/.well-known/aopd-receipt-keys.json", aopd.url));
@@ -59,7 +65,8 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
     return (await response.json()) as JSONWebKeySet;
   };
   /** The documented jose snippet (docs/receipts.md). */
-  const verify = async (jws: string, keySet: JSONWebKeySet) => jwtVerify(jws, createLocalJWKSet(keySet), { algorithms: ["ES256"], typ: "aopd-receipt+jwt", issuer });
+  const verify = async (jws: string, keySet: JSONWebKeySet) =>
+    jwtVerify(jws, createLocalJWKSet(keySet), { algorithms: ["ES256"], typ: "aopd-receipt+jwt", issuer });
 
   const mediaBytes = pngImage(24, 24, { seed: 7 });
   const verifiedMediaProof = async () => {
@@ -68,10 +75,18 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
         input: { customerId: "CUST-RECEIPTS", asset: bitcoin, expectedAddress: address },
       })
     ).requestMediaProof!;
-    const uploaded = await portalApi(aopd, `${String(requested.portalUrl).split("/").pop()}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(mediaBytes) });
+    const uploaded = await portalApi(aopd, `${String(requested.portalUrl).split("/").pop()}/media`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: new Uint8Array(mediaBytes),
+    });
     expect(uploaded.status).toBe(200);
     const decided = (
-      await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address shown in the wallet app") { id decision { decidedAt } } } }`, { id: requested.id })
+      await run(
+        alice,
+        `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "address shown in the wallet app") { id decision { decidedAt } } } }`,
+        { id: requested.id },
+      )
     ).assessMediaProof!;
     return { id: String(requested.id), decidedAt: (decided.decision as { decidedAt: string }).decidedAt };
   };
@@ -81,7 +96,10 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
         input: { customerId: "CUST-RECEIPTS", asset: bitcoin, senderAddress: address, depositAddress: deposit },
       })
     ).requestSatoshiProof!;
-    await run(requester, `mutation($id: ID!, $txId: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $txId) { id } } }`, { id: requested.id, txId: "ef".repeat(32) });
+    await run(requester, `mutation($id: ID!, $txId: String!) { aopd { finalizeSatoshiProof(id: $id, txId: $txId) { id } } }`, {
+      id: requested.id,
+      txId: "ef".repeat(32),
+    });
     return String(requested.id);
   };
 
@@ -100,7 +118,10 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
     const receipt = await receiptOf(id);
     const keySet = await fetchedKeySet();
     // Only public parts are published: the current key first, then the previous one.
-    expect(keySet.keys.map((key) => [key.kid, key.alg, "d" in key])).toEqual([["receipts-2026", "ES256", false], ["receipts-2025", "ES256", false]]);
+    expect(keySet.keys.map((key) => [key.kid, key.alg, "d" in key])).toEqual([
+      ["receipts-2026", "ES256", false],
+      ["receipts-2025", "ES256", false],
+    ]);
     const { payload, protectedHeader } = await verify(receipt.jws, keySet);
     expect(protectedHeader).toEqual({ alg: "ES256", kid: "receipts-2026", typ: "aopd-receipt+jwt" });
     const statement = {
@@ -121,7 +142,12 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
     };
     expect(payload).toMatchObject({ iss: issuer, sub: id, proof: statement });
     expect(payload.exp! - payload.iat!).toBe(30 * 86_400);
-    expect(receipt).toMatchObject({ keyId: "receipts-2026", jwksPath: "/.well-known/aopd-receipt-keys.json", issuer, issuedAt: new Date(payload.iat! * 1_000).toISOString() });
+    expect(receipt).toMatchObject({
+      keyId: "receipts-2026",
+      jwksPath: "/.well-known/aopd-receipt-keys.json",
+      issuer,
+      issuedAt: new Date(payload.iat! * 1_000).toISOString(),
+    });
     expect(JSON.parse(Buffer.from(receipt.statement, "base64").toString("utf8"))).toEqual(statement);
   });
 
@@ -136,7 +162,9 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
     const accepted = await postJson(aopd, `${String(requested.portalUrl).split("/").pop()}/signature`, { address: etherAddress, signature });
     expect(accepted.status).toBe(200);
     const { payload } = await verify((await receiptOf(proof.id)).jws, await fetchedKeySet());
-    const stored = (await run(alice, `query($id: ID!) { aopd { proof(id: $id) { address ... on AopdSignatureProof { message signature xpub } } } }`, { id: proof.id })).proof as Record<string, string | null>;
+    const stored = (
+      await run(alice, `query($id: ID!) { aopd { proof(id: $id) { address ... on AopdSignatureProof { message signature xpub } } } }`, { id: proof.id })
+    ).proof as Record<string, string | null>;
     const evidence = JSON.stringify(["signature", stored.address, stored.message, stored.signature, stored.xpub]);
     expect(payload.proof).toMatchObject({
       method: { kind: "signature", signatureScheme: "EIP191" },
@@ -180,14 +208,20 @@ describe.each(databaseDrivers)("proof receipts on %s", (driver) => {
     const { id } = await verifiedMediaProof();
     const statement = JSON.parse(Buffer.from((await receiptOf(id)).statement, "base64").toString("utf8"));
     // Signed as the deployment did before the rotation, when the previous key was its signing key.
-    const before = new ReceiptSigner(await loadReceiptSigningKeys({ signingKey: JSON.stringify(previous.privateJwk), previousKeys: undefined, issuer, validityDays: 30 }, true), { issuer, validityDays: 30 });
+    const before = new ReceiptSigner(
+      await loadReceiptSigningKeys({ signingKey: JSON.stringify(previous.privateJwk), previousKeys: undefined, issuer, validityDays: 30 }, true),
+      { issuer, validityDays: 30 },
+    );
     const old = await before.sign(statement);
     expect(decodeProtectedHeader(old.jws).kid).toBe("receipts-2025");
     const { payload } = await verify(old.jws, await fetchedKeySet());
     expect(payload.proof).toEqual(statement);
 
     const stranger = await receiptKey("receipts-elsewhere");
-    const elsewhere = new ReceiptSigner(await loadReceiptSigningKeys({ signingKey: JSON.stringify(stranger.privateJwk), previousKeys: undefined, issuer, validityDays: 30 }, true), { issuer, validityDays: 30 });
+    const elsewhere = new ReceiptSigner(
+      await loadReceiptSigningKeys({ signingKey: JSON.stringify(stranger.privateJwk), previousKeys: undefined, issuer, validityDays: 30 }, true),
+      { issuer, validityDays: 30 },
+    );
     await expect(verify((await elsewhere.sign(statement)).jws, await fetchedKeySet())).rejects.toBeInstanceOf(errors.JWKSNoMatchingKey);
   });
 });
@@ -206,7 +240,9 @@ describe("receipt key configuration", () => {
   });
 
   it("reads its variables, refusing a validity outside 1 to 3650 days and naming the variable", () => {
-    expect(aopdConfigFromEnv({ AOPD_RECEIPT_ISSUER: "https://x.example", AOPD_RECEIPT_VALIDITY_DAYS: "30", AOPD_RECEIPT_PREVIOUS_KEYS: "[]" }).receipts).toEqual({
+    expect(
+      aopdConfigFromEnv({ AOPD_RECEIPT_ISSUER: "https://x.example", AOPD_RECEIPT_VALIDITY_DAYS: "30", AOPD_RECEIPT_PREVIOUS_KEYS: "[]" }).receipts,
+    ).toEqual({
       signingKey: undefined,
       previousKeys: "[]",
       issuer: "https://x.example",
@@ -217,7 +253,9 @@ describe("receipt key configuration", () => {
     expect(() => aopdConfigFromEnv({ AOPD_RECEIPT_FOR_LISTED: "always" })).toThrow('AOPD_RECEIPT_FOR_LISTED must be refuse or issue; got "always".');
     expect(aopdConfigFromEnv({}).receipts).toMatchObject({ issuer: "compliance-graph-aopd", validityDays: 365 });
     for (const days of ["0", "3651", "1.5", "a year"]) {
-      expect(() => aopdConfigFromEnv({ AOPD_RECEIPT_VALIDITY_DAYS: days })).toThrow(`AOPD_RECEIPT_VALIDITY_DAYS must be a whole number of days from 1 to 3650; got ${JSON.stringify(days)}.`);
+      expect(() => aopdConfigFromEnv({ AOPD_RECEIPT_VALIDITY_DAYS: days })).toThrow(
+        `AOPD_RECEIPT_VALIDITY_DAYS must be a whole number of days from 1 to 3650; got ${JSON.stringify(days)}.`,
+      );
     }
   });
 
@@ -233,15 +271,20 @@ describe("receipt key configuration", () => {
 
   it("refuses keys that are not EC P-256, never quoting the secret, and a previous key given with its private part", async () => {
     const secret = "-----BEGIN PRIVATE KEY-----\nnot-a-key-but-secret\n-----END PRIVATE KEY-----";
-    const refusal = await loadReceiptSigningKeys({ ...settings, signingKey: secret }, false).then(() => "accepted", (error: Error) => error.message);
-    expect(refusal).toBe("AOPD_RECEIPT_SIGNING_KEY must be an EC P-256 private key for ES256: PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or a private JWK (kty EC, crv P-256, with d).");
+    const refusal = await loadReceiptSigningKeys({ ...settings, signingKey: secret }, false).then(
+      () => "accepted",
+      (error: Error) => error.message,
+    );
+    expect(refusal).toBe(
+      "AOPD_RECEIPT_SIGNING_KEY must be an EC P-256 private key for ES256: PKCS#8 PEM (-----BEGIN PRIVATE KEY-----) or a private JWK (kty EC, crv P-256, with d).",
+    );
     expect(refusal).not.toContain("not-a-key-but-secret");
     const { privateJwk, publicJwk } = await receiptKey("old");
     await expect(loadReceiptSigningKeys({ ...settings, signingKey: undefined, previousKeys: JSON.stringify([privateJwk]) }, false)).rejects.toThrow(
       "AOPD_RECEIPT_PREVIOUS_KEYS[0] carries a private key (d); publish only the public key: remove d, and keep the private key out of this variable.",
     );
-    await expect(loadReceiptSigningKeys({ ...settings, signingKey: undefined, previousKeys: JSON.stringify([{ ...publicJwk, kid: undefined }]) }, false)).rejects.toThrow(
-      "AOPD_RECEIPT_PREVIOUS_KEYS[0] needs its kid: the kid the receipts it signed name.",
-    );
+    await expect(
+      loadReceiptSigningKeys({ ...settings, signingKey: undefined, previousKeys: JSON.stringify([{ ...publicJwk, kid: undefined }]) }, false),
+    ).rejects.toThrow("AOPD_RECEIPT_PREVIOUS_KEYS[0] needs its kid: the kid the receipts it signed name.");
   });
 });

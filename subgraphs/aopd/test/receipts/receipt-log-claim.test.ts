@@ -16,7 +16,12 @@ const verifyReceiptCli = fileURLToPath(new URL("../../src/cli/verify-receipt.ts"
 const bitcoin = "DTI4H95J0R2X";
 const address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 const requester: Identity = { subject: "sa-requests", client: "intake-service", username: "service-account-intake", roles: ["proofs:read", "proofs:write"] };
-const alice: Identity = { subject: "3f0c9a7e-alice", client: "compliance-console", username: "alice", roles: ["proofs:read", "proofs:assess", "proofs:export"] };
+const alice: Identity = {
+  subject: "3f0c9a7e-alice",
+  client: "compliance-console",
+  username: "alice",
+  roles: ["proofs:read", "proofs:assess", "proofs:export"],
+};
 
 /**
  * An RFC 9162 inclusion check written from the RFC's text (section 2.1.3.2), not from aopd's code:
@@ -71,7 +76,11 @@ function independentNoteSignature(note: string, vkey: string): boolean {
   const keyHash = createHash("sha256").update(`${name}\n`).update(typedKey).digest().subarray(0, 4);
   if (keyHash.toString("hex") !== keyHashHex || typedKey[0] !== 0x01) return false;
   const text = note.slice(0, note.indexOf("\n\n") + 1);
-  const publicKey = createPublicKey({ key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), typedKey.subarray(1)]), format: "der", type: "spki" });
+  const publicKey = createPublicKey({
+    key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), typedKey.subarray(1)]),
+    format: "der",
+    type: "spki",
+  });
   return note
     .slice(note.indexOf("\n\n") + 2)
     .split("\n")
@@ -86,7 +95,9 @@ describe("a receipt carries its decision's inclusion in the audit log", () => {
   let aopd: AopdWithOfficers;
 
   beforeAll(async () => {
-    aopd = await startAopdWithOfficers("pglite", { auditLog: { key: undefined, previousKeys: undefined, checkpointKey: undefined, checkpointIntervalMs: 100, witnessKeys: undefined } });
+    aopd = await startAopdWithOfficers("pglite", {
+      auditLog: { key: undefined, previousKeys: undefined, checkpointKey: undefined, checkpointIntervalMs: 100, witnessKeys: undefined },
+    });
   }, 180_000);
   afterAll(async () => {
     await aopd?.close();
@@ -98,8 +109,16 @@ describe("a receipt carries its decision's inclusion in the audit log", () => {
       if (body.errors) throw new Error(body.errors[0]!.message);
       return body.data!.aopd as Record<string, Record<string, unknown>>;
     };
-    const requested = (await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, { input: { customerId: "CUST-LOG", asset: bitcoin, expectedAddress: address } })).requestMediaProof!;
-    const uploaded = await portalApi(aopd, `${String(requested.portalUrl).split("/").pop()}/media`, { method: "POST", headers: { "content-type": "image/png" }, body: new Uint8Array(pngImage(24, 24, { seed: 3 })) });
+    const requested = (
+      await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
+        input: { customerId: "CUST-LOG", asset: bitcoin, expectedAddress: address },
+      })
+    ).requestMediaProof!;
+    const uploaded = await portalApi(aopd, `${String(requested.portalUrl).split("/").pop()}/media`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: new Uint8Array(pngImage(24, 24, { seed: 3 })),
+    });
     expect(uploaded.status).toBe(200);
     await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: VERIFIED, comment: "seen") { id } } }`, { id: requested.id });
     const { jws } = (await run(alice, `query($id: ID!) { aopd { proofReceipt(id: $id) { jws } } }`, { id: requested.id })).proofReceipt as { jws: string };
@@ -123,7 +142,14 @@ describe("a receipt carries its decision's inclusion in the audit log", () => {
     expect(() => verifyReceiptLog({ ...log, entry: changedEntry }, logKey, String(requested.id))).toThrow(ReceiptLogError);
     expect(() => verifyReceiptLog(log, logKey, "00000000-0000-4000-8000-000000000000")).toThrow(/about another proof/);
 
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", verifyReceiptCli, jws, "--jwks", new URL("/.well-known/aopd-receipt-keys.json", aopd.url).toString()], { timeout: 120_000 });
-    expect(JSON.parse(stdout)).toMatchObject({ valid: true, log: `entry ${entry.seq} included in the signed checkpoint of ${log.treeSize} entries of dev.compliance-graph.invalid/aopd-audit` });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", verifyReceiptCli, jws, "--jwks", new URL("/.well-known/aopd-receipt-keys.json", aopd.url).toString()],
+      { timeout: 120_000 },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({
+      valid: true,
+      log: `entry ${entry.seq} included in the signed checkpoint of ${log.treeSize} entries of dev.compliance-graph.invalid/aopd-audit`,
+    });
   }, 180_000);
 });

@@ -45,7 +45,8 @@ describe.each(databaseDrivers)("receipts and screening on %s", (driver) => {
     await run(on, alice, `mutation($id: ID!) { aopd { assessSatoshiProof(id: $id, assessment: VERIFIED) { id } } }`, { id });
     return String(id);
   };
-  const receiptOf = (on: AopdWithOfficers, id: string) => run(on, alice, `query($id: ID!) { aopd { proofReceipt(id: $id) { jws } } }`, { id }).then((receipt) => decodeJwt(String(receipt.jws)));
+  const receiptOf = (on: AopdWithOfficers, id: string) =>
+    run(on, alice, `query($id: ID!) { aopd { proofReceipt(id: $id) { jws } } }`, { id }).then((receipt) => decodeJwt(String(receipt.jws)));
   const statusOf = async (on: AopdWithOfficers, path: unknown) => (await fetch(new URL(String(path), on.url))).json() as Promise<Record<string, unknown>>;
   const listVersion = (on: AopdWithOfficers, addresses: string[]) =>
     importSanctionsList(on.services.db, on.services.config.assets, {

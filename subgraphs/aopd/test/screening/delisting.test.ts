@@ -16,7 +16,13 @@ const bsc = "DTIHWN9T781J";
 const solana = "DTI20J63Z4N3";
 
 /** The ETH lines of a snapshot, read straight from its file: what the test expects, independent of the reader. */
-const ethLines = (date: string) => new Set(readFileSync(join(snapshot(date), "sanctioned_addresses_ETH.txt"), "utf8").split("\n").map((line) => line.trim()).filter(Boolean));
+const ethLines = (date: string) =>
+  new Set(
+    readFileSync(join(snapshot(date), "sanctioned_addresses_ETH.txt"), "utf8")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean),
+  );
 const before = ethLines("2025-03-04");
 const after = ethLines("2025-03-21");
 const delisted = [...before].filter((address) => !after.has(address)).sort();
@@ -25,9 +31,17 @@ const stillListed = [...before].filter((address) => after.has(address)).sort();
 describe.each(databaseDrivers)("a delisting, with OFAC's real 2025-03-04 and 2025-03-21 snapshots, on %s", (driver) => {
   let database: Database;
   const proof = async (asset: string, address: string) =>
-    database.db.insertInto("aopd_proof").values({ kind: "signature", status: "VERIFIED", customer_id: "delisting", asset, address, message: "m" }).returningAll().executeTakeFirstOrThrow();
+    database.db
+      .insertInto("aopd_proof")
+      .values({ kind: "signature", status: "VERIFIED", customer_id: "delisting", asset, address, message: "m" })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   const screeningOf = (id: string) =>
-    database.db.selectFrom("aopd_proof").select(["screening_status", "screening_list_version", "screening_entry_address", "screening_matched_form"]).where("id", "=", id).executeTakeFirstOrThrow();
+    database.db
+      .selectFrom("aopd_proof")
+      .select(["screening_status", "screening_list_version", "screening_entry_address", "screening_matched_form"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     database = await openTestDatabase(driver, "delisting");
@@ -43,7 +57,8 @@ describe.each(databaseDrivers)("a delisting, with OFAC's real 2025-03-04 and 202
     const onEthereum = await proof(ether, delisted[0]!.toLowerCase());
     const onBsc = await proof(bsc, delisted[89]!);
     const kept = await proof(ether, stillListed[0]!);
-    for (const row of [onEthereum, onBsc, kept]) expect(row).toMatchObject({ screening_status: "LISTED", screening_list_version: "2025-03-04", screening_matched_form: "PROVEN_ADDRESS" });
+    for (const row of [onEthereum, onBsc, kept])
+      expect(row).toMatchObject({ screening_status: "LISTED", screening_list_version: "2025-03-04", screening_matched_form: "PROVEN_ADDRESS" });
     await sequenceProofEvents(database.db);
     const since = (await readEventLogBounds(database.db)).sequencedThrough;
 
@@ -54,10 +69,19 @@ describe.each(databaseDrivers)("a delisting, with OFAC's real 2025-03-04 and 202
       [onEthereum.id, onBsc.id].sort().map((proofId) => ({ proofId, from: "LISTED", to: "CLEAR" })),
     );
     for (const row of [onEthereum, onBsc]) {
-      expect(await screeningOf(row.id)).toEqual({ screening_status: "CLEAR", screening_list_version: "2025-03-21", screening_entry_address: null, screening_matched_form: null });
+      expect(await screeningOf(row.id)).toEqual({
+        screening_status: "CLEAR",
+        screening_list_version: "2025-03-21",
+        screening_entry_address: null,
+        screening_matched_form: null,
+      });
     }
     // A result that stands keeps the version that set it.
-    expect(await screeningOf(kept.id)).toMatchObject({ screening_status: "LISTED", screening_list_version: "2025-03-04", screening_entry_address: stillListed[0] });
+    expect(await screeningOf(kept.id)).toMatchObject({
+      screening_status: "LISTED",
+      screening_list_version: "2025-03-04",
+      screening_entry_address: stillListed[0],
+    });
 
     await sequenceProofEvents(database.db);
     const events = (await selectProofEvents(database.db, since).execute()).map((row) => `${row.change}:${row.id}:${row.screening_status}`);
@@ -81,8 +105,17 @@ describe.each(databaseDrivers)("a delisting, with OFAC's real 2025-03-04 and 202
     expect(onSolana.screening_status).toBe("CLEAR");
     const report = await importSanctionsList(database.db, registry, await readSanctionsList([snapshot("2025-11-19")]));
     expect(report).toMatchObject({ publishedOn: "2025-11-19", previousVersion: "2025-03-21", newest: true });
-    expect(report.added).toEqual(expect.arrayContaining([{ ofacAsset: "SOL", address: listedSolana }, { ofacAsset: "BNB", address: listedBeacon }]));
-    expect(await screeningOf(onSolana.id)).toMatchObject({ screening_status: "LISTED", screening_list_version: "2025-11-19", screening_entry_address: listedSolana });
+    expect(report.added).toEqual(
+      expect.arrayContaining([
+        { ofacAsset: "SOL", address: listedSolana },
+        { ofacAsset: "BNB", address: listedBeacon },
+      ]),
+    );
+    expect(await screeningOf(onSolana.id)).toMatchObject({
+      screening_status: "LISTED",
+      screening_list_version: "2025-11-19",
+      screening_entry_address: listedSolana,
+    });
     const entries = await database.db
       .selectFrom("aopd_sanctions_entry")
       .innerJoin("aopd_sanctions_list", "aopd_sanctions_list.id", "aopd_sanctions_entry.list_id")

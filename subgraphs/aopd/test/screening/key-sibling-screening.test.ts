@@ -43,7 +43,8 @@ const screeningFields = "screening { status listVersion matchedForm matchedAddre
 function writeListVersion(root: string, date: string, lists: Record<string, string[]>): string {
   const folder = join(root, `ofac-${date}`);
   mkdirSync(folder);
-  for (const [asset, addresses] of Object.entries({ XMR: ["4bystander"], ...lists })) writeFileSync(join(folder, `sanctioned_addresses_${asset}.txt`), `${addresses.join("\n")}\n`);
+  for (const [asset, addresses] of Object.entries({ XMR: ["4bystander"], ...lists }))
+    writeFileSync(join(folder, `sanctioned_addresses_${asset}.txt`), `${addresses.join("\n")}\n`);
   return folder;
 }
 
@@ -51,7 +52,8 @@ describe.each(databaseDrivers)("screening every address a signature's key contro
   let aopd: TestAopd;
   let root: string;
   const registry = AssetRegistry.load();
-  const importList = async (date: string, lists: Record<string, string[]>) => importSanctionsList(aopd.services.db, registry, await readSanctionsList([writeListVersion(root, date, lists)]));
+  const importList = async (date: string, lists: Record<string, string[]>) =>
+    importSanctionsList(aopd.services.db, registry, await readSanctionsList([writeListVersion(root, date, lists)]));
   const screeningOf = async (id: string) => {
     const { body } = await aopd.query(`query($id: ID!) { aopd { proof(id: $id) { status ${screeningFields} } } }`, { id });
     expect(body.errors).toBeUndefined();
@@ -80,21 +82,45 @@ describe.each(databaseDrivers)("screening every address a signature's key contro
     const bitcoinProof = await proveWith(bitcoin, segwit, (message) => signBip322PublicKeyHash(bitcoinKey, segwit, message));
     expect(await screeningOf(bitcoinProof)).toEqual({
       status: "VERIFIED",
-      screening: { status: "LISTED", listVersion: "2030-01-01", matchedForm: "P2PKH", matchedAddress: listedP2pkh, matchedEntry: { asset: "XBT", address: listedP2pkh } },
+      screening: {
+        status: "LISTED",
+        listVersion: "2030-01-01",
+        matchedForm: "P2PKH",
+        matchedAddress: listedP2pkh,
+        matchedEntry: { asset: "XBT", address: listedP2pkh },
+      },
     });
 
     const tronProof = await proveWith(tron, tronAddressOf(evmKey), (message) => hex(signTronMessage(evmKey, message)));
-    expect((await screeningOf(tronProof)).screening).toEqual({ status: "LISTED", listVersion: "2030-01-01", matchedForm: "EVM", matchedAddress: listedEvm, matchedEntry: { asset: "ETH", address: listedEvm } });
+    expect((await screeningOf(tronProof)).screening).toEqual({
+      status: "LISTED",
+      listVersion: "2030-01-01",
+      matchedForm: "EVM",
+      matchedAddress: listedEvm,
+      matchedEntry: { asset: "ETH", address: listedEvm },
+    });
 
     const beaconProof = await proveWith(ether, ethereumAddressOf(beaconKey), (message) => hex(signPersonalMessage(beaconKey, message)));
-    expect((await screeningOf(beaconProof)).screening).toEqual({ status: "LISTED", listVersion: "2030-01-01", matchedForm: "BNB_BEACON", matchedAddress: listedBeacon, matchedEntry: { asset: "BNB", address: listedBeacon } });
+    expect((await screeningOf(beaconProof)).screening).toEqual({
+      status: "LISTED",
+      listVersion: "2030-01-01",
+      matchedForm: "BNB_BEACON",
+      matchedAddress: listedBeacon,
+      matchedEntry: { asset: "BNB", address: listedBeacon },
+    });
 
     // The listed address proven itself matches as the proven address; a key with nothing listed is CLEAR.
     const direct = await proveWith(ether, listedEvm, (message) => hex(signPersonalMessage(evmKey, message)));
     expect((await screeningOf(direct)).screening).toMatchObject({ status: "LISTED", matchedForm: "PROVEN_ADDRESS", matchedAddress: listedEvm });
     const unlisted = testSecretKey("sibling: nothing of this key is listed");
     const clear = await proveWith(ether, ethereumAddressOf(unlisted), (message) => hex(signPersonalMessage(unlisted, message)));
-    expect((await screeningOf(clear)).screening).toEqual({ status: "CLEAR", listVersion: "2030-01-01", matchedForm: null, matchedAddress: null, matchedEntry: null });
+    expect((await screeningOf(clear)).screening).toEqual({
+      status: "CLEAR",
+      listVersion: "2030-01-01",
+      matchedForm: null,
+      matchedAddress: null,
+      matchedEntry: null,
+    });
 
     // A newer version screens the siblings again: delisting the P2PKH address clears the P2WPKH proof, listing it again lists it.
     const delisting = await importList("2030-02-01", { ETH: [listedEvm], BNB: [listedBeacon] });
@@ -103,6 +129,11 @@ describe.each(databaseDrivers)("screening every address a signature's key contro
     // (One more entry than the first version, which the same content would repeat: an import of a known version changes nothing.)
     const relisting = await importList("2030-03-01", { XBT: [listedP2pkh], ETH: [listedEvm], BNB: [listedBeacon], LTC: ["Lbystander"] });
     expect(relisting.changes).toEqual([{ proofId: bitcoinProof, from: "CLEAR", to: "LISTED" }]);
-    expect((await screeningOf(bitcoinProof)).screening).toMatchObject({ status: "LISTED", listVersion: "2030-03-01", matchedForm: "P2PKH", matchedAddress: listedP2pkh });
+    expect((await screeningOf(bitcoinProof)).screening).toMatchObject({
+      status: "LISTED",
+      listVersion: "2030-03-01",
+      matchedForm: "P2PKH",
+      matchedAddress: listedP2pkh,
+    });
   });
 });

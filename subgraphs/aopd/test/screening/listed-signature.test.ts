@@ -36,12 +36,20 @@ describe.each(databaseDrivers)("a listed address's signature under the refusal p
   });
 
   const officerView = async (id: string) => {
-    const { body } = await aopd.query(`query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }) { id status address screening { status list matchedEntry { sdnUid } } } } }`, { id });
+    const { body } = await aopd.query(
+      `query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }) { id status address screening { status list matchedEntry { sdnUid } } } } }`,
+      { id },
+    );
     expect(body.errors).toBeUndefined();
     return (body.data!.aopd as { proofs: Record<string, unknown>[] }).proofs[0]!;
   };
   const submittedEntry = async (proofId: string) => {
-    const entry = await aopd.services.db.selectFrom("aopd_audit_entry").select(["action", "details"]).where("proof_id", "=", proofId).where("action", "=", "SUBMITTED").executeTakeFirstOrThrow();
+    const entry = await aopd.services.db
+      .selectFrom("aopd_audit_entry")
+      .select(["action", "details"])
+      .where("proof_id", "=", proofId)
+      .where("action", "=", "SUBMITTED")
+      .executeTakeFirstOrThrow();
     return { ...entry, details: (typeof entry.details === "string" ? JSON.parse(entry.details) : entry.details) as Record<string, unknown> };
   };
 
@@ -58,9 +66,16 @@ describe.each(databaseDrivers)("a listed address's signature under the refusal p
     const again = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, { address: listedAddress, signature });
     expect([again.status, again.body.proof.status]).toEqual([200, "SUBMITTED"]);
 
-    expect(await officerView(proof.id)).toMatchObject({ status: "SUBMITTED", screening: { status: "LISTED", list: ofacSdnListName, matchedEntry: { sdnUid: "990035" } } });
+    expect(await officerView(proof.id)).toMatchObject({
+      status: "SUBMITTED",
+      screening: { status: "LISTED", list: ofacSdnListName, matchedEntry: { sdnUid: "990035" } },
+    });
     const entry = await submittedEntry(proof.id);
-    expect(entry.details).toMatchObject({ evidence: "signature", leftForReview: "screening", screening: { status: "LISTED", list: ofacSdnListName, listVersion: "2099-01-01" } });
+    expect(entry.details).toMatchObject({
+      evidence: "signature",
+      leftForReview: "screening",
+      screening: { status: "LISTED", list: ofacSdnListName, listVersion: "2099-01-01" },
+    });
     expect(JSON.stringify(entry.details)).toContain("990035");
   });
 
@@ -75,7 +90,10 @@ describe.each(databaseDrivers)("a listed address's signature under the refusal p
     expect(await officerView(listed.proof.id)).toMatchObject({ status: "SUBMITTED", screening: { status: "LISTED" } });
 
     const clear = await requestSignatureProof(aopd, { format: "P2WPKH" });
-    const answer = await postJson<{ proof: Record<string, unknown> }>(aopd, `${clear.token}/signature`, { address: clearAddress, signature: signBip322PublicKeyHash(clearKey, clearAddress, clear.proof.message) });
+    const answer = await postJson<{ proof: Record<string, unknown> }>(aopd, `${clear.token}/signature`, {
+      address: clearAddress,
+      signature: signBip322PublicKeyHash(clearKey, clearAddress, clear.proof.message),
+    });
     expect(answer.body.proof).toMatchObject({ status: "VERIFIED" });
     expect((await submittedEntry(clear.proof.id)).details).not.toHaveProperty("leftForReview");
   });

@@ -25,13 +25,11 @@ const listedTron = "TTUDyVhhpCC1xJoPmWzdjLAzeoPwbSABdr";
 describe.each(databaseDrivers)("sanctions screening on %s", (driver) => {
   let database: Database;
   const proof = async (asset: string, address: string | null, customer = "C1") =>
-    (
-      await database.db
-        .insertInto("aopd_proof")
-        .values({ kind: "signature", status: "PENDING", customer_id: customer, asset, address, message: "m" })
-        .returningAll()
-        .executeTakeFirstOrThrow()
-    );
+    await database.db
+      .insertInto("aopd_proof")
+      .values({ kind: "signature", status: "PENDING", customer_id: customer, asset, address, message: "m" })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   const screeningOfProof = (id: string) =>
     database.db
       .selectFrom("aopd_proof")
@@ -64,7 +62,12 @@ describe.each(databaseDrivers)("sanctions screening on %s", (driver) => {
     expect(first).toMatchObject({ list: "OFAC SDN", publishedOn: "2024-05-29", alreadyImported: false, previousVersion: null, newest: true, removed: [] });
     expect(first.added).toHaveLength(first.addresses);
     expect(first.unmapped).toBeGreaterThan(0);
-    expect(await screeningOfProof(unscreened.id)).toMatchObject({ screening_status: "CLEAR", screening_list: "OFAC SDN", screening_list_version: "2024-05-29", screening_entry_address: null });
+    expect(await screeningOfProof(unscreened.id)).toMatchObject({
+      screening_status: "CLEAR",
+      screening_list: "OFAC SDN",
+      screening_list_version: "2024-05-29",
+      screening_entry_address: null,
+    });
     for (const evm of [evmOnEthereum, evmOnBsc]) {
       expect(await screeningOfProof(evm.id)).toMatchObject({ screening_status: "LISTED", screening_entry_asset: "ETH", screening_entry_address: listedEvm });
     }
@@ -98,8 +101,15 @@ describe.each(databaseDrivers)("sanctions screening on %s", (driver) => {
     expect((await screeningOfProof(tronChangedCase.id)).screening_status).toBe("CLEAR");
     expect(await eventsSince(afterFirst)).toEqual([`SCREENING_CHANGED:${unscreened.id}:LISTED`]);
     // On the audit trail too, in the import's name: the list version that moved it.
-    const trail = await database.db.selectFrom("aopd_audit_entry").select(["actor_subject", "details"]).where("proof_id", "=", unscreened.id).where("action", "=", "SCREENING_CHANGED").execute();
-    expect(trail.map((entry) => [entry.actor_subject, JSON.parse(entry.details)])).toEqual([["system:screening", { from: "CLEAR", to: "LISTED", list: "OFAC SDN", listVersion: "2024-09-27" }]]);
+    const trail = await database.db
+      .selectFrom("aopd_audit_entry")
+      .select(["actor_subject", "details"])
+      .where("proof_id", "=", unscreened.id)
+      .where("action", "=", "SCREENING_CHANGED")
+      .execute();
+    expect(trail.map((entry) => [entry.actor_subject, JSON.parse(entry.details)])).toEqual([
+      ["system:screening", { from: "CLEAR", to: "LISTED", list: "OFAC SDN", listVersion: "2024-09-27" }],
+    ]);
     const afterSecond = (await readEventLogBounds(database.db)).sequencedThrough;
 
     const rowsBefore = await database.db.selectFrom("aopd_proof").selectAll().orderBy("id").execute();
@@ -134,7 +144,11 @@ describe.each(databaseDrivers)("sanctions screening on %s", (driver) => {
     const fixture = (name: string) => new URL(`../../../../packages/sanctions-lists/test/fixtures/${name}`, import.meta.url).pathname;
     const fromXml = await importSanctionsList(database.db, registry, await readSanctionsList([fixture("sdn.xml")]));
     expect(fromXml).toMatchObject({ publishedOn: "2024-09-27", previousVersion: "2024-09-27", newest: true, addresses: 4, unmapped: 1 });
-    const listed = await database.db.selectFrom("aopd_proof").select(["screening_entry_uid", "screening_entry_name"]).where("address", "=", newlyListedBitcoin).execute();
+    const listed = await database.db
+      .selectFrom("aopd_proof")
+      .select(["screening_entry_uid", "screening_entry_name"])
+      .where("address", "=", newlyListedBitcoin)
+      .execute();
     expect(listed.map((row) => [row.screening_entry_uid, row.screening_entry_name])).toEqual([
       ["90001", "Person EXAMPLE ONE"],
       ["90001", "Person EXAMPLE ONE"],

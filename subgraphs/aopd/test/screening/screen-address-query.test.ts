@@ -27,7 +27,9 @@ describe("screening an address before a request", () => {
   it("names the match of a listed address and says the refuse policy would refuse its request", async () => {
     const body = await screen(listedAddress);
     expect(body.errors).toBeUndefined();
-    const check = (body.data!.aopd as { screenAddress: { refused: boolean; screening: { status: string; list: string; listVersion: string; matchedEntry: unknown } } }).screenAddress;
+    const check = (
+      body.data!.aopd as { screenAddress: { refused: boolean; screening: { status: string; list: string; listVersion: string; matchedEntry: unknown } } }
+    ).screenAddress;
     expect(check).toMatchObject({ refused: true, screening: { status: "LISTED", list: "OFAC SDN", matchedEntry: { asset: "XBT", address: listedAddress } } });
     expect(check.screening.listVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

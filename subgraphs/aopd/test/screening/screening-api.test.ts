@@ -44,7 +44,8 @@ async function startProviderStandIn(listed: string): Promise<{ url: string; serv
   return state;
 }
 
-const screeningFields = "screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } } providerScreening { provider status identifications { category name } }";
+const screeningFields =
+  "screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } } providerScreening { provider status identifications { category name } }";
 
 describe.each(databaseDrivers)("screening through the API on %s", (driver) => {
   let aopd: TestAopd;
@@ -57,12 +58,25 @@ describe.each(databaseDrivers)("screening through the API on %s", (driver) => {
       { input: { customerId: "screened-customer", asset, expectedAddress: address } },
     );
     expect(body.errors).toBeUndefined();
-    return ((body.data!.aopd as Record<string, unknown>).requestAoppProof as { proof: { id: string; screening: Record<string, unknown>; providerScreening: Record<string, unknown> | null } }).proof;
+    return (
+      (body.data!.aopd as Record<string, unknown>).requestAoppProof as {
+        proof: { id: string; screening: Record<string, unknown>; providerScreening: Record<string, unknown> | null };
+      }
+    ).proof;
   };
   const proofById = async (id: string) => {
-    const { body } = await aopd.query(`query ($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { id ${screeningFields} } } }`, { id });
+    const { body } = await aopd.query(
+      `query ($id: String!) { aopd { proofs(limit: 1, filter: { is: { any: { id: { eq: $id } } } }) { id ${screeningFields} } } }`,
+      { id },
+    );
     expect(body.errors).toBeUndefined();
-    return ((body.data!.aopd as Record<string, unknown>).proofs as { id: string; screening: Record<string, unknown>; providerScreening: Record<string, unknown> | null }[])[0]!;
+    return (
+      (body.data!.aopd as Record<string, unknown>).proofs as {
+        id: string;
+        screening: Record<string, unknown>;
+        providerScreening: Record<string, unknown> | null;
+      }[]
+    )[0]!;
   };
   const ready = async () => (await (await fetch(new URL("/health/ready", aopd.url))).json()) as { status: string; degraded?: string[] };
 
@@ -89,13 +103,20 @@ describe.each(databaseDrivers)("screening through the API on %s", (driver) => {
     const proof = await requestProof(bitcoin, newlyListed);
     expect(proof.screening).toMatchObject({ status: "CLEAR", list: "OFAC SDN", listVersion: "2024-05-29", matchedEntry: null });
     const evm = await requestProof(ether, "0x01e2919679362dfbc9ee1644ba9c6da6d6245bb1");
-    expect(evm.screening).toMatchObject({ status: "LISTED", matchedEntry: { asset: "ETH", address: "0x01e2919679362dFBC9ee1644Ba9C6da6D6245BB1", sdnUid: null } });
+    expect(evm.screening).toMatchObject({
+      status: "LISTED",
+      matchedEntry: { asset: "ETH", address: "0x01e2919679362dFBC9ee1644Ba9C6da6D6245BB1", sdnUid: null },
+    });
     const { body: before } = await aopd.query(`{ aopd { proofEvents(limit: 1000) { endCursor } } }`);
     const cursor = ((before.data!.aopd as Record<string, unknown>).proofEvents as { endCursor: string }).endCursor;
 
     const report = await importSanctionsList(aopd.services.db, aopd.services.config.assets, await readSanctionsList([secondList!]));
     expect(report.changes).toEqual([{ proofId: proof.id, from: "CLEAR", to: "LISTED" }]);
-    expect((await proofById(proof.id)).screening).toMatchObject({ status: "LISTED", listVersion: "2024-09-27", matchedEntry: { asset: "XBT", address: newlyListed } });
+    expect((await proofById(proof.id)).screening).toMatchObject({
+      status: "LISTED",
+      listVersion: "2024-09-27",
+      matchedEntry: { asset: "XBT", address: newlyListed },
+    });
 
     const listed = await aopd.query(`{ aopd { proofs(limit: 10, filter: { is: { any: { screening: { status: [LISTED] } } } }) { id } } }`);
     expect(((listed.body.data!.aopd as Record<string, unknown>).proofs as { id: string }[]).map((row) => row.id).sort()).toEqual([proof.id, evm.id].sort());
@@ -103,57 +124,98 @@ describe.each(databaseDrivers)("screening through the API on %s", (driver) => {
     expect(((since.body.data!.aopd as Record<string, unknown>).proofs as { id: string }[]).map((row) => row.id)).toEqual([proof.id]);
     const clear = await requestProof(ether, "0x000000000000000000000000000000000000dead");
     const sorted = await aopd.query(`{ aopd { proofs(limit: 10, sortOrder: [{ field: SCREENING, direction: DESC }]) { id screening { status } } } }`);
-    expect(((sorted.body.data!.aopd as Record<string, unknown>).proofs as { screening: { status: string } }[]).map((row) => row.screening.status)).toEqual(["LISTED", "LISTED", "CLEAR"]);
+    expect(((sorted.body.data!.aopd as Record<string, unknown>).proofs as { screening: { status: string } }[]).map((row) => row.screening.status)).toEqual([
+      "LISTED",
+      "LISTED",
+      "CLEAR",
+    ]);
     expect(((sorted.body.data!.aopd as Record<string, unknown>).proofs as { id: string }[]).at(-1)!.id).toBe(clear.id);
 
     const events = await pollUntil(
       "the screening event",
       async () => {
-        const { body } = await aopd.query(`query ($after: String) { aopd { proofEvents(after: $after, limit: 100) { events { change proof { id screening { status } } } } } }`, { after: cursor });
-        return ((body.data!.aopd as Record<string, unknown>).proofEvents as { events: { change: string; proof: { id: string; screening: { status: string } } }[] }).events;
+        const { body } = await aopd.query(
+          `query ($after: String) { aopd { proofEvents(after: $after, limit: 100) { events { change proof { id screening { status } } } } } }`,
+          { after: cursor },
+        );
+        return (
+          (body.data!.aopd as Record<string, unknown>).proofEvents as { events: { change: string; proof: { id: string; screening: { status: string } } }[] }
+        ).events;
       },
       (page) => page.some((event) => event.change === "SCREENING_CHANGED"),
     );
-    expect(events.filter((event) => event.change === "SCREENING_CHANGED").map((event) => [event.proof.id, event.proof.screening.status])).toEqual([[proof.id, "LISTED"]]);
+    expect(events.filter((event) => event.change === "SCREENING_CHANGED").map((event) => [event.proof.id, event.proof.screening.status])).toEqual([
+      [proof.id, "LISTED"],
+    ]);
     const bad = await aopd.query(`{ aopd { proofs(limit: 10, filter: { is: { any: { screening: { status: [] } } } }) { id } } }`);
     expect(bad.body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
-  it("records the provider's answer beside the list's, backs off and reports degraded while it fails, and never shows its key", { timeout: 300_000 }, async () => {
-    const proof = await requestProof(bitcoin, newlyListed);
-    const answered = await pollUntil("the provider's answer", async () => (await proofById(proof.id)).providerScreening, (value) => value !== null);
-    expect(answered).toEqual({
-      provider: "Chainalysis sanctions API",
-      status: "LISTED",
-      identifications: [{ category: "sanctions", name: "SANCTIONS: OFAC SDN Stand-in Entity" }],
-    });
-    provider.failing = true;
-    const during = await requestProof(bitcoin, "1BoatSLRHtKNngkdXEeobR76b53LETtpyT");
-    const degraded = await pollUntil("degraded readiness", ready, (value) => value.status === "degraded");
-    expect(degraded.degraded).toContain("screening provider Chainalysis sanctions API");
-    expect((await proofById(during.id)).providerScreening).toBeNull();
-    provider.failing = false;
-    // The backoff doubles from 1 s; the stand-in fails for a few seconds at most, so the wait is well within the limit.
-    const recovered = await pollUntil("the answer after recovery", async () => (await proofById(during.id)).providerScreening, (value) => value !== null, { timeoutMs: 120_000 });
-    expect(recovered).toMatchObject({ status: "CLEAR", identifications: [] });
-    expect((await ready()).status).toBe("ready");
+  it(
+    "records the provider's answer beside the list's, backs off and reports degraded while it fails, and never shows its key",
+    { timeout: 300_000 },
+    async () => {
+      const proof = await requestProof(bitcoin, newlyListed);
+      const answered = await pollUntil(
+        "the provider's answer",
+        async () => (await proofById(proof.id)).providerScreening,
+        (value) => value !== null,
+      );
+      expect(answered).toEqual({
+        provider: "Chainalysis sanctions API",
+        status: "LISTED",
+        identifications: [{ category: "sanctions", name: "SANCTIONS: OFAC SDN Stand-in Entity" }],
+      });
+      provider.failing = true;
+      const during = await requestProof(bitcoin, "1BoatSLRHtKNngkdXEeobR76b53LETtpyT");
+      const degraded = await pollUntil("degraded readiness", ready, (value) => value.status === "degraded");
+      expect(degraded.degraded).toContain("screening provider Chainalysis sanctions API");
+      expect((await proofById(during.id)).providerScreening).toBeNull();
+      provider.failing = false;
+      // The backoff doubles from 1 s; the stand-in fails for a few seconds at most, so the wait is well within the limit.
+      const recovered = await pollUntil(
+        "the answer after recovery",
+        async () => (await proofById(during.id)).providerScreening,
+        (value) => value !== null,
+        { timeoutMs: 120_000 },
+      );
+      expect(recovered).toMatchObject({ status: "CLEAR", identifications: [] });
+      expect((await ready()).status).toBe("ready");
 
-    const client = aopd.services.config.screening.provider!.client;
-    const { body: configuration } = await aopd.query(`{ aopd { configuration { portalUrl } } }`);
-    for (const shown of [String(client), JSON.stringify(client), inspect(client), JSON.stringify(aopd.services.config.screening), JSON.stringify(configuration), logLines.join("\n")]) {
-      expect(shown).not.toContain(providerKey);
-    }
-    expect(logLines.join("\n")).toContain("the screening provider failed; backing off");
-  });
+      const client = aopd.services.config.screening.provider!.client;
+      const { body: configuration } = await aopd.query(`{ aopd { configuration { portalUrl } } }`);
+      for (const shown of [
+        String(client),
+        JSON.stringify(client),
+        inspect(client),
+        JSON.stringify(aopd.services.config.screening),
+        JSON.stringify(configuration),
+        logLines.join("\n"),
+      ]) {
+        expect(shown).not.toContain(providerKey);
+      }
+      expect(logLines.join("\n")).toContain("the screening provider failed; backing off");
+    },
+  );
 
   it("refuses a request for a listed address under AOPD_SCREENING_POLICY=refuse, naming the list, and creates nothing", async () => {
     const refusing = { ...aopd.services.config, screening: { policy: "refuse" as const, provider: undefined } };
-    const count = async () => Number((await aopd.services.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await aopd.services.db
+            .selectFrom("aopd_proof")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     const input = { customerId: "refused", asset: bitcoin, senderAddress: newlyListed, depositAddress: "1BoatSLRHtKNngkdXEeobR76b53LETtpyT" };
     await expect(requestSatoshiProof(aopd.services.db, refusing, input, requester)).rejects.toMatchObject({
       extensions: { code: "BAD_USER_INPUT" },
-      message: expect.stringMatching(/^input\.senderAddress: 13JtX4h7G5ZuNK5mFudKGq9DHLvvMFuNuz is listed on the OFAC SDN list \(version 2024-09-27, entry XBT 13Jt.*AOPD_SCREENING_POLICY=refuse/),
+      message: expect.stringMatching(
+        /^input\.senderAddress: 13JtX4h7G5ZuNK5mFudKGq9DHLvvMFuNuz is listed on the OFAC SDN list \(version 2024-09-27, entry XBT 13Jt.*AOPD_SCREENING_POLICY=refuse/,
+      ),
     });
     expect(await count()).toBe(before);
     // The default policy flags instead: the same request creates the proof, LISTED.
@@ -176,7 +238,11 @@ describe("a fresh aopd screens out of the box", () => {
       `mutation ($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { proof { screening { status listVersion matchedEntry { asset address } } } } } }`,
       { input: { customerId: "fresh", asset: bitcoin, expectedAddress: newlyListed } },
     );
-    expect(body.data).toEqual({ aopd: { requestAoppProof: { proof: { screening: { status: "LISTED", listVersion: "2025-11-19", matchedEntry: { asset: "XBT", address: newlyListed } } } } } });
+    expect(body.data).toEqual({
+      aopd: {
+        requestAoppProof: { proof: { screening: { status: "LISTED", listVersion: "2025-11-19", matchedEntry: { asset: "XBT", address: newlyListed } } } },
+      },
+    });
     // Every seeded proof of a screened asset with an address was screened as it was written.
     const seeded = await aopd.services.db
       .selectFrom("aopd_proof")

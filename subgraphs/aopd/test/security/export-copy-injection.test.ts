@@ -44,7 +44,7 @@ const payloads = [
   "$1",
   "$2::text",
   "U&'\\0027' OR true --",
-  "U&\"\\0027\"",
+  'U&"\\0027"',
   "\\u0027 OR true --",
   "\\x27 OR true",
   "/* ' */ OR true",
@@ -82,7 +82,9 @@ type Mode = "matching" | "excluding";
 
 /** Every condition that keeps the rows holding `text` in the field, or every one that drops them. */
 const conditionOf = (mode: Mode, text: string) =>
-  mode === "matching" ? { eq: text, in: [text, "unrelated"], like: exactPattern(text), ilike: exactPattern(text) } : { ne: text, notIn: [text], notIlike: exactPattern(text) };
+  mode === "matching"
+    ? { eq: text, in: [text, "unrelated"], like: exactPattern(text), ilike: exactPattern(text) }
+    : { ne: text, notIn: [text], notIlike: exactPattern(text) };
 
 /** The filter input with `conditionOf(mode, text)` on each of `fields`. */
 function filterOf(fields: readonly Field[], mode: Mode, text: string): unknown {
@@ -126,8 +128,30 @@ const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(1
 function hostileRows(): Row[] {
   const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
   const rows: Row[] = payloads.flatMap((text, index): Row[] => [
-    { id: uuid(2 * index + 1), created_at: at(2 * index), kind: "signature", status: "PENDING", customer_id: text, asset: text, address: text, comment: text, xpub: text },
-    { id: uuid(2 * index + 2), created_at: at(2 * index + 1), kind: "satoshi", status: "SUBMITTED", customer_id: text, asset: text, address: text, comment: text, amount: "1000", deposit_address: text, tx_id: text },
+    {
+      id: uuid(2 * index + 1),
+      created_at: at(2 * index),
+      kind: "signature",
+      status: "PENDING",
+      customer_id: text,
+      asset: text,
+      address: text,
+      comment: text,
+      xpub: text,
+    },
+    {
+      id: uuid(2 * index + 2),
+      created_at: at(2 * index + 1),
+      kind: "satoshi",
+      status: "SUBMITTED",
+      customer_id: text,
+      asset: text,
+      address: text,
+      comment: text,
+      amount: "1000",
+      deposit_address: text,
+      tx_id: text,
+    },
   ]);
   rows.push({
     id: uuid(9_999),
@@ -182,7 +206,10 @@ describe.each(["on", "off"])("the COPY export's filter literals (standard_confor
   const boundIds = async (filter: unknown): Promise<string[]> =>
     (await selectProofs(database.db, filter, undefined, defaultFilterLimits).execute()).map((row) => row.id);
   const state = async () => {
-    const table = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow();
+    const table = await database.db
+      .selectFrom("aopd_proof")
+      .select((eb) => eb.fn.countAll<string>().as("count"))
+      .executeTakeFirstOrThrow();
     const { rows: settings } = await pool.query<{ application_name: string; search_path: string }>(
       "SELECT current_setting('application_name') AS application_name, current_setting('search_path') AS search_path",
     );

@@ -55,13 +55,19 @@ describe("attacks through media uploads", () => {
     const rows = await aopd.services.db.selectFrom("aopd_proof").select(["id", "status"]).where("id", "in", [mine.id, victim.id]).execute();
     expect(Object.fromEntries(rows.map((row) => [row.id, row.status]))).toEqual({ [mine.id]: "SUBMITTED", [victim.id]: "PENDING" });
     expect((await portalApi(aopd, `${mine.token}/media`, { method: "GET" })).status).toBe(405);
-    expect((await portalApi(aopd, `${victim.id}/media`, { method: "POST", body: new Uint8Array(pngImage(4, 4)) })).body).toMatchObject({ error: "unknown_proof" });
+    expect((await portalApi(aopd, `${victim.id}/media`, { method: "POST", body: new Uint8Array(pngImage(4, 4)) })).body).toMatchObject({
+      error: "unknown_proof",
+    });
   });
 
   it("a decompression bomb is refused before any of it is stored", async () => {
     const { id, token } = await requestProof();
     expect((await upload(token, pngImage(60_000, 60_000, { pixels: false }), "image/png")).body.error).toBe("image_too_large");
-    const { count } = await aopd.services.db.selectFrom("aopd_proof_media_chunk").select((eb) => eb.fn.countAll().as("count")).where("proof_id", "=", id).executeTakeFirstOrThrow();
+    const { count } = await aopd.services.db
+      .selectFrom("aopd_proof_media_chunk")
+      .select((eb) => eb.fn.countAll().as("count"))
+      .where("proof_id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(Number(count)).toBe(0);
   });
 });

@@ -22,7 +22,11 @@ describe.each(databaseDrivers)("credential confusion on the public routes (%s)",
     await aopd?.close();
   });
   const statusOf = async (id: string) =>
-    (await aopd.services.db.selectFrom("aopd_proof").select(["status", "signature", "tx_id", "signature_attempts"]).where("id", "=", id).executeTakeFirstOrThrow());
+    await aopd.services.db
+      .selectFrom("aopd_proof")
+      .select(["status", "signature", "tx_id", "signature_attempts"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
 
   it("another proof's credential cannot verify or read this proof", async () => {
     const mine = await requestSignatureProof(aopd, { expectedAddress: address });
@@ -31,7 +35,10 @@ describe.each(databaseDrivers)("credential confusion on the public routes (%s)",
     const signature = signBip322PublicKeyHash(key, address, victim.proof.message);
     const answer = await postJson<Refusal>(aopd, `${mine.token}/signature`, { signature });
     expect([answer.status, answer.body.error]).toEqual([400, "signature_mismatch"]);
-    const callback = await fetch(new URL(`/aopp/callback/${mine.token}`, aopd.url), { method: "POST", body: JSON.stringify({ version: 0, address, signature }) });
+    const callback = await fetch(new URL(`/aopp/callback/${mine.token}`, aopd.url), {
+      method: "POST",
+      body: JSON.stringify({ version: 0, address, signature }),
+    });
     expect(callback.status).toBe(400);
     expect(await statusOf(victim.proof.id)).toMatchObject({ status: "PENDING", signature: null, signature_attempts: 0 });
     expect(await statusOf(mine.proof.id)).toMatchObject({ status: "PENDING", signature: null });
@@ -45,7 +52,10 @@ describe.each(databaseDrivers)("credential confusion on the public routes (%s)",
     const signature = await requestSignatureProof(aopd, { expectedAddress: address });
     const onSignature = await postJson<Refusal>(aopd, `${satoshi.token}/signature`, { address, signature: signBip322PublicKeyHash(key, address, "x") });
     expect([onSignature.status, onSignature.body.error]).toEqual([404, "unknown_proof"]);
-    const onCallback = await fetch(new URL(`/aopp/callback/${satoshi.token}`, aopd.url), { method: "POST", body: JSON.stringify({ version: 0, address, signature: "AAAA" }) });
+    const onCallback = await fetch(new URL(`/aopp/callback/${satoshi.token}`, aopd.url), {
+      method: "POST",
+      body: JSON.stringify({ version: 0, address, signature: "AAAA" }),
+    });
     expect([onCallback.status, ((await onCallback.json()) as Refusal).error]).toEqual([404, "unknown_proof"]);
     const onTransaction = await postJson<Refusal>(aopd, `${signature.token}/transaction`, { txId: "a".repeat(64) });
     expect([onTransaction.status, onTransaction.body.error]).toEqual([404, "unknown_proof"]);
@@ -55,7 +65,11 @@ describe.each(databaseDrivers)("credential confusion on the public routes (%s)",
 
   it("the proof id, the stored hash, a case-changed credential and path-traversal shapes are unknown_proof, never another route", async () => {
     const { token, proof } = await requestSignatureProof(aopd, { expectedAddress: address });
-    const { callback_token_hash: hash } = await aopd.services.db.selectFrom("aopd_proof").select("callback_token_hash").where("id", "=", proof.id).executeTakeFirstOrThrow();
+    const { callback_token_hash: hash } = await aopd.services.db
+      .selectFrom("aopd_proof")
+      .select("callback_token_hash")
+      .where("id", "=", proof.id)
+      .executeTakeFirstOrThrow();
     const flipped = token.replace(/[a-z]/, (letter) => letter.toUpperCase());
     const shapes = [
       proof.id,

@@ -14,7 +14,12 @@ const statement: ProofReceiptStatement = {
   method: { kind: "media" },
   evidenceHash: `sha256:${"ab".repeat(32)}`,
   screening: { status: "CLEAR", list: "OFAC SDN", listVersion: "2026-11-01", provider: null },
-  decision: { outcome: "VERIFIED", action: "DECIDED", decidedAt: "2026-11-25T10:00:00.000Z", decider: { subject: "alice", client: "compliance-console", username: "alice", system: false } },
+  decision: {
+    outcome: "VERIFIED",
+    action: "DECIDED",
+    decidedAt: "2026-11-25T10:00:00.000Z",
+    decider: { subject: "alice", client: "compliance-console", username: "alice", system: false },
+  },
 };
 const claims = { proof: statement as unknown as Record<string, unknown> };
 
@@ -31,12 +36,19 @@ describe("receipt forgery attacks", () => {
 
   beforeAll(async () => {
     const pair = await generateKeyPair("ES256", { extractable: true });
-    keys = await loadReceiptSigningKeys({ signingKey: JSON.stringify({ ...(await exportJWK(pair.privateKey)), kid: "real" }), previousKeys: undefined, issuer, validityDays: 1 }, true);
+    keys = await loadReceiptSigningKeys(
+      { signingKey: JSON.stringify({ ...(await exportJWK(pair.privateKey)), kid: "real" }), previousKeys: undefined, issuer, validityDays: 1 },
+      true,
+    );
     keySet = createLocalJWKSet(keys.jwks);
     publicJwk = keys.jwks.keys[0]!;
     genuine = (await new ReceiptSigner(keys, { issuer, validityDays: 1 }).sign(statement)).jws;
   });
-  const codeOf = (jws: string, now?: Date) => verifyProofReceipt(jws, keySet, { issuer, ...(now ? { now } : {}) }).then(() => "verified", (error: { code?: string }) => error.code ?? String(error));
+  const codeOf = (jws: string, now?: Date) =>
+    verifyProofReceipt(jws, keySet, { issuer, ...(now ? { now } : {}) }).then(
+      () => "verified",
+      (error: { code?: string }) => error.code ?? String(error),
+    );
 
   it("control: the genuine receipt verifies", async () => {
     expect(await codeOf(genuine)).toBe("verified");
@@ -46,7 +58,10 @@ describe("receipt forgery attacks", () => {
     const signer = new ReceiptSigner(keys, { issuer, validityDays: 1 });
     const now = new Date();
     const ahead = (await signer.sign(statement, new Date(now.getTime() + 27 * 3_600_000))).jws;
-    await expect(verifyProofReceipt(ahead, keySet, { issuer, now })).rejects.toMatchObject({ code: "issued_in_future", message: expect.stringMatching(/more than 60 s after this clock's now\.$/) });
+    await expect(verifyProofReceipt(ahead, keySet, { issuer, now })).rejects.toMatchObject({
+      code: "issued_in_future",
+      message: expect.stringMatching(/more than 60 s after this clock's now\.$/),
+    });
     expect(await codeOf((await signer.sign(statement, new Date(now.getTime() + 50_000))).jws, now)).toBe("verified");
   });
 
@@ -57,7 +72,14 @@ describe("receipt forgery attacks", () => {
 
   it("algorithm confusion: an HS256 receipt keyed with the published public key is refused", async () => {
     const secret = new TextEncoder().encode(JSON.stringify(publicJwk));
-    const hmac = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid: "real", typ: "aopd-receipt+jwt" }).setIssuer(issuer).setSubject(statement.id).setJti("x").setIssuedAt().setExpirationTime("1d").sign(secret);
+    const hmac = await new SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256", kid: "real", typ: "aopd-receipt+jwt" })
+      .setIssuer(issuer)
+      .setSubject(statement.id)
+      .setJti("x")
+      .setIssuedAt()
+      .setExpirationTime("1d")
+      .sign(secret);
     expect(await codeOf(hmac)).toBe("wrong_algorithm");
   });
 
@@ -66,19 +88,33 @@ describe("receipt forgery attacks", () => {
     const embedded = await exportJWK(attacker.publicKey);
     const forged = await new SignJWT({ proof: { ...statement, customerId: "CUST-ATTACKER" } })
       .setProtectedHeader({ alg: "ES256", kid: "real", typ: "aopd-receipt+jwt", jwk: embedded })
-      .setIssuer(issuer).setSubject(statement.id).setJti("x").setIssuedAt().setExpirationTime("1d")
+      .setIssuer(issuer)
+      .setSubject(statement.id)
+      .setJti("x")
+      .setIssuedAt()
+      .setExpirationTime("1d")
       .sign(attacker.privateKey);
     expect(await codeOf(forged)).toBe("bad_signature");
   });
 
   it("a token of another type signed by the same key does not pass for a receipt", async () => {
-    const otherType = await new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: "real", typ: "JWT" }).setIssuer(issuer).setSubject(statement.id).setJti("x").setIssuedAt().setExpirationTime("1d").sign(keys.current.privateKey);
+    const otherType = await new SignJWT(claims)
+      .setProtectedHeader({ alg: "ES256", kid: "real", typ: "JWT" })
+      .setIssuer(issuer)
+      .setSubject(statement.id)
+      .setJti("x")
+      .setIssuedAt()
+      .setExpirationTime("1d")
+      .sign(keys.current.privateKey);
     expect(await codeOf(otherType)).toBe("wrong_type");
   });
 
   it("an expired receipt is refused, and a receipt of another issuer", async () => {
     expect(await codeOf(genuine, new Date(Date.now() + 2 * 86_400_000))).toBe("expired");
-    const elsewhere = await verifyProofReceipt(genuine, keySet, { issuer: "https://attacker.example" }).then(() => "verified", (error: { code: string }) => error.code);
+    const elsewhere = await verifyProofReceipt(genuine, keySet, { issuer: "https://attacker.example" }).then(
+      () => "verified",
+      (error: { code: string }) => error.code,
+    );
     expect(elsewhere).toBe("wrong_issuer");
   });
 

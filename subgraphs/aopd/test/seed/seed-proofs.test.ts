@@ -7,7 +7,10 @@ import { firstUnusedSeed, seedProofs } from "../../src/seed/seed-proofs.js";
 import { databaseDrivers, openTestDatabase } from "../support/test-database.js";
 
 async function proofCount(database: Database): Promise<number> {
-  const { count } = await database.db.selectFrom("aopd_proof").select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow();
+  const { count } = await database.db
+    .selectFrom("aopd_proof")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 

@@ -24,7 +24,13 @@ export function blockbookFixtures(): Record<string, BlockbookFixture> {
 }
 
 /** Transaction ids the stand-in answers with Blockbook's (or a proxy's) failure answers. */
-export const failingTxIds = { unknown400: "1".repeat(64), unknown404: "2".repeat(64), rateLimited: "3".repeat(64), broken: "4".repeat(64), notJson: "5".repeat(64) };
+export const failingTxIds = {
+  unknown400: "1".repeat(64),
+  unknown404: "2".repeat(64),
+  rateLimited: "3".repeat(64),
+  broken: "4".repeat(64),
+  notJson: "5".repeat(64),
+};
 
 export interface BlockbookStandIn {
   server: Server;
@@ -55,7 +61,8 @@ export function startBlockbookStandIn(secret: string, transactions: BlockbookFix
   const server = createServer((request, response) => {
     requests++;
     const url = new URL(request.url ?? "/", "http://stand-in");
-    const send = (status: number, body: string, headers: Record<string, string> = {}) => response.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
+    const send = (status: number, body: string, headers: Record<string, string> = {}) =>
+      response.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
     if (!url.pathname.startsWith(`/${secret}/`)) return send(404, `{"error":"Not found"}`);
     const path = url.pathname.slice(secret.length + 1);
     paths.push(`${path}${url.search}`);
@@ -81,7 +88,10 @@ export function startBlockbookStandIn(secret: string, transactions: BlockbookFix
       // Out of range, Blockbook answers the closest page.
       const page = Math.min(totalPages, Math.max(1, Number(url.searchParams.get("page") ?? 1)));
       const onPage = touching.slice((page - 1) * pageSize, page * pageSize);
-      return send(200, JSON.stringify({ page, totalPages, itemsOnPage: pageSize, address, txs: touching.length, ...(onPage.length > 0 ? { transactions: onPage } : {}) }));
+      return send(
+        200,
+        JSON.stringify({ page, totalPages, itemsOnPage: pageSize, address, txs: touching.length, ...(onPage.length > 0 ? { transactions: onPage } : {}) }),
+      );
     }
     return send(400, `{"error":"Invalid request"}`);
   });

@@ -16,25 +16,23 @@ export async function requestSignatureProof(aopd: TestAopd, input: Record<string
     { input: { customerId: "CUST-PORTAL", asset: bitcoinAsset, comment: "internal note", ...input } },
   );
   if (body.errors) throw new Error(JSON.stringify(body.errors));
-  const request = (body.data!.aopd as { requestAoppProof: { aoppUri: string; portalUrl: string; proof: { id: string; message: string; address: string | null } } })
-    .requestAoppProof;
+  const request = (
+    body.data!.aopd as { requestAoppProof: { aoppUri: string; portalUrl: string; proof: { id: string; message: string; address: string | null } } }
+  ).requestAoppProof;
   return { ...request, token: request.portalUrl.split("/").pop()! };
 }
 
 export async function requestSatoshiProofFor(aopd: TestAopd, input: Record<string, unknown> = {}) {
-  const { body } = await aopd.query(
-    `mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id amount portalUrl } } }`,
-    {
-      input: {
-        customerId: "CUST-PORTAL",
-        asset: bitcoinAsset,
-        senderAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
-        depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h",
-        comment: "internal note",
-        ...input,
-      },
+  const { body } = await aopd.query(`mutation($input: AopdRequestSatoshiProofInput!) { aopd { requestSatoshiProof(input: $input) { id amount portalUrl } } }`, {
+    input: {
+      customerId: "CUST-PORTAL",
+      asset: bitcoinAsset,
+      senderAddress: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+      depositAddress: "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h",
+      comment: "internal note",
+      ...input,
     },
-  );
+  });
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   const proof = (body.data!.aopd as { requestSatoshiProof: { id: string; amount: string; portalUrl: string } }).requestSatoshiProof;
   return { ...proof, token: proof.portalUrl.split("/").pop()! };
@@ -48,5 +46,9 @@ export async function portalApi<T = Record<string, unknown>>(aopd: TestAopd, pat
 }
 
 export function postJson<T = Record<string, unknown>>(aopd: TestAopd, path: string, body: unknown): Promise<PortalAnswer<T>> {
-  return portalApi<T>(aopd, path, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return portalApi<T>(aopd, path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }

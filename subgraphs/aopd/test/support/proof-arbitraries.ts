@@ -25,9 +25,7 @@ export const proofRow: fc.Arbitrary<ReferenceRow> = fc
     created_at: instant,
     due_at: fc.option(instant, { nil: null }),
   })
-  .map((row) =>
-    row.kind === "signature" ? { ...row, tx_id: null, deposit_address: null } : { ...row, xpub: null },
-  );
+  .map((row) => (row.kind === "signature" ? { ...row, tx_id: null, deposit_address: null } : { ...row, xpub: null }));
 
 export const proofRows = fc.uniqueArray(proofRow, { maxLength: 25, selector: (row) => row.id });
 

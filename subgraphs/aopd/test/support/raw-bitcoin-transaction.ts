@@ -60,7 +60,13 @@ export function parseRawBitcoinTransaction(hex: string): RawBitcoinTransaction {
   const lockTime = take(4);
   if (at !== bytes.length) throw new Error("bytes after the lock time");
   const stripped = Buffer.concat([version, bytes.subarray(bodyStart, bodyEnd), lockTime]);
-  return { txid: Buffer.from(sha256(sha256(stripped))).reverse().toString("hex"), inputs, outputs };
+  return {
+    txid: Buffer.from(sha256(sha256(stripped)))
+      .reverse()
+      .toString("hex"),
+    inputs,
+    outputs,
+  };
 }
 
 /**

@@ -6,6 +6,13 @@ import type { FourEyesRules } from "../../decisions/four-eyes-officer.js";
 import type { Decider } from "../../audit/decider.js";
 
 /** An officer reviews the uploaded file: SUBMITTED to VERIFIED or FAILED, recorded as their decision (or their proposal, under four eyes). */
-export async function assessMediaProof(db: Kysely<AopdDatabase>, rules: FourEyesRules, id: string, input: AssessmentInput, decider: Decider, requestId: string | null): Promise<ProofRow> {
+export async function assessMediaProof(
+  db: Kysely<AopdDatabase>,
+  rules: FourEyesRules,
+  id: string,
+  input: AssessmentInput,
+  decider: Decider,
+  requestId: string | null,
+): Promise<ProofRow> {
   return assessProof(db, rules, decisionRequestOf("media", id, input, decider, requestId));
 }

@@ -87,7 +87,10 @@ export class MediaIntake {
       const detected = detectMediaType(head, complete);
       if (detected === "more") return;
       if (detected === undefined) {
-        throw new SubmissionRefusal("unsupported_media_type", "The file is not a PNG, JPEG or WebP image nor an MP4 or WebM video (judged by its content, not its name).");
+        throw new SubmissionRefusal(
+          "unsupported_media_type",
+          "The file is not a PNG, JPEG or WebP image nor an MP4 or WebM video (judged by its content, not its name).",
+        );
       }
       this.#type = detected;
       const limit = this.#limitOf(detected);
@@ -102,14 +105,19 @@ export class MediaIntake {
     const name = this.#type.contentType.slice("image/".length).toUpperCase();
     if (dimensions === "more") {
       if (!complete && head.length <= imageHeaderWindowBytes) return;
-      throw new SubmissionRefusal("invalid_image", `The ${name} image declares no dimensions within its first ${complete ? head.length : imageHeaderWindowBytes} bytes.`);
+      throw new SubmissionRefusal(
+        "invalid_image",
+        `The ${name} image declares no dimensions within its first ${complete ? head.length : imageHeaderWindowBytes} bytes.`,
+      );
     }
     if (dimensions === undefined || dimensions.width === 0 || dimensions.height === 0) {
       throw new SubmissionRefusal("invalid_image", `The ${name} image's header is malformed.`);
     }
     const pixels = dimensions.width * dimensions.height;
     if (pixels > this.#limits.maxImagePixels) {
-      throw new SubmissionRefusal("image_too_large", `The image is ${dimensions.width} x ${dimensions.height} pixels (${pixels}); at most ${this.#limits.maxImagePixels} pixels are accepted.`,
+      throw new SubmissionRefusal(
+        "image_too_large",
+        `The image is ${dimensions.width} x ${dimensions.height} pixels (${pixels}); at most ${this.#limits.maxImagePixels} pixels are accepted.`,
       );
     }
     this.#head = undefined;

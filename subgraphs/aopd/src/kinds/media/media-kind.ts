@@ -20,10 +20,28 @@ export const mediaKind: ProofKindModule<"media"> = {
   exportColumns: {
     // The file is not in the sheet, only what identifies it: it is downloaded on its own.
     evidence: [
-      { header: "Media type", width: 12, type: "text", value: (p) => media(p)?.contentType ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_content_type END" },
-      { header: "Media size (bytes)", width: 14, type: "text", value: (p) => (media(p)?.byteSize ?? null)?.toString() ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_byte_size::text END" },
+      {
+        header: "Media type",
+        width: 12,
+        type: "text",
+        value: (p) => media(p)?.contentType ?? null,
+        sql: "CASE WHEN p.kind = 'media' THEN p.media_content_type END",
+      },
+      {
+        header: "Media size (bytes)",
+        width: 14,
+        type: "text",
+        value: (p) => (media(p)?.byteSize ?? null)?.toString() ?? null,
+        sql: "CASE WHEN p.kind = 'media' THEN p.media_byte_size::text END",
+      },
       { header: "Media SHA-256", width: 66, type: "text", value: (p) => media(p)?.sha256 ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_sha256 END" },
-      { header: "Media uploaded (UTC)", width: 24, type: "date", value: (p) => media(p)?.uploadedAt ?? null, sql: "CASE WHEN p.kind = 'media' THEN p.media_uploaded_at END" },
+      {
+        header: "Media uploaded (UTC)",
+        width: 24,
+        type: "date",
+        value: (p) => media(p)?.uploadedAt ?? null,
+        sql: "CASE WHEN p.kind = 'media' THEN p.media_uploaded_at END",
+      },
     ],
   },
   portalView: (config, row) => ({
@@ -31,7 +49,12 @@ export const mediaKind: ProofKindModule<"media"> = {
     uploaded:
       row.media_content_type === null || row.media_sha256 === null || row.media_uploaded_at === null
         ? null
-        : { contentType: row.media_content_type, byteSize: Number(row.media_byte_size), sha256: row.media_sha256, uploadedAt: new Date(row.media_uploaded_at).toISOString() },
+        : {
+            contentType: row.media_content_type,
+            byteSize: Number(row.media_byte_size),
+            sha256: row.media_sha256,
+            uploadedAt: new Date(row.media_uploaded_at).toISOString(),
+          },
   }),
   schemaFile: new URL("./media-proof.graphql", import.meta.url),
 };

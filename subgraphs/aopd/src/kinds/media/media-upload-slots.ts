@@ -44,11 +44,19 @@ export class MediaUploadSlots {
   /** Takes a slot for the claim or refuses it; call the returned function to give it back. */
   take(claim: UploadClaim): () => void {
     if (this.#targets.has(claim.target)) {
-      throw new BusyRefusal("Another upload for this proof is in progress; wait until it has finished (or failed) before sending the file again.", retryAfterSeconds, "upload_in_progress");
+      throw new BusyRefusal(
+        "Another upload for this proof is in progress; wait until it has finished (or failed) before sending the file again.",
+        retryAfterSeconds,
+        "upload_in_progress",
+      );
     }
     const senderUploads = this.#perSender.get(claim.sender) ?? 0;
     if (senderUploads >= this.limits.maxUploadsPerClient) {
-      throw new BusyRefusal(`${senderUploads} uploads from this client are in progress, the most allowed at once; wait until one has finished.`, retryAfterSeconds, "too_many_uploads");
+      throw new BusyRefusal(
+        `${senderUploads} uploads from this client are in progress, the most allowed at once; wait until one has finished.`,
+        retryAfterSeconds,
+        "too_many_uploads",
+      );
     }
     if (this.#inUse >= this.limits.maxConcurrentUploads) {
       throw new BusyRefusal(`${this.limits.maxConcurrentUploads} uploads are in progress; try again in a moment.`, retryAfterSeconds);

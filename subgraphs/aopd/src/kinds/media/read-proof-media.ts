@@ -51,7 +51,9 @@ export async function readProofMedia(db: Kysely<AopdDatabase>, proofId: string):
         const slice = await sql<{ data: Buffer }>`
           SELECT substring(data FROM ${offset + 1}::integer FOR ${mediaReadSliceBytes}::integer) AS data
           FROM aopd_proof_media_chunk WHERE proof_id = ${id} AND position = ${position}
-        `.execute(db).then((result) => result.rows[0]);
+        `
+          .execute(db)
+          .then((result) => result.rows[0]);
         if (!slice) throw new MediaIntegrityError(id, `chunk ${position} is missing after ${sent} of ${byteSize} bytes`);
         const { data } = slice;
         if (data.length === 0 && offset === 0) throw new MediaIntegrityError(id, `chunk ${position} is empty`);

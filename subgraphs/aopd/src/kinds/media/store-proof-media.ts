@@ -103,7 +103,11 @@ export async function storeProofMedia(
     return { row, repeated: false };
   } catch (error) {
     if ((error as { code?: unknown }).code === "55P03") {
-      throw new BusyRefusal("Another upload for this proof is in progress; wait until it has finished (or failed) before sending the file again.", 5, "upload_in_progress");
+      throw new BusyRefusal(
+        "Another upload for this proof is in progress; wait until it has finished (or failed) before sending the file again.",
+        5,
+        "upload_in_progress",
+      );
     }
     if (!(error instanceof NotPending)) throw error;
     return answerRepeatedUpload(limits, error.row, body);

@@ -16,7 +16,11 @@ import { sameAddress } from "../../chain/same-address.js";
  *
  * @param decimals the asset's decimals as the registry knows them (null: unknown, no whole units)
  */
-export function chainFindingColumns(request: SatoshiRequest, tx: ChainTransaction | null, decimals: number | null): UpdateObject<AopdDatabase, "aopd_proof"> | null {
+export function chainFindingColumns(
+  request: SatoshiRequest,
+  tx: ChainTransaction | null,
+  decimals: number | null,
+): UpdateObject<AopdDatabase, "aopd_proof"> | null {
   if (tx === null || tx.blockHeight === null || tx.confirmations < 1) return null;
   const toDeposit = tx.reverted ? [] : tx.payments.filter((payment) => sameAddress(request.family, payment.to, request.depositAddress));
   const received = toDeposit.reduce((sum, payment) => sum + payment.amount, 0n);

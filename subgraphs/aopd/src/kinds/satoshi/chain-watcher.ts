@@ -37,7 +37,11 @@ export class ChainWatcher {
     private readonly chain: ChainChecksConfig,
     private readonly logger: Logger,
   ) {
-    this.#networks = chain.connections.map((connection) => ({ connection, assets: assetsCheckedBy(assets, chain, connection.network), backoff: new ChainBackoff(connection.network) }));
+    this.#networks = chain.connections.map((connection) => ({
+      connection,
+      assets: assetsCheckedBy(assets, chain, connection.network),
+      backoff: new ChainBackoff(connection.network),
+    }));
   }
 
   /** A copy of each network's state and counters. */
@@ -79,7 +83,8 @@ export class ChainWatcher {
       if (wasOk) this.logger.warn({ network: connection.network, code: error.code, retryAt: backoff.stats.retryAt }, `${error.message} Checks back off.`);
       return false;
     }
-    if (asked > 0 && backoff.stats.state !== "ok") this.logger.info({ network: connection.network }, `The ${connection.network} chain connection answers again.`);
+    if (asked > 0 && backoff.stats.state !== "ok")
+      this.logger.info({ network: connection.network }, `The ${connection.network} chain connection answers again.`);
     if (asked > 0) backoff.succeeded();
     return full;
   }
@@ -143,9 +148,7 @@ export class ChainWatcher {
       confirmations: connection.confirmations,
     });
     backoff.stats.depositWatches++;
-    const match = scan.candidates
-      .map((tx) => ({ tx, verdict: judgeSatoshiTransaction(request, tx) }))
-      .find(({ verdict }) => verdict.outcome !== "failed");
+    const match = scan.candidates.map((tx) => ({ tx, verdict: judgeSatoshiTransaction(request, tx) })).find(({ verdict }) => verdict.outcome !== "failed");
     if (!match) {
       if (scan.cursor !== proof.chain_scan_cursor) {
         await this.db.updateTable("aopd_proof").set({ chain_scan_cursor: scan.cursor }).where("id", "=", proof.id).where("status", "=", "PENDING").execute();
@@ -170,7 +173,10 @@ export class ChainWatcher {
     backoff.stats.matched++;
     backoff.stats.checks++;
     backoff.stats[match.verdict.outcome]++;
-    this.logger.info({ network: connection.network, proof: proof.id, txId: match.tx.txId }, "a pending Satoshi proof's test transaction was found on its deposit address");
+    this.logger.info(
+      { network: connection.network, proof: proof.id, txId: match.tx.txId },
+      "a pending Satoshi proof's test transaction was found on its deposit address",
+    );
     await this.#record(submitted, match.verdict, this.#findingOf(request, proof, match.tx));
   }
 
@@ -187,7 +193,13 @@ export class ChainWatcher {
   async #record(proof: ProofRow, verdict: SatoshiVerdict, found: UpdateObject<AopdDatabase, "aopd_proof">): Promise<void> {
     if (verdict.outcome === "waiting") {
       // Not on a proof an officer reopened meanwhile (its check window is cleared): its finding stays as it was.
-      await this.db.updateTable("aopd_proof").set(found).where("id", "=", proof.id).where("status", "=", "SUBMITTED").where("chain_check_until", "is not", null).execute();
+      await this.db
+        .updateTable("aopd_proof")
+        .set(found)
+        .where("id", "=", proof.id)
+        .where("status", "=", "SUBMITTED")
+        .where("chain_check_until", "is not", null)
+        .execute();
       return;
     }
     try {
@@ -195,7 +207,17 @@ export class ChainWatcher {
       await decideProof(
         this.db,
         verdict.outcome === "verified"
-          ? { kind: "satoshi", id: proof.id, outcome: "VERIFIED", reason: null, reasonText: null, comment: null, decider: chainWatcherDecider, requestId: null, alsoSet: found }
+          ? {
+              kind: "satoshi",
+              id: proof.id,
+              outcome: "VERIFIED",
+              reason: null,
+              reasonText: null,
+              comment: null,
+              decider: chainWatcherDecider,
+              requestId: null,
+              alsoSet: found,
+            }
           : {
               kind: "satoshi",
               id: proof.id,
@@ -214,4 +236,3 @@ export class ChainWatcher {
     }
   }
 }
-

@@ -35,7 +35,8 @@ export function judgeSatoshiTransaction(request: SatoshiRequest, tx: ChainTransa
   const toDeposit = tx.payments.filter((payment) => sameAddress(request.family, payment.to, request.depositAddress));
   if (toDeposit.length === 0) return fail("WRONG_RECIPIENT", "The transaction pays nothing of the asset to the deposit address.");
   const paid = toDeposit.reduce((sum, payment) => sum + payment.amount, 0n);
-  if (paid !== request.amount) return fail("WRONG_AMOUNT", `The transaction pays ${paid} to the deposit address; the proof asks for exactly ${request.amount} (lowest denomination).`);
+  if (paid !== request.amount)
+    return fail("WRONG_AMOUNT", `The transaction pays ${paid} to the deposit address; the proof asks for exactly ${request.amount} (lowest denomination).`);
   const fromSender = toDeposit.every((payment) => payment.from.some((from) => sameAddress(request.family, from, request.senderAddress)));
   if (!fromSender) return fail("WRONG_SENDER", "The transaction does not come from the sender address.");
   if (confirmations < request.requiredConfirmations) return { outcome: "waiting", blockHeight, confirmations };

@@ -18,18 +18,60 @@ export const satoshiKind: ProofKindModule<"satoshi"> = {
   decisionReasons: ["THIRD_PARTY_WALLET", "WRONG_AMOUNT", "WRONG_SENDER", "WRONG_RECIPIENT", "TRANSACTION_FAILED", "OTHER"],
   exportColumns: {
     request: [
-      { header: "Amount (lowest denomination)", width: 22, type: "text", value: (p) => satoshi(p)?.amount ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount::text END" },
-      { header: "Sender address", width: 44, type: "text", value: (p) => satoshi(p)?.senderAddress ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.address END" },
-      { header: "Deposit address", width: 44, type: "text", value: (p) => satoshi(p)?.depositAddress ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.deposit_address END" },
+      {
+        header: "Amount (lowest denomination)",
+        width: 22,
+        type: "text",
+        value: (p) => satoshi(p)?.amount ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount::text END",
+      },
+      {
+        header: "Sender address",
+        width: 44,
+        type: "text",
+        value: (p) => satoshi(p)?.senderAddress ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.address END",
+      },
+      {
+        header: "Deposit address",
+        width: 44,
+        type: "text",
+        value: (p) => satoshi(p)?.depositAddress ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.deposit_address END",
+      },
       { header: "Transaction ID", width: 66, type: "text", value: (p) => satoshi(p)?.txId ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.tx_id END" },
     ],
     // What the chain check found about the transaction (docs/chain-checks.md); kept through a reopening.
     findings: [
-      { header: "Block height", width: 12, type: "text", value: (p) => (satoshi(p)?.blockHeight ?? null)?.toString() ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.block_height::text END" },
+      {
+        header: "Block height",
+        width: 12,
+        type: "text",
+        value: (p) => (satoshi(p)?.blockHeight ?? null)?.toString() ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.block_height::text END",
+      },
       { header: "Block hash", width: 66, type: "text", value: (p) => satoshi(p)?.blockHash ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.block_hash END" },
-      { header: "Confirmations", width: 14, type: "text", value: (p) => (satoshi(p)?.confirmations ?? null)?.toString() ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.confirmations::text END" },
-      { header: "Amount received (lowest denomination)", width: 22, type: "text", value: (p) => satoshi(p)?.amountReceived ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount_received::text END" },
-      { header: "Amount received (units)", width: 22, type: "text", value: (p) => satoshi(p)?.amountReceivedUnits ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount_received_units END" },
+      {
+        header: "Confirmations",
+        width: 14,
+        type: "text",
+        value: (p) => (satoshi(p)?.confirmations ?? null)?.toString() ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.confirmations::text END",
+      },
+      {
+        header: "Amount received (lowest denomination)",
+        width: 22,
+        type: "text",
+        value: (p) => satoshi(p)?.amountReceived ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount_received::text END",
+      },
+      {
+        header: "Amount received (units)",
+        width: 22,
+        type: "text",
+        value: (p) => satoshi(p)?.amountReceivedUnits ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.amount_received_units END",
+      },
       {
         header: "Transaction senders",
         width: 44,
@@ -37,7 +79,13 @@ export const satoshiKind: ProofKindModule<"satoshi"> = {
         value: (p) => satoshi(p)?.transactionSenders?.join(", ") ?? null,
         sql: "CASE WHEN p.kind = 'satoshi' THEN array_to_string(p.transaction_senders, ', ') END",
       },
-      { header: "Chain check failure", width: 30, type: "text", value: (p) => satoshi(p)?.failureReason ?? null, sql: "CASE WHEN p.kind = 'satoshi' THEN p.failure_reason END" },
+      {
+        header: "Chain check failure",
+        width: 30,
+        type: "text",
+        value: (p) => satoshi(p)?.failureReason ?? null,
+        sql: "CASE WHEN p.kind = 'satoshi' THEN p.failure_reason END",
+      },
     ],
   },
   portalView: (config, row) => {

@@ -17,7 +17,10 @@ const txIdRules: Record<string, { accepts: (txId: string) => boolean; allowed: s
   ethereum: { accepts: (txId) => /^0x[0-9a-fA-F]{64}$/.test(txId), allowed: "0x and 64 hexadecimal characters" },
   tron: { accepts: (txId) => /^[0-9a-fA-F]{64}$/.test(txId), allowed: "64 hexadecimal characters" },
   // A Solana transaction is named by its first signature: 64 bytes in base58.
-  solana: { accepts: (txId) => /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(txId) && base58.decode(txId).length === 64, allowed: "the base58 transaction signature (64 bytes)" },
+  solana: {
+    accepts: (txId) => /^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(txId) && base58.decode(txId).length === 64,
+    allowed: "the base58 transaction signature (64 bytes)",
+  },
 };
 const otherTxIds = { accepts: (txId: string) => /^[A-Za-z0-9]{16,128}$/.test(txId), allowed: "16 to 128 letters or digits" };
 
@@ -29,7 +32,8 @@ function sameTxId(a: string, b: string): boolean {
 
 function requireTxId(asset: DtiAsset | undefined, txId: string): string {
   const rule = txIdRules[asset?.addressFamily ?? ""] ?? otherTxIds;
-  if (!rule.accepts(txId)) throw new SubmissionRefusal("invalid_tx_id", `is not a transaction id of ${asset?.name ?? "the asset"}: expected ${rule.allowed}.`, { field: "txId" });
+  if (!rule.accepts(txId))
+    throw new SubmissionRefusal("invalid_tx_id", `is not a transaction id of ${asset?.name ?? "the asset"}: expected ${rule.allowed}.`, { field: "txId" });
   return txId;
 }
 
@@ -69,6 +73,13 @@ export async function finalizeSatoshiProof(db: Kysely<AopdDatabase>, config: Aop
 }
 
 /** The compliance team assesses the reported transaction: SUBMITTED to VERIFIED or FAILED, recorded as the officer's decision (or proposal, under four eyes). */
-export async function assessSatoshiProof(db: Kysely<AopdDatabase>, config: AopdConfig, id: string, input: AssessmentInput, decider: Decider, requestId: string | null): Promise<ProofRow> {
+export async function assessSatoshiProof(
+  db: Kysely<AopdDatabase>,
+  config: AopdConfig,
+  id: string,
+  input: AssessmentInput,
+  decider: Decider,
+  requestId: string | null,
+): Promise<ProofRow> {
   return assessProof(db, config, decisionRequestOf("satoshi", id, input, decider, requestId));
 }

@@ -11,8 +11,17 @@ import { finalizeSatoshiProof } from "./satoshi-proof-transitions.js";
  * one-time credential: the very rules of `finalizeSatoshiProof` (same transition, same
  * idempotency, the same `ProofRefusal`s, which the public routes answer by their code).
  */
-export async function submitSatoshiTransaction(services: { db: Kysely<AopdDatabase>; config: AopdConfig }, token: string, txId: string, requestId: string): Promise<ProofRow> {
-  const proof = await services.db.selectFrom("aopd_proof").select(["id", "kind"]).where("callback_token_hash", "=", hashCallbackToken(token)).executeTakeFirst();
+export async function submitSatoshiTransaction(
+  services: { db: Kysely<AopdDatabase>; config: AopdConfig },
+  token: string,
+  txId: string,
+  requestId: string,
+): Promise<ProofRow> {
+  const proof = await services.db
+    .selectFrom("aopd_proof")
+    .select(["id", "kind"])
+    .where("callback_token_hash", "=", hashCallbackToken(token))
+    .executeTakeFirst();
   if (!proof || proof.kind !== "satoshi") throw new UnknownProofRefusal("This link does not belong to a Satoshi proof; ask for a new link.");
   return finalizeSatoshiProof(services.db, services.config, proof.id, txId, { actor: customerActor("portal"), requestId });
 }

@@ -3,8 +3,25 @@ import { sql, type Kysely } from "kysely";
 import type { AopdMetrics } from "../../aopd-metrics.js";
 import type { AopdConfig } from "../../aopd-config.js";
 import type { AopdDatabase, ProofRow } from "../../database/database-schema.js";
-import { keyAddressesOf, OwnershipInputError, toEip55Address, verifiableFamilies, verifyOwnershipSignature, type AssetFamily, type KeyAddress, type OwnershipFailureCode } from "../../ownership/index.js";
-import { BusyRefusal, isMovedOn, ProofRefusal, ProofStateRefusal, SubmissionRefusal, UnknownProofRefusal, type SubmissionRefusalCode } from "../../proofs/proof-refusal.js";
+import {
+  keyAddressesOf,
+  OwnershipInputError,
+  toEip55Address,
+  verifiableFamilies,
+  verifyOwnershipSignature,
+  type AssetFamily,
+  type KeyAddress,
+  type OwnershipFailureCode,
+} from "../../ownership/index.js";
+import {
+  BusyRefusal,
+  isMovedOn,
+  ProofRefusal,
+  ProofStateRefusal,
+  SubmissionRefusal,
+  UnknownProofRefusal,
+  type SubmissionRefusalCode,
+} from "../../proofs/proof-refusal.js";
 import { hashCallbackToken } from "../../ingestion/callback-token.js";
 import { changeProofStatus } from "../../proofs/change-proof-status.js";
 import { isRequestedMessage, parseSignedMessage } from "./parse-signed-message.js";
@@ -78,7 +95,12 @@ const unknownProof = () => new UnknownProofRefusal("This link does not belong to
  * takes at most `maxFailedAttempts`: the cost one credential can impose is bounded on every replica.
  * Refusals are `ProofRefusal`s (proofs/proof-refusal.ts).
  */
-export async function acceptProofSignature(services: SignatureAcceptanceServices, token: string, submission: SignatureSubmission, origin: AuditOrigin): Promise<AcceptedSignature> {
+export async function acceptProofSignature(
+  services: SignatureAcceptanceServices,
+  token: string,
+  submission: SignatureSubmission,
+  origin: AuditOrigin,
+): Promise<AcceptedSignature> {
   const { db, config } = services;
   const proof = await db.selectFrom("aopd_proof").selectAll().where("callback_token_hash", "=", hashCallbackToken(token)).executeTakeFirst();
   if (!proof || proof.kind !== "signature") throw unknownProof();
@@ -90,7 +112,8 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
 
   const resolved = resolveSubmission(family, proof, submission);
   // A repeat of the accepted submission gets the same answer, verified or left for review.
-  const settledBy = (row: ProofRow) => (row.status === "VERIFIED" || row.status === "SUBMITTED") && !(resolved instanceof ProofRefusal) && isAcceptedSubmission(family, row, resolved);
+  const settledBy = (row: ProofRow) =>
+    (row.status === "VERIFIED" || row.status === "SUBMITTED") && !(resolved instanceof ProofRefusal) && isAcceptedSubmission(family, row, resolved);
   if (settledBy(proof)) return { proof, repeated: true };
   refuseUnlessOpen(proof);
   const settled = await takeAttempt(db, proof, config.maxFailedAttempts);
@@ -106,7 +129,8 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   let signedMessage: string | null = null;
   if (resolved.signInMessage !== undefined) {
     const named = await checkSignInMessage(db, config, proof, resolved.signInMessage, (a, b) => sameAddress(family, a, b));
-    if (!sameAddress(family, named, resolved.address)) throw new SubmissionRefusal("address_mismatch", "The address differs from the address the sign-in message names.");
+    if (!sameAddress(family, named, resolved.address))
+      throw new SubmissionRefusal("address_mismatch", "The address differs from the address the sign-in message names.");
     signedMessage = resolved.signInMessage;
   }
 
@@ -141,7 +165,12 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         recoveryFailure: { code: failureCodes[verification.code], reason: verification.reason },
       });
     } catch (error) {
-      if (error instanceof SubmissionRefusal) services.metrics.signatureVerifications.inc({ family, scheme: isWrappedSignature(resolved.signature) ? "erc6492" : "erc1271", result: verification.code });
+      if (error instanceof SubmissionRefusal)
+        services.metrics.signatureVerifications.inc({
+          family,
+          scheme: isWrappedSignature(resolved.signature) ? "erc6492" : "erc1271",
+          result: verification.code,
+        });
       throw error;
     }
   }
@@ -149,13 +178,17 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
   services.metrics.signatureVerifications.inc({ family, scheme, result: verification.ok || contractCheck ? "verified" : verification.code });
   if (!verification.ok && !contractCheck) throw new SubmissionRefusal(failureCodes[verification.code], verification.reason);
 
-  if (proof.xpub_required && resolved.xpub === undefined) throw new SubmissionRefusal("xpub_required", "This proof requires the xpub the address derives from.");
+  if (proof.xpub_required && resolved.xpub === undefined)
+    throw new SubmissionRefusal("xpub_required", "This proof requires the xpub the address derives from.");
   if (resolved.xpub !== undefined) {
     if (family !== "bitcoin") throw new SubmissionRefusal("invalid_xpub", "An xpub can only be given for a Bitcoin address.");
     try {
       const derivation = await services.findXpubDerivation({ xpub: resolved.xpub, address: resolved.address, maxIndex: config.xpubMaxIndex });
       if (!derivation) {
-        throw new SubmissionRefusal("xpub_mismatch", `The address does not derive from the xpub within index ${config.xpubMaxIndex} of the receive or change chain.`);
+        throw new SubmissionRefusal(
+          "xpub_mismatch",
+          `The address does not derive from the xpub within index ${config.xpubMaxIndex} of the receive or change chain.`,
+        );
       }
     } catch (error) {
       if (error instanceof OwnershipInputError) throw new SubmissionRefusal(failureCodes[error.code], error.message);
@@ -189,7 +222,9 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
         // Set: the signature is over this sign-in message, and its nonce is used.
         signed_message: signedMessage,
         // Every address the signer's key controls, screened with the proven one in this UPDATE (docs/screening.md).
-        key_addresses: keyAddressesJson(verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, message, signature: resolved.signature }) : []),
+        key_addresses: keyAddressesJson(
+          verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, message, signature: resolved.signature }) : [],
+        ),
       },
       audit: {
         origin,
@@ -211,7 +246,8 @@ export async function acceptProofSignature(services: SignatureAcceptanceServices
     if (!isMovedOn(error)) throw error;
     // Another submission won meanwhile: the same one is a success, anything else is refused.
     const current = await db.selectFrom("aopd_proof").selectAll().where("id", "=", proof.id).executeTakeFirstOrThrow();
-    if ((current.status === "VERIFIED" || current.status === "SUBMITTED") && isAcceptedSubmission(family, current, resolved)) return { proof: current, repeated: true };
+    if ((current.status === "VERIFIED" || current.status === "SUBMITTED") && isAcceptedSubmission(family, current, resolved))
+      return { proof: current, repeated: true };
     refuseUnlessOpen(current);
     throw new ProofStateRefusal("not_pending", "The proof is no longer pending.", current.status);
   }
@@ -232,7 +268,12 @@ async function listedUnderRefusal(db: Kysely<AopdDatabase>, config: AopdConfig, 
 /** The screening as the officer reads it on the trail: the list, its version and the entry that matched. */
 function screeningNamed(screening: Screening) {
   const entry = screening.matchedEntry;
-  return { status: screening.status, list: screening.list, listVersion: screening.listVersion, entry: entry ? `${entry.asset} ${entry.address}${entry.sdnUid ? ` (SDN uid ${entry.sdnUid})` : ""}` : null };
+  return {
+    status: screening.status,
+    list: screening.list,
+    listVersion: screening.listVersion,
+    entry: entry ? `${entry.asset} ${entry.address}${entry.sdnUid ? ` (SDN uid ${entry.sdnUid})` : ""}` : null,
+  };
 }
 
 /** The key's addresses as the column holds them; null where the signature revealed no key. */
@@ -259,7 +300,13 @@ function resolveSubmission(family: AssetFamily, proof: ProofRow, submission: Sig
   if (submission.address !== undefined && block.address !== undefined && !sameAddress(family, submission.address, block.address)) {
     return new SubmissionRefusal("address_mismatch", "The address field differs from the address in the signed-message block.");
   }
-  const signInAddress = signIn === undefined ? undefined : (() => { const parsed = parseSignInMessage(signIn); return parsed.ok ? parsed.fields.address : undefined; })();
+  const signInAddress =
+    signIn === undefined
+      ? undefined
+      : (() => {
+          const parsed = parseSignInMessage(signIn);
+          return parsed.ok ? parsed.fields.address : undefined;
+        })();
   const claimed = submission.address ?? block.address ?? signInAddress;
   const xpub = submission.xpub === undefined || submission.xpub.trim() === "" ? undefined : submission.xpub.trim();
   if (proof.address !== null) {
@@ -285,7 +332,8 @@ function isAcceptedSubmission(family: string, proof: ProofRow, submission: Resol
 }
 
 function refuseUnlessOpen(proof: Pick<ProofRow, "status" | "due_at">): void {
-  if (proof.status !== "PENDING") throw new ProofStateRefusal("not_pending", `The proof is ${proof.status}; only a pending proof accepts a signature.`, proof.status);
+  if (proof.status !== "PENDING")
+    throw new ProofStateRefusal("not_pending", `The proof is ${proof.status}; only a pending proof accepts a signature.`, proof.status);
   if (proof.due_at && proof.due_at.getTime() <= Date.now()) throw new ProofStateRefusal("expired", "The proof's due time has passed; ask for a new proof.");
 }
 

@@ -39,7 +39,11 @@ export function aoppFormatOf(asset: AoppAsset, format: AddressFormat | null | un
 }
 
 /** The AOPP URI of a signature proof, rebuilt from the credential the caller presented; null where AOPP cannot express its asset or format. */
-export function aoppUriOf(config: Pick<AopdConfig, "assets" | "callbackBaseUrl" | "portalUrl">, row: Pick<ProofRow, "asset" | "format" | "message">, token: string): string | null {
+export function aoppUriOf(
+  config: Pick<AopdConfig, "assets" | "callbackBaseUrl" | "portalUrl">,
+  row: Pick<ProofRow, "asset" | "format" | "message">,
+  token: string,
+): string | null {
   const aoppAsset = aoppAssetOf(config.assets.get(row.asset)?.addressFamily);
   const format = aoppAsset ? aoppFormatOf(aoppAsset, row.format) : undefined;
   if (!aoppAsset || !format) return null;

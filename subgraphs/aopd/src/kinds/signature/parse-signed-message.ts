@@ -15,9 +15,7 @@
  * the signature is over the block's message, so a different one can never verify, and saying so
  * ("wrong message") is the one refusal the customer can act on.
  */
-export type SignedMessage =
-  | { ok: true; signature: string; address: string | undefined; message: string | undefined }
-  | { ok: false; reason: string };
+export type SignedMessage = { ok: true; signature: string; address: string | undefined; message: string | undefined } | { ok: false; reason: string };
 
 const bitcoinBegin = "-----BEGIN BITCOIN SIGNED MESSAGE-----";
 const signatureBegin = /^-----BEGIN (BITCOIN )?SIGNATURE-----$/;

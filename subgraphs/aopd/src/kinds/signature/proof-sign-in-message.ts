@@ -22,7 +22,15 @@ export function proofSignInMessage(config: Pick<AopdConfig, "assets" | "portalUr
   const chain = signInChainOf(config.assets.get(proof.asset)?.network ?? null);
   if (!chain || proof.address === null || proof.signin_nonce === null || proof.due_at === null) return null;
   return formatSignInMessage(
-    { ...signInOrigin(config), address: proof.address, statement, chainId: chain.chainId, nonce: proof.signin_nonce, issuedAt: proof.created_at.toISOString(), expirationTime: proof.due_at.toISOString() },
+    {
+      ...signInOrigin(config),
+      address: proof.address,
+      statement,
+      chainId: chain.chainId,
+      nonce: proof.signin_nonce,
+      issuedAt: proof.created_at.toISOString(),
+      expirationTime: proof.due_at.toISOString(),
+    },
     chain.name,
   );
 }
@@ -46,7 +54,8 @@ export async function checkSignInMessage(
   const { fields } = parsed;
   const refuse = (reason: string) => new SubmissionRefusal("wrong_message", `${reason} Sign the message the portal shows.`);
   const origin = signInOrigin(config);
-  if (fields.domain !== origin.domain) throw refuse(`The sign-in message was requested by ${fields.domain}, not by ${origin.domain}: it may have been relayed from another site.`);
+  if (fields.domain !== origin.domain)
+    throw refuse(`The sign-in message was requested by ${fields.domain}, not by ${origin.domain}: it may have been relayed from another site.`);
   if (fields.uri !== origin.uri) throw refuse(`The sign-in message's URI is ${fields.uri}, not ${origin.uri}.`);
   const chain = signInChainOf(config.assets.get(proof.asset)?.network ?? null);
   if (!chain) throw refuse("The proof's network has no sign-in message.");
@@ -63,6 +72,7 @@ export async function checkSignInMessage(
   if (Number.isNaN(issuedAt) || Number.isNaN(expiresAt)) throw refuse("The sign-in message's Issued At and Expiration Time must be RFC 3339 times.");
   if (issuedAt > now + clockSkewMs) throw refuse(`The sign-in message is issued at ${fields.issuedAt}, in the future.`);
   if (expiresAt <= now) throw refuse(`The sign-in message expired at ${fields.expirationTime}.`);
-  if (fields.notBefore !== undefined && !(Date.parse(fields.notBefore) <= now + clockSkewMs)) throw refuse(`The sign-in message is not valid before ${fields.notBefore}.`);
+  if (fields.notBefore !== undefined && !(Date.parse(fields.notBefore) <= now + clockSkewMs))
+    throw refuse(`The sign-in message is not valid before ${fields.notBefore}.`);
   return fields.address;
 }

@@ -68,7 +68,16 @@ export function formatSignInMessage(fields: SignInFields, chainName: string): st
 }
 
 const preamble = /^(\S+) wants you to sign in with your (\S+) account:$/;
-const labels = { "URI": "uri", "Version": "version", "Chain ID": "chainId", "Nonce": "nonce", "Issued At": "issuedAt", "Expiration Time": "expirationTime", "Not Before": "notBefore", "Request ID": "requestId" } as const;
+const labels = {
+  URI: "uri",
+  Version: "version",
+  "Chain ID": "chainId",
+  Nonce: "nonce",
+  "Issued At": "issuedAt",
+  "Expiration Time": "expirationTime",
+  "Not Before": "notBefore",
+  "Request ID": "requestId",
+} as const;
 
 /** Whether a signed message claims to be a sign-in message (and is then checked as one, never as a plain message). */
 export function looksLikeSignInMessage(message: string): boolean {
@@ -80,11 +89,14 @@ export function looksLikeSignInMessage(message: string): boolean {
  * statement, Not Before, Request ID, Resources), strict in what aopd needs: every field of
  * `SignInFields` but the statement, and Version 1.
  */
-export function parseSignInMessage(message: string): { ok: true; fields: Omit<SignInFields, "statement"> & { notBefore?: string } } | { ok: false; reason: string } {
+export function parseSignInMessage(
+  message: string,
+): { ok: true; fields: Omit<SignInFields, "statement"> & { notBefore?: string } } | { ok: false; reason: string } {
   const lines = message.replace(/\r\n?/g, "\n").split("\n");
   const head = preamble.exec(lines[0] ?? "");
   const address = lines[1]?.trim();
-  if (!head || !address) return { ok: false, reason: "The sign-in message does not start with \"<domain> wants you to sign in with your <chain> account:\" and the address." };
+  if (!head || !address)
+    return { ok: false, reason: 'The sign-in message does not start with "<domain> wants you to sign in with your <chain> account:" and the address.' };
   const found: Record<string, string> = {};
   for (const line of lines.slice(2)) {
     const match = /^([A-Za-z ]+): (.*)$/.exec(line);
@@ -96,6 +108,15 @@ export function parseSignInMessage(message: string): { ok: true; fields: Omit<Si
   if (found.version !== "1") return { ok: false, reason: `The sign-in message's Version is ${found.version}; only 1 is accepted.` };
   return {
     ok: true,
-    fields: { domain: head[1]!, address, uri: found.uri!, chainId: found.chainId!, nonce: found.nonce!, issuedAt: found.issuedAt!, expirationTime: found.expirationTime!, ...(found.notBefore ? { notBefore: found.notBefore } : {}) },
+    fields: {
+      domain: head[1]!,
+      address,
+      uri: found.uri!,
+      chainId: found.chainId!,
+      nonce: found.nonce!,
+      issuedAt: found.issuedAt!,
+      expirationTime: found.expirationTime!,
+      ...(found.notBefore ? { notBefore: found.notBefore } : {}),
+    },
   };
 }

@@ -17,13 +17,34 @@ export const signatureKind: ProofKindModule<"signature"> = {
   decidedBy: "evidence",
   decisionReasons: [],
   exportColumns: {
-    address: [{ header: "Address format", width: 14, type: "text", value: (p) => signature(p)?.format ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.format END" }],
+    address: [
+      {
+        header: "Address format",
+        width: 14,
+        type: "text",
+        value: (p) => signature(p)?.format ?? null,
+        sql: "CASE WHEN p.kind = 'signature' THEN p.format END",
+      },
+    ],
     request: [
       { header: "Xpub", width: 40, type: "text", value: (p) => signature(p)?.xpub ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.xpub END" },
       { header: "Message", width: 40, type: "text", value: (p) => signature(p)?.message ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.message END" },
-      { header: "Signature", width: 40, type: "text", value: (p) => signature(p)?.signature ?? null, sql: "CASE WHEN p.kind = 'signature' THEN p.signature END" },
+      {
+        header: "Signature",
+        width: 40,
+        type: "text",
+        value: (p) => signature(p)?.signature ?? null,
+        sql: "CASE WHEN p.kind = 'signature' THEN p.signature END",
+      },
     ],
   },
-  portalView: (config, row, credential) => ({ format: row.format, message: row.message ?? "", xpubRequired: row.xpub_required, aoppUri: aoppUriOf(config, row, credential), psbt: proofPsbtOffer(config, row), signInMessage: proofSignInMessage(config, row) }),
+  portalView: (config, row, credential) => ({
+    format: row.format,
+    message: row.message ?? "",
+    xpubRequired: row.xpub_required,
+    aoppUri: aoppUriOf(config, row, credential),
+    psbt: proofPsbtOffer(config, row),
+    signInMessage: proofSignInMessage(config, row),
+  }),
   schemaFile: new URL("./signature-proof.graphql", import.meta.url),
 };

@@ -18,5 +18,8 @@ export function signatureProofFamily(field: string, asset: DtiAsset): AssetFamil
   const family = asset.addressFamily;
   if (family !== null && (verifiableFamilies as readonly string[]).includes(family)) return family as AssetFamily;
   if (family === "lightning") throw new UserInputError(field, `${asset.name} cannot be proven by signature: ${lightningRefusal}`);
-  throw new UserInputError(field, `${asset.name} has no signature scheme here; signature proofs support Bitcoin, EVM (Ethereum, BSC, Polygon), Solana and TRON assets and their tokens.`);
+  throw new UserInputError(
+    field,
+    `${asset.name} has no signature scheme here; signature proofs support Bitcoin, EVM (Ethereum, BSC, Polygon), Solana and TRON assets and their tokens.`,
+  );
 }

@@ -70,18 +70,26 @@ export async function verifyContractWalletSignature(
   }
   const signature = hexToBytes(input.signature.slice(2));
   if (isWrappedSignature(input.signature)) return verifyWrappedSignature(connection.client as EvmJsonRpcClient, network, input, signature);
-  if (signature.length > maxContractSignatureBytes) throw new SubmissionRefusal(input.recoveryFailure.code, `${input.recoveryFailure.reason} A contract wallet's signature may have at most ${maxContractSignatureBytes} bytes.`);
+  if (signature.length > maxContractSignatureBytes)
+    throw new SubmissionRefusal(
+      input.recoveryFailure.code,
+      `${input.recoveryFailure.reason} A contract wallet's signature may have at most ${maxContractSignatureBytes} bytes.`,
+    );
   const data = `0x${isValidSignatureSelector}${bytesToHex(ethereumMessageHash(input.message))}${word(64)}${abiBytes(signature)}`;
   let answer: Awaited<ReturnType<EvmJsonRpcClient["callContract"]>>;
   try {
     answer = await (connection.client as EvmJsonRpcClient).callContract(input.address, data, contractSignatureGas);
   } catch (error) {
     if (error instanceof ChainConnectionError) {
-      throw new BusyRefusal(`The ${network} node could not be asked whether the wallet contract accepts the signature; send the same submission again in a moment.`, 5);
+      throw new BusyRefusal(
+        `The ${network} node could not be asked whether the wallet contract accepts the signature; send the same submission again in a moment.`,
+        5,
+      );
     }
     throw error;
   }
-  if ("returned" in answer && answer.returned.toLowerCase().startsWith(`0x${isValidSignatureSelector}`) && answer.returned.length === 66) return { blockHeight: answer.blockHeight, scheme: "erc1271" };
+  if ("returned" in answer && answer.returned.toLowerCase().startsWith(`0x${isValidSignatureSelector}`) && answer.returned.length === 66)
+    return { blockHeight: answer.blockHeight, scheme: "erc1271" };
   throw new SubmissionRefusal(
     input.recoveryFailure.code,
     `${input.recoveryFailure.reason} Nor does the contract at this address accept it as a smart-contract wallet (ERC-1271 isValidSignature at block ${answer.blockHeight}).`,
@@ -99,7 +107,10 @@ async function verifyWrappedSignature(
   signature: Uint8Array,
 ): Promise<{ blockHeight: number; scheme: "erc6492" }> {
   if (signature.length > maxWrappedSignatureBytes) {
-    throw new SubmissionRefusal(input.recoveryFailure.code, `${input.recoveryFailure.reason} A counterfactual account's signature (ERC-6492) may have at most ${maxWrappedSignatureBytes} bytes.`);
+    throw new SubmissionRefusal(
+      input.recoveryFailure.code,
+      `${input.recoveryFailure.reason} A counterfactual account's signature (ERC-6492) may have at most ${maxWrappedSignatureBytes} bytes.`,
+    );
   }
   // The validator's constructor arguments: abi.encode(address signer, bytes32 hash, bytes signature).
   const data = `${counterfactualSignatureCheckBytecode}${word(0).slice(40)}${input.address.slice(2).toLowerCase()}${bytesToHex(ethereumMessageHash(input.message))}${word(96)}${abiBytes(signature)}`;
@@ -108,7 +119,10 @@ async function verifyWrappedSignature(
     answer = await client.callContract(null, data, counterfactualSignatureGas);
   } catch (error) {
     if (error instanceof ChainConnectionError) {
-      throw new BusyRefusal(`The ${network} node could not be asked whether the smart account accepts the signature; send the same submission again in a moment.`, 5);
+      throw new BusyRefusal(
+        `The ${network} node could not be asked whether the smart account accepts the signature; send the same submission again in a moment.`,
+        5,
+      );
     }
     throw error;
   }

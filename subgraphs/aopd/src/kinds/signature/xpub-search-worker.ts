@@ -11,8 +11,7 @@ export interface XpubSearchTask {
 
 /** A worker's answer: the derivation (or null), or the client-safe refusal of unreadable input. */
 export type XpubSearchAnswer =
-  | { id: number; ok: true; derivation: XpubDerivation | null }
-  | { id: number; ok: false; code: OwnershipInputError["code"]; message: string };
+  { id: number; ok: true; derivation: XpubDerivation | null } | { id: number; ok: false; code: OwnershipInputError["code"]; message: string };
 
 // The search itself is `findXpubDerivation`; the worker only moves it off the request thread.
 parentPort?.on("message", (task: XpubSearchTask) => {
