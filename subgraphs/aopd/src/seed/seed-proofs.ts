@@ -82,11 +82,16 @@ export async function firstUnusedSeed(database: Database, from = 1): Promise<num
   return seed;
 }
 
-/** Drops every index of the proof table except the primary key and returns their definitions. */
+/**
+ * Drops every index of the proof table that backs no constraint (the primary key and unique columns
+ * such as the sign-in nonce keep theirs: a constraint's index cannot be dropped) and returns their
+ * definitions.
+ */
 async function dropSecondaryIndexes(database: Database): Promise<string[]> {
   const { rows } = await sql<{ indexname: string; indexdef: string }>`
     SELECT indexname, indexdef FROM pg_indexes
-    WHERE schemaname = current_schema() AND tablename = 'aopd_proof' AND indexname <> 'aopd_proof_pkey'
+    WHERE schemaname = current_schema() AND tablename = 'aopd_proof'
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conindid = format('%I.%I', schemaname, indexname)::regclass)
   `.execute(database.longRunning);
   for (const { indexname } of rows) await sql`DROP INDEX ${sql.id(indexname)}`.execute(database.longRunning);
   return rows.map((row) => row.indexdef);
