@@ -1,20 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AuditEntryRow } from "../database/database-schema.js";
+import type { AuditEntryContent } from "./audit-entry-hash.js";
 import type { AuditKeyring } from "./audit-keyring.js";
 
-/** What an entry's authentication covers: everything but its place in the chain, which the sequencer gives later. */
-export interface AuthenticatedAuditContent {
-  occurredAt: Date;
-  action: string;
-  proofId: string | null;
-  actorSubject: string;
-  actorClient: string;
-  actorUsername: string | null;
-  actorSystem: boolean;
-  requestId: string | null;
-  traceId: string | null;
-  details: string;
-}
+/** What an entry's authentication covers: everything its hash covers but its place in the chain, which the sequencer gives later. */
+export type AuthenticatedAuditContent = Omit<AuditEntryContent, "seq" | "previousHash">;
 
 /** The three columns aopd writes with an entry (migration 0019). */
 export interface AuditEntryAuthentication {
