@@ -46,6 +46,7 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
+import { publicSubmissionLimit } from "./http/public-submission-limit.js";
 import { registryDoorRoutes, registryDoorSubgraph } from "./http/registry-door-routes.js";
 import type { SubgraphRoute } from "./http/subgraph-route.js";
 import { switchableSubgraphRoutes, withPublishedRoutes } from "./http/switchable-subgraph-routes.js";
@@ -137,6 +138,11 @@ export interface GatewayOptions {
   trustedProxyHops?: number;
   /** `GATEWAY_QUOTA_*`: requests and operation cost per client and per subject, per window (docs/quotas.md); none when undefined. */
   quotas?: QuotaSettings | undefined;
+  /**
+   * `GATEWAY_PUBLIC_SUBMISSIONS_PER_MINUTE`: bodies one client address may send to public subgraph
+   * routes (a witness's cosignature) a minute, per replica. @default 30
+   */
+  publicSubmissionsPerMinute?: number;
   /** Routes served beside the gateway's own (the development identity provider, `npm start`'s ingress). */
   routes?: readonly RouteDefinition<Identity>[];
   /** Where `/metrics` is served (`METRICS_PORT`, `METRICS_HOST`). @default on the gateway's port */
@@ -311,6 +317,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     subgraphUrl: (name: string) => subgraphs().find((subgraph) => subgraph.name === name)?.url ?? (name === registryDoorSubgraph ? registryUrl : undefined),
     mint,
     logger,
+    publicSubmissions: publicSubmissionLimit({ perMinute: options.publicSubmissionsPerMinute ?? 30, trustedProxyHops: options.trustedProxyHops ?? 0 }),
   };
   let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
   if (registrySource) {
