@@ -58,6 +58,7 @@ import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.j
 import { createQuotaDoor } from "./quotas/quota-door.js";
 import type { QuotaSettings } from "./quotas/quota-settings.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
+import { createOperationUsage } from "./usage/operation-usage.js";
 import { createUsageRecorder } from "./usage/usage-recorder.js";
 import { usageRecordingPlugin } from "./usage/usage-recording-plugin.js";
 import type { SubscriptionLimits } from "./subscriptions/subscription-limits.js";
@@ -233,6 +234,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     costLimitCheck(costLimits),
   ];
   const quotas = options.quotas ? createQuotaDoor({ settings: options.quotas, costLimits, metrics, logger }) : undefined;
+  const usage = options.usage
+    ? createUsageRecorder({
+        usageUrl: options.usage.url,
+        mint,
+        ...(options.usage.flushIntervalMs !== undefined ? { flushIntervalMs: options.usage.flushIntervalMs } : {}),
+        ...(options.usage.maxOperations !== undefined ? { maxOperations: options.usage.maxOperations } : {}),
+        logger,
+        metrics,
+      })
+    : undefined;
+  const operationUsage = usage ? createOperationUsage(usage) : undefined;
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
   const subscriptionServer = createSubscriptionServer({
     verifier,
@@ -245,6 +257,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger: logger.child({ component: "subscriptions" }),
     metrics,
     quotas,
+    usage: operationUsage,
   });
   const enforceFetchLimit = enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20);
   // Set below: Apollo plans, the plan-executing gateway keeps each plan it makes and runs it.
@@ -274,16 +287,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => subscriptionServer.updateSupergraph(coreSupergraphSdl));
 
-  const usage = options.usage
-    ? createUsageRecorder({
-        usageUrl: options.usage.url,
-        mint,
-        ...(options.usage.flushIntervalMs !== undefined ? { flushIntervalMs: options.usage.flushIntervalMs } : {}),
-        ...(options.usage.maxOperations !== undefined ? { maxOperations: options.usage.maxOperations } : {}),
-        logger,
-        metrics,
-      })
-    : undefined;
   const apollo = new ApolloServer<GatewayContext>({
     gateway: planExecuting?.gateway ?? gateway,
     ...(planExecuting ? { stringifyResult } : {}),
@@ -298,7 +301,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       authorization.plugin,
       ...operationChecks.map((check) => operationCheckPlugin<GatewayContext>(check)),
       ...(quotas ? [quotas.plugin] : []),
-      ...(usage ? [usageRecordingPlugin(usage)] : []),
+      ...(operationUsage ? [usageRecordingPlugin(operationUsage)] : []),
     ],
   });
   await apollo.start();
