@@ -308,6 +308,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
+  if (sharing) gateway.onSchemaLoadOrUpdate(() => sharing.supergraphChanged());
   const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
