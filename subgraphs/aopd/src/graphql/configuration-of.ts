@@ -37,6 +37,7 @@ export function configurationOf(config: AopdConfig) {
       name: kind.name,
       proofType: kind.typename,
       decidedByOfficer: kind.decidedBy === "officer",
+      decidedByOfficerWhenLeftForReview: kind.decidedBy === "officer" || kind.leavesForReview,
       decisionReasons: kind.decisionReasons,
       fourEyes: config.fourEyesKinds.includes(kind.name),
     })),

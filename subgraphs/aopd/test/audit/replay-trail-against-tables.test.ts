@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { sql } from "kysely";
@@ -69,6 +70,7 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     const edited = await decidedMediaProof("VERIFIED");
     const held = await decidedMediaProof("FAILED");
     const lifted = await decidedMediaProof("VERIFIED");
+    const forgedOn = await decidedMediaProof("VERIFIED");
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "court order 7/2026") { id } } }`, { id: held });
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "inquiry") { id } } }`, { id: lifted });
     await run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "inquiry closed") { id } } }`, { id: lifted });
@@ -90,9 +92,15 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
       .select("decision_id")
       .where("id", "=", edited)
       .executeTakeFirstOrThrow();
+    const forgedDecision = randomUUID();
     await aopd.services.db.transaction().execute(async (trx) => {
       await sql`ALTER TABLE aopd_proof_decision DISABLE TRIGGER ALL`.execute(trx);
       await sql`UPDATE aopd_proof_decision SET outcome = 'FAILED', reason = 'ADDRESS_NOT_SHOWN' WHERE id = ${decisionId}`.execute(trx);
+      // A decision in another officer's name that no one made: no entry of the trail records it.
+      await sql`
+        INSERT INTO aopd_proof_decision (id, proof_id, action, outcome, reason, reason_text, decider_subject, decider_client, decider_username, decider_system)
+        VALUES (${forgedDecision}, ${forgedOn}, 'DECIDED', 'FAILED', 'OTHER', 'backdated', 'demo-officer-2', 'console', 'demo-officer-2', false)
+      `.execute(trx);
       await sql`ALTER TABLE aopd_proof_decision ENABLE TRIGGER ALL`.execute(trx);
       await sql`SET LOCAL session_replication_role = replica`.execute(trx);
       await sql`DELETE FROM aopd_proof WHERE id = ${held}`.execute(trx);
@@ -106,6 +114,9 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
       new RegExp(`aopd_proof_decision ${decisionId} \\(proof ${edited}\\): reason: the trail says none \\(entry \\d+\\), the table says "ADDRESS_NOT_SHOWN"`),
     );
     expect(tampered.output).toMatch(new RegExp(`aopd_proof ${held}: the trail says it is on legal hold \\(entry \\d+\\), the table has no such proof`));
+    expect(tampered.output).toContain(
+      `aopd_proof_decision ${forgedDecision} (proof ${forgedOn}): the table has a DECIDED by demo-officer-2, no entry of the trail records it`,
+    );
     // Nothing else differs: the untouched proof, its lifted hold, the decisions of the deleted proof (still in their table).
     expect(tampered.output).not.toContain(lifted);
     expect(tampered.code).toBe(1);
