@@ -4,6 +4,7 @@ import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } fr
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assessSignatureProof } from "../../src/kinds/signature/assess-signature-proof.js";
+import { issueProofReceipt } from "../../src/receipts/issue-proof-receipt.js";
 import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
 import { bitcoinAsset, postJson } from "../support/portal-client.js";
@@ -138,6 +139,14 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
       code: "CONFLICT",
       message: expect.stringContaining("LISTED"),
     });
+    // A deployment that issues receipts for listed addresses states the officer's decision, not the signature's, and the screening.
+    const receipt = await issueProofReceipt(aopd.services.db, aopd.services.config.assets, aopd.services.receiptSigner, { forListed: "issue" }, id);
+    expect(receipt.statement).toMatchObject({
+      method: { kind: "signature", signatureScheme: "BIP322_SIMPLE" },
+      decision: { outcome: "VERIFIED", action: "CONFIRMED", decider: { username: "bob" } },
+      screening: { status: "LISTED" },
+    });
+    expect(JSON.parse(receipt.log?.entry ?? "{}")).toMatchObject({ action: "CONFIRMED" });
     // Decided: a second decision is refused as for any kind.
     expect(await refusal(assess(alice, id, "assessment: FAILED, reason: SANCTIONED_ADDRESS"))).toMatchObject({ code: "CONFLICT" });
   });
