@@ -61,6 +61,8 @@ interface ProofAsReplayed {
  * - The other way round: each `aopd_proof_decision` row must be recorded by a decision entry of
  *   its proof naming it (`details.decisionId`), one aopd wrote (not set aside). A row inserted
  *   behind the triggers is a decision no one is on record for (`unrecordedDecisionRows`).
+ * - Each proof's status must be the one its last status entry left (`unexplainedStatuses`): a
+ *   proof VERIFIED behind the triggers without any decision is named.
  *
  * Cost: one pass over the replayed entries in `seq` order (keyset pages of `replayBatchSize`, then
  * the entries committed but not chained yet, by insertion), one lookup of the page's decision rows
@@ -132,6 +134,9 @@ export async function replayTrailAgainstTables(
       }
       findings.push(...(await compareProofRows(trx, proofs, batchSize)));
       findings.push(...(await unrecordedDecisionRows(trx, batchSize)));
+      // The decision replay compared the status of the proofs its entries decided; the rest here.
+      const compared = new Set([...proofs].filter(([, said]) => said.status !== undefined).map(([id]) => id));
+      findings.push(...(await unexplainedStatuses(trx, compared, batchSize)));
       return { replayed, findings };
     });
 }
@@ -287,6 +292,79 @@ async function unrecordedDecisionRows(db: Kysely<AopdDatabase>, batchSize: numbe
       findings.push(
         `aopd_proof_decision ${row.id} (proof ${row.proof_id}): the table has a ${row.action} by ${row.decider_subject}, no entry of the trail records it`,
       );
+    }
+    if (rows.length < batchSize) return findings;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/** The entries that move a proof's status, in the order `statusSaidBy` reads them. */
+const statusActions = [
+  "REQUESTED",
+  "SUBMITTED",
+  "MEDIA_ATTACHED",
+  "MATCHED_ON_CHAIN",
+  "EXPIRED",
+  "DECIDED",
+  "CHAIN_CHECKED",
+  "CONFIRMED",
+  "REOPENED",
+] as const satisfies readonly AuditAction[];
+
+/**
+ * The status an entry leaves its proof in (proofs/change-proof-status.ts and the decisions): a
+ * request is PENDING; evidence makes it SUBMITTED, but a signature's (`evidence: "signature"`)
+ * decides it VERIFIED unless screening left it for review; a decision its outcome; a reopening SUBMITTED.
+ */
+function statusSaidBy(action: string, details: Record<string, unknown>): string {
+  switch (action) {
+    case "REQUESTED":
+      return "PENDING";
+    case "SUBMITTED":
+      return details.evidence === "signature" && details.leftForReview === undefined ? "VERIFIED" : "SUBMITTED";
+    case "MEDIA_ATTACHED":
+    case "MATCHED_ON_CHAIN":
+    case "REOPENED":
+      return "SUBMITTED";
+    case "EXPIRED":
+      return "EXPIRED";
+    default:
+      return String(details.outcome);
+  }
+}
+
+/**
+ * Each proof against the last entry that moved its status (by insertion: one proof's changes are
+ * serialized by its row lock, so their entries are inserted in the order they happened), in keyset
+ * pages of proofs, each looking its entries up through the trail's index by proof. Proofs no entry
+ * speaks of (made before the trail existed, demo data) are not judged, nor those in `compared`.
+ */
+async function unexplainedStatuses(db: Kysely<AopdDatabase>, compared: ReadonlySet<string>, batchSize: number): Promise<string[]> {
+  const findings: string[] = [];
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const { rows } = await sql<{ id: string; status: string; action: string; details: string; seq: string | null; insertion: string }>`
+      SELECT p.id, p.status, last.action, last.details, last.seq, last.insertion
+      FROM aopd_proof AS p
+      JOIN LATERAL (
+        SELECT e.action, e.details, e.seq, e.insertion FROM aopd_audit_entry AS e
+        WHERE e.proof_id = p.id
+          AND e.action IN (${sql.join(statusActions.map((action) => sql.lit(action)))})
+          AND NOT EXISTS (SELECT 1 FROM aopd_audit_set_aside AS s WHERE s.insertion = e.insertion)
+        ORDER BY e.insertion DESC
+        LIMIT 1
+      ) AS last ON true
+      WHERE p.id > ${after}::uuid
+      ORDER BY p.id
+      LIMIT ${batchSize}
+    `.execute(db);
+    for (const row of rows) {
+      if (compared.has(row.id)) continue;
+      const entry: ReplayedEntry = { place: "", action: row.action, proofId: row.id, actorSubject: "", details: row.details };
+      const said = statusSaidBy(row.action, detailsOf(entry));
+      const place = row.seq === null ? `pending insertion ${row.insertion}` : `entry ${row.seq}`;
+      if (said !== row.status)
+        findings.push(`aopd_proof ${row.id}: status: the trail says ${shown(said)} (${row.action}, ${place}), the table says ${shown(row.status)}`);
     }
     if (rows.length < batchSize) return findings;
     after = rows[rows.length - 1]!.id;

@@ -38,8 +38,8 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     if (body.errors) throw new Error(body.errors[0]!.message);
     return body.data!.aopd as Record<string, unknown>;
   };
-  /** A media proof requested, its file uploaded through the portal and decided by an officer, as in production. */
-  const decidedMediaProof = async (assessment: "VERIFIED" | "FAILED") => {
+  /** A media proof requested and its file uploaded through the portal, as in production; `assessment`: then decided by an officer. */
+  const decidedMediaProof = async (assessment: "VERIFIED" | "FAILED" | "undecided") => {
     const requested = (
       await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
         input: { customerId: "CUST-REPLAY", asset: bitcoin, expectedAddress: address },
@@ -51,6 +51,7 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
       body: new Uint8Array(pngImage(16, 16)),
     });
     expect(upload.status).toBe(200);
+    if (assessment === "undecided") return requested.id;
     const reason = assessment === "FAILED" ? ", reason: ADDRESS_NOT_SHOWN" : "";
     await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: ${assessment}${reason}, comment: "seen") { id } } }`, {
       id: requested.id,
@@ -71,6 +72,7 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     const held = await decidedMediaProof("FAILED");
     const lifted = await decidedMediaProof("VERIFIED");
     const forgedOn = await decidedMediaProof("VERIFIED");
+    const undecided = await decidedMediaProof("undecided");
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "court order 7/2026") { id } } }`, { id: held });
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "inquiry") { id } } }`, { id: lifted });
     await run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "inquiry closed") { id } } }`, { id: lifted });
@@ -104,6 +106,8 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
       await sql`ALTER TABLE aopd_proof_decision ENABLE TRIGGER ALL`.execute(trx);
       await sql`SET LOCAL session_replication_role = replica`.execute(trx);
       await sql`DELETE FROM aopd_proof WHERE id = ${held}`.execute(trx);
+      // VERIFIED without any decision: only the proof's status says so.
+      await sql`UPDATE aopd_proof SET status = 'VERIFIED', assessment = 'VERIFIED' WHERE id = ${undecided}`.execute(trx);
     });
 
     const tampered = await runVerifyAudit(databaseUrl);
@@ -116,6 +120,9 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     expect(tampered.output).toMatch(new RegExp(`aopd_proof ${held}: the trail says it is on legal hold \\(entry \\d+\\), the table has no such proof`));
     expect(tampered.output).toContain(
       `aopd_proof_decision ${forgedDecision} (proof ${forgedOn}): the table has a DECIDED by demo-officer-2, no entry of the trail records it`,
+    );
+    expect(tampered.output).toMatch(
+      new RegExp(`aopd_proof ${undecided}: status: the trail says "SUBMITTED" \\(SUBMITTED, entry \\d+\\), the table says "VERIFIED"`),
     );
     // Nothing else differs: the untouched proof, its lifted hold, the decisions of the deleted proof (still in their table).
     expect(tampered.output).not.toContain(lifted);
