@@ -1,4 +1,13 @@
-import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, ReviewCause, SignatureScheme, SignatureScript } from "../database/database-schema.js";
+import type {
+  AddressFormat,
+  Assessment,
+  MediaContentType,
+  ProofRow,
+  ProofStatus,
+  ReviewCause,
+  SignatureScheme,
+  SignatureScript,
+} from "../database/database-schema.js";
 import { currentDecisionOf, type Decision } from "./decision.js";
 import { providerScreeningOf, screeningOf, type ProviderScreening, type Screening } from "../screening/screening.js";
 

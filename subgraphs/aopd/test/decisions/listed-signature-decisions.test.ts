@@ -73,25 +73,42 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
     );
   /** A signature proof requested without an address and signed in the portal by `key`: SUBMITTED for review when its address is listed. */
   const signedProof = async (key: Uint8Array, address: string) => {
-    const requested = await run(requester, `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { portalUrl proof { id message } } } }`, {
-      input: { customerId: "CUST-LISTED", asset: bitcoinAsset, format: "P2WPKH" },
-    });
+    const requested = await run(
+      requester,
+      `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { portalUrl proof { id message } } } }`,
+      {
+        input: { customerId: "CUST-LISTED", asset: bitcoinAsset, format: "P2WPKH" },
+      },
+    );
     const { portalUrl, proof } = requested as unknown as { portalUrl: string; proof: { id: string; message: string } };
-    const answer = await postJson(aopd, `${portalUrl.split("/").pop()!}/signature`, { address, signature: signBip322PublicKeyHash(key, address, proof.message) });
+    const answer = await postJson(aopd, `${portalUrl.split("/").pop()!}/signature`, {
+      address,
+      signature: signBip322PublicKeyHash(key, address, proof.message),
+    });
     expect(answer.status).toBe(200);
     return proof.id;
   };
   const trailOf = async (id: string) =>
     (
-      await aopd.services.db.selectFrom("aopd_audit_entry").select(["action", "actor_subject", "details"]).where("proof_id", "=", id).orderBy("insertion").execute()
+      await aopd.services.db
+        .selectFrom("aopd_audit_entry")
+        .select(["action", "actor_subject", "details"])
+        .where("proof_id", "=", id)
+        .orderBy("insertion")
+        .execute()
     ).map((row) => ({ action: row.action, actor: row.actor_subject, details: JSON.parse(row.details) as Record<string, unknown> }));
   const eventStatuses = async (id: string) =>
     (
-      await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(aopd.services.db)
+      await sql<{ status: string }>`SELECT proof->>'status' AS status FROM aopd_proof_event WHERE proof->>'id' = ${id} ORDER BY insertion`.execute(
+        aopd.services.db,
+      )
     ).rows.map((row) => row.status);
 
   it("describes the signature kind as decided by an officer when left for review, under four eyes here, with its own reason codes", async () => {
-    const { body } = await aopd.queryAs(alice, `{ aopd { configuration { proofKinds { name decidedByOfficer decidedByOfficerWhenLeftForReview decisionReasons fourEyes } } } }`);
+    const { body } = await aopd.queryAs(
+      alice,
+      `{ aopd { configuration { proofKinds { name decidedByOfficer decidedByOfficerWhenLeftForReview decisionReasons fourEyes } } } }`,
+    );
     expect(body.errors).toBeUndefined();
     const kinds = (body.data!.aopd as { configuration: { proofKinds: Record<string, unknown>[] } }).configuration.proofKinds;
     expect(kinds.find((kind) => kind.name === "signature")).toEqual({
@@ -106,9 +123,13 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
 
   it("lets one officer propose VERIFIED only with a stated reason, and a second confirm it; the trail, history and events record it, and no receipt is issued", async () => {
     const id = await signedProof(listedKey, listedAddress);
-    const submitted = await run(alice, `query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }, limit: 1) { ... on AopdSignatureProof { ${fields} } } } }`, {
-      id,
-    });
+    const submitted = await run(
+      alice,
+      `query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }, limit: 1) { ... on AopdSignatureProof { ${fields} } } } }`,
+      {
+        id,
+      },
+    );
     expect((submitted as unknown as Row[])[0]).toMatchObject({ status: "SUBMITTED", leftForReview: "SCREENING", decision: null, decisions: [] });
 
     expect(await refusal(assess(alice, id, "assessment: VERIFIED"))).toMatchObject({ code: "BAD_USER_INPUT", field: "reasonText" });
@@ -167,8 +188,21 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
   it("decides directly, one officer, where the deployment does not put signature proofs under four eyes", async () => {
     const id = await signedProof(listedKey, listedAddress);
     const decider = { subject: "carol-subject", client: "compliance-console", username: "carol", system: false };
-    const row = await assessSignatureProof(aopd.services.db, { fourEyesKinds: [], fourEyesServiceClients: [] }, id, { assessment: "FAILED", reason: "SANCTIONED_ADDRESS" }, decider, null);
-    expect(row).toMatchObject({ status: "FAILED", assessment: "FAILED", decision_reason: "SANCTIONED_ADDRESS", decider_username: "carol", left_for_review: "screening" });
+    const row = await assessSignatureProof(
+      aopd.services.db,
+      { fourEyesKinds: [], fourEyesServiceClients: [] },
+      id,
+      { assessment: "FAILED", reason: "SANCTIONED_ADDRESS" },
+      decider,
+      null,
+    );
+    expect(row).toMatchObject({
+      status: "FAILED",
+      assessment: "FAILED",
+      decision_reason: "SANCTIONED_ADDRESS",
+      decider_username: "carol",
+      left_for_review: "screening",
+    });
     const trail = await trailOf(id);
     expect(trail.at(-1)).toMatchObject({ action: "DECIDED", actor: "carol-subject", details: { outcome: "FAILED", reason: "SANCTIONED_ADDRESS" } });
   });

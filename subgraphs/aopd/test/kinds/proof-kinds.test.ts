@@ -40,7 +40,9 @@ describe("configuration.proofKinds", () => {
   afterAll(() => aopd.close());
 
   it("tells a client each kind, who decides it, its reason codes and whether four eyes apply", async () => {
-    const { body } = await aopd.query(`{ aopd { configuration { proofKinds { name proofType decidedByOfficer decidedByOfficerWhenLeftForReview decisionReasons fourEyes } } } }`);
+    const { body } = await aopd.query(
+      `{ aopd { configuration { proofKinds { name proofType decidedByOfficer decidedByOfficerWhenLeftForReview decisionReasons fourEyes } } } }`,
+    );
     expect(body.data).toEqual({
       aopd: {
         configuration: {

@@ -119,7 +119,11 @@ describe.each(databaseDrivers)("a listed address's signature under the refusal p
       leftForReview: "screening",
       screening: { status: "LISTED", matchedForm: "P2PKH", matchedAddress: siblingListedAddress, entry: expect.stringContaining("990036") },
     });
-    const row = await aopd.services.db.selectFrom("aopd_proof").select(["left_for_review", "signature_scheme"]).where("id", "=", proof.id).executeTakeFirstOrThrow();
+    const row = await aopd.services.db
+      .selectFrom("aopd_proof")
+      .select(["left_for_review", "signature_scheme"])
+      .where("id", "=", proof.id)
+      .executeTakeFirstOrThrow();
     // Left for an officer (assessSignatureProof), the scheme the key proved control with kept for them.
     expect(row).toEqual({ left_for_review: "screening", signature_scheme: "bip322-simple" });
   });
