@@ -27,7 +27,8 @@ export const officerAssessedKinds: readonly ProofKind[] = proofKinds
  * Whether an officer decides this proof: the one rule of which kinds and states go to a person.
  * Every proof of an officer-decided kind; of a kind its evidence decides, only a proof the evidence
  * left for review (`left_for_review`, set with SUBMITTED and kept after the officer's decision).
- * `assessProof` refuses the others, and the portal's `settled` reads the same rule.
+ * `assessSignatureProof` refuses the others; the API tells clients the same per kind
+ * (`configuration.proofKinds`: `decidedByOfficer`, `decidedByOfficerWhenLeftForReview`).
  */
 export function officerDecides(proof: Pick<ProofRow, "kind" | "left_for_review">): boolean {
   const kind = proofKindNamed(proof.kind);
