@@ -7,6 +7,8 @@ import type { Asset, ProofKind } from "./proof-fields.js";
 /** What the console reads of a proof kind. */
 export interface ConsoleProofKind {
   decidedByOfficer: boolean;
+  /** Whether an officer decides a proof of the kind its evidence left for review (`leftForReview`): a listed signature under the refusal policy. */
+  decidedByOfficerWhenLeftForReview: boolean;
   /** Whether its decisions, and the reopening of them, need a second officer (`AOPD_FOUR_EYES_KINDS`). */
   fourEyes: boolean;
   /** The reason codes a decision of the kind may name, in the order the form lists them. */

@@ -30,7 +30,11 @@ export interface DecisionInput {
  * The mutation that records an officer's decision of each kind the API says an officer decides
  * (`configuration.proofKinds`): the documents are the console's own, one per kind.
  */
-const assessMutationOf: Partial<Record<ProofKind, string>> = { satoshi: "assessSatoshiProof", media: "assessMediaProof" };
+const assessMutationOf: Partial<Record<ProofKind, string>> = {
+  signature: "assessSignatureProof",
+  satoshi: "assessSatoshiProof",
+  media: "assessMediaProof",
+};
 
 /**
  * The one place the console records an officer's decision (`assess…Proof`), which records the

@@ -33,7 +33,7 @@ async function start(): Promise<void> {
   const { aopd } = await api.graphql<{
     aopd: { configuration: { supportedAssets: Asset[]; proofKinds: ({ name: ProofKind } & ConsoleProofKind)[] }; theme: string; logo: string };
   }>(
-    `{ aopd { configuration { supportedAssets { asset name symbol network standard addressFamily decimals } proofKinds { name decidedByOfficer decisionReasons fourEyes } } ${operatorThemeFields} } }`,
+    `{ aopd { configuration { supportedAssets { asset name symbol network standard addressFamily decimals } proofKinds { name decidedByOfficer decidedByOfficerWhenLeftForReview decisionReasons fourEyes } } ${operatorThemeFields} } }`,
   );
   applyOperatorTheme(document.documentElement, aopd.theme);
   const logo = operatorLogoUrl(aopd.logo);

@@ -2,7 +2,7 @@
 export const proofFields = `
   __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
   screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } matchedForm matchedAddress }
-  ... on AopdSignatureProof { format message signature xpub signatureScheme contractCheckBlockHeight }
+  ... on AopdSignatureProof { format message signature xpub signatureScheme contractCheckBlockHeight leftForReview assessment }
   ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason blockHash amountReceived amountReceivedUnits transactionSenders }
   ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
 `;
@@ -22,6 +22,7 @@ const decisionSelection = "action decidedAt outcome reason reasonText comment de
 
 /** What the detail reads beside `proofFields`: the decision in force, the proposal awaiting a second officer, and the whole history. */
 export const decisionFields = `
+  ... on AopdSignatureProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
   ... on AopdSatoshiProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
   ... on AopdMediaProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
 `;
@@ -61,6 +62,8 @@ export interface Proof {
   xpub?: string | null;
   signatureScheme?: string | null;
   contractCheckBlockHeight?: number | null;
+  /** Why its signature left a signature proof to an officer (`SCREENING`); null when the signature decided it. */
+  leftForReview?: "SCREENING" | null;
   amount?: string;
   senderAddress?: string;
   depositAddress?: string;

@@ -7,6 +7,7 @@ import { screeningCellWithEntry } from "../proof-screening.js";
 
 /** Whether a second officer is awaited (four eyes), and for which outcome: the queue says so per row. */
 const proposalFields = `
+  ... on AopdSignatureProof { proposal { outcome } }
   ... on AopdSatoshiProof { proposal { outcome } }
   ... on AopdMediaProof { proposal { outcome } }
 `;
