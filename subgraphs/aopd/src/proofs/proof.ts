@@ -180,6 +180,7 @@ export function toProof(row: ProofRow): Proof {
     comment: row.comment,
     status: row.status,
     dueAt: row.due_at,
+    legalHold: legalHoldOf(row),
     screening: screeningOf(row),
     providerScreening: providerScreeningOf(row),
     format: row.format,
