@@ -45,14 +45,15 @@ export async function appendAuditEntries(db: Kysely<AopdDatabase>, events: reado
     .insertInto("aopd_audit_entry")
     .values(
       events.map((event) => {
-        const content = contentOf(event, traceId, occurredAt);
-        return { ...columnsOf(content), ...authenticateAuditEntry(keyring, content) };
+        const content = auditEntryContentOf(event, traceId, occurredAt);
+        return { ...auditEntryColumnsOf(content), ...authenticateAuditEntry(keyring, content) };
       }),
     )
     .execute();
 }
 
-function contentOf(event: AuditEvent, traceId: string | null, occurredAt: Date) {
+/** What an entry for `event` authenticates and hashes (its place in the chain aside). */
+export function auditEntryContentOf(event: AuditEvent, traceId: string | null, occurredAt: Date) {
   return {
     occurredAt,
     action: event.action,
@@ -68,7 +69,8 @@ function contentOf(event: AuditEvent, traceId: string | null, occurredAt: Date) 
   };
 }
 
-function columnsOf(content: ReturnType<typeof contentOf>) {
+/** The entry's columns holding that content. */
+export function auditEntryColumnsOf(content: ReturnType<typeof auditEntryContentOf>) {
   return {
     occurred_at: content.occurredAt,
     action: content.action,

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
-import type { AuditEvent } from "../audit/append-audit-entry.js";
+import { auditEntryColumnsOf, auditEntryContentOf, type AuditEvent } from "../audit/append-audit-entry.js";
 import { authenticateAuditEntry } from "../audit/audit-entry-authentication.js";
-import { canonicalJson, storedAuditEntryHash } from "../audit/audit-entry-hash.js";
+import { storedAuditEntryHash } from "../audit/audit-entry-hash.js";
 import { auditKeyring, type AuditKeyring } from "../audit/audit-keyring.js";
 import { extendAuditTree } from "../audit/audit-tree-store.js";
 import { chainAuditEntries } from "../audit/chain-audit-entries.js";
@@ -114,31 +114,11 @@ async function appendChainedBatch(db: Kysely<AopdDatabase>, keyring: AuditKeyrin
 
 /** The row aopd would hold for `event` once chained at `seq` after `previousHash`: authenticated and hashed by aopd's own functions. */
 function chainedRow(keyring: AuditKeyring, event: AuditEvent, occurredAt: Date, seq: string, previousHash: string): AuditEntryRow {
-  const content = {
-    occurredAt,
-    action: event.action,
-    proofId: event.proofId?.toLowerCase() ?? null,
-    actorSubject: event.origin.actor.subject,
-    actorClient: event.origin.actor.client,
-    actorUsername: event.origin.actor.username,
-    actorSystem: event.origin.actor.system,
-    requestId: event.origin.requestId,
-    traceId: null,
-    details: canonicalJson(event.details),
-  };
+  const content = auditEntryContentOf(event, null, occurredAt);
   const row: AuditEntryRow = {
     insertion: "",
     seq,
-    occurred_at: content.occurredAt,
-    action: content.action,
-    proof_id: content.proofId,
-    actor_subject: content.actorSubject,
-    actor_client: content.actorClient,
-    actor_username: content.actorUsername,
-    actor_system: content.actorSystem,
-    request_id: content.requestId,
-    trace_id: content.traceId,
-    details: content.details,
+    ...auditEntryColumnsOf(content),
     previous_hash: previousHash,
     hash: null,
     ...authenticateAuditEntry(keyring, content),

@@ -6,6 +6,7 @@ import { appendAuditEntry } from "../../src/audit/append-audit-entry.js";
 import { chainAuditEntries } from "../../src/audit/chain-audit-entries.js";
 import { selectAuditTrailPage } from "../../src/audit/audit-trail-query.js";
 import { verifyAuditTrail } from "../../src/audit/verify-audit-trail.js";
+import { everyAuditEntryChained } from "../support/every-audit-entry-chained.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
 import { databaseDrivers } from "../support/test-database.js";
 
@@ -27,14 +28,7 @@ describe.each(databaseDrivers)("an audit entry between its commit and its chaini
     return (body.data!.aopd as { auditTrail: unknown }).auditTrail;
   };
 
-  /** Waits for the replica's sequencer (woken by the inserts' NOTIFY) to chain every committed entry. */
-  const everyEntryChained = () =>
-    pollUntil(
-      "every audit entry chained",
-      () => verifyAuditTrail(aopd.services.db),
-      (verification) => verification.pending === 0,
-      { timeoutMs: 60_000, intervalMs: 50 },
-    );
+  const everyEntryChained = () => everyAuditEntryChained(aopd.services.db);
 
   beforeAll(async () => {
     aopd = await startAopdWithOfficers(driver);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
 import type { Identity } from "@compliance-graph/identity";
-import { pngImage, pollUntil, readWorkbook, worksheetXml } from "@compliance-graph/test-kit";
+import { pngImage, readWorkbook, worksheetXml } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditActions } from "../../src/audit/audit-action.js";
 import { exportAuditTrailAsXlsx } from "../../src/audit/export-audit-trail-as-xlsx.js";
@@ -10,6 +10,7 @@ import type { AopdDatabase } from "../../src/database/database-schema.js";
 import { expirePendingProofs } from "../../src/proofs/expire-pending-proofs.js";
 import { assembleAopdSdl } from "../../src/schema/assemble-aopd-sdl.js";
 import { evidenceHashOf } from "../../src/proofs/evidence-hash.js";
+import { everyAuditEntryChained } from "../support/every-audit-entry-chained.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
 import { portalApi } from "../support/portal-client.js";
 import { databaseDrivers } from "../support/test-database.js";
@@ -99,14 +100,7 @@ describe.each(databaseDrivers)("the audit trail on %s", (driver) => {
     return { id: requested.id, token: requested.portalUrl.split("/").pop()! };
   };
 
-  /** Waits for the replica's sequencer (woken by the inserts' NOTIFY) to chain every committed entry. */
-  const everyEntryChained = () =>
-    pollUntil(
-      "every audit entry chained",
-      () => verifyAuditTrail(aopd.services.db),
-      (verification) => verification.pending === 0,
-      { timeoutMs: 60_000, intervalMs: 50 },
-    );
+  const everyEntryChained = () => everyAuditEntryChained(aopd.services.db);
 
   beforeAll(async () => {
     aopd = await startAopdWithOfficers(driver);

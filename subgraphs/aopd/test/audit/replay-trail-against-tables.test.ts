@@ -4,9 +4,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import type { Identity } from "@compliance-graph/identity";
-import { createTestDatabase, pngImage, pollUntil } from "@compliance-graph/test-kit";
+import { createTestDatabase, pngImage } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyAuditTrail } from "../../src/audit/verify-audit-trail.js";
+import { everyAuditEntryChained } from "../support/every-audit-entry-chained.js";
 import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
 import { portalApi } from "../support/portal-client.js";
 
@@ -76,12 +76,7 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "court order 7/2026") { id } } }`, { id: held });
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "inquiry") { id } } }`, { id: lifted });
     await run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "inquiry closed") { id } } }`, { id: lifted });
-    await pollUntil(
-      "every audit entry chained",
-      () => verifyAuditTrail(aopd.services.db),
-      (verification) => verification.pending === 0,
-      { timeoutMs: 60_000, intervalMs: 50 },
-    );
+    await everyAuditEntryChained(aopd.services.db);
 
     const untouched = await runVerifyAudit(databaseUrl);
     expect(untouched.output).toMatch(/audit trail whole/);
