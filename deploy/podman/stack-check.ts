@@ -51,7 +51,7 @@ try {
   console.log(`stack check: the door answered ${Math.round((Date.now() - started) / 1000)} s after kube play`);
 
   const containers = (await podman(["ps", "--filter", `pod=${pod}`, "--format", "{{.Names}}"])).split("\n").filter((name) => name.startsWith(`${pod}-`));
-  check("nine containers running", containers.length === 9, containers);
+  check("twelve containers running", containers.length === 12, containers);
   for (const container of containers) {
     if (container.endsWith("-postgres") || container.endsWith("-balancer")) continue; // the official images' (none for HAProxy)
     // kube play gives a container the Pod's probes, not its image's HEALTHCHECK, and podman runs one on schedule only
