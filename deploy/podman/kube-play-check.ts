@@ -349,6 +349,9 @@ try {
       ...publisher.args!,
     ]);
     if (!output.includes(`publish-subgraph ${name}: served by the registry`)) throw new Error(`${name}'s publish Job did not publish:\n${output}`);
+    // aopd's is the first version, straight into the empty registry; trpd's comes through the gateway's door.
+    if (output.includes("the registry serves nothing yet") !== (name === "aopd"))
+      throw new Error(`${name}'s publish Job ${name === "aopd" ? "did not bootstrap the empty registry" : "went around the gateway"}:\n${output}`);
     console.log(
       `kube play: ${name}'s publish Job published it in ${Math.round((Date.now() - started) / 1000)} s (${output.split("\n").find((line) => line.startsWith(`${name}:`)) ?? ""})`,
     );
