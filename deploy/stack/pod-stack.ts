@@ -34,12 +34,19 @@ export interface PodStackOptions {
   haproxyImage?: string;
 }
 
+interface Container {
+  name: string;
+  image: string;
+  env?: { valueFrom?: { secretKeyRef?: { name: string } } }[];
+}
+
 interface Resource {
   kind: string;
   metadata: { name: string };
   spec: {
     volumes?: { persistentVolumeClaim?: { claimName: string }; configMap?: { name: string } }[];
-    containers?: { name: string; image: string; env?: { valueFrom?: { secretKeyRef?: { name: string } } }[] }[];
+    containers?: Container[];
+    initContainers?: Container[];
   };
 }
 
@@ -129,7 +136,7 @@ async function renderStack(options: PodStackOptions): Promise<string> {
       if (volume.persistentVolumeClaim) volume.persistentVolumeClaim.claimName = named.volume;
       if (volume.configMap) volume.configMap.name = named.configMap;
     }
-    for (const container of resource.spec.containers ?? []) {
+    for (const container of [...(resource.spec.initContainers ?? []), ...(resource.spec.containers ?? [])]) {
       container.image = container.image.replace(/^(localhost\/compliance-graph\/[a-z-]+):local$/, `$1:${tag}`);
       if (container.name === "postgres" && options.postgresImage) container.image = options.postgresImage;
       if (container.name === "balancer" && options.haproxyImage) container.image = options.haproxyImage;
