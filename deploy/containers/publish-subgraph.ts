@@ -21,6 +21,7 @@
 //   policy would run it again and again (the stack Pod).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,6 +70,17 @@ async function registryIsEmpty(registryUrl: string): Promise<boolean> {
   return answer?.status === 404;
 }
 
+const deadline = Date.now() + timeoutSeconds * 1_000;
+// The files may still be on their way (the stack Pod's subgraph copies them as it starts).
+for (const file of [schema, env.SUBGRAPH_ROUTES_FILE].filter((path): path is string => Boolean(path))) {
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) {
+      log(`gave up after ${timeoutSeconds} s: ${file} is not there`);
+      process.exit(2);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
 const arguments_ = ["--name", name, "--url", url, "--schema", schema];
 if (env.SUBGRAPH_ROUTES_FILE) arguments_.push("--routes", await ownRoutesFile(env.SUBGRAPH_ROUTES_FILE));
 const bootstrap =
@@ -77,7 +89,6 @@ const bootstrap =
     : undefined;
 const client = env.GRAPH_CLIENT_ID ?? "";
 
-const deadline = Date.now() + timeoutSeconds * 1_000;
 let code = 2;
 for (;;) {
   if (bootstrap && (await registryIsEmpty(bootstrap.url))) {
