@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the images (gateway, trpd, aopd, console, and the stack Pod's dev-identity-provider) one after the other from
+# Builds the images (gateway, registry, trpd, aopd, console, and the stack Pod's dev-identity-provider) one after the other from
 # the repository's root, on BASE_IMAGE (default: the Containerfiles' own, the official Node image), tagged
 # compliance-graph/<name>:${IMAGE_TAG:-local}, and prints each image's size. One at a time on purpose: they share their first stages (the source, the pages' build),
 # so each later build reuses the earlier one's layers instead of redoing them in parallel.
@@ -10,7 +10,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 export CONTAINERS_CONF="${CONTAINERS_CONF:-$root/deploy/podman/containers.conf}"
 tag="${IMAGE_TAG:-local}"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(gateway trpd aopd console dev-identity-provider)
+[ ${#names[@]} -gt 0 ] || names=(gateway registry trpd aopd console dev-identity-provider)
 for name in "${names[@]}"; do
   start=$(date +%s)
   podman build --quiet --format docker --layers \

@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -9,7 +9,7 @@ import pg from "pg";
 import { parseAllDocuments, stringify } from "yaml";
 import { generateCheckpointKey } from "@compliance-graph/aopd/internals";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
-import { pollUntil } from "@compliance-graph/test-kit";
+import { fetchToken, pollUntil } from "@compliance-graph/test-kit";
 import { createKubePlaySecret } from "./create-kube-play-secret.js";
 
 /**
@@ -18,13 +18,16 @@ import { createKubePlaySecret } from "./create-kube-play-secret.js";
  * build-images.sh, the manifests' security context (user 1000, read-only root, no capabilities), the /tmp emptyDir
  * and the environment they define. Each pod must answer its readiness probe from inside.
  *
- * trpd and the console run as the manifests say, on podman's pod network. aopd and the gateway need more: podman 4.3
+ * trpd and the console run as the manifests say, on podman's pod network. aopd, the registry and the gateway need more: podman 4.3
  * reads a pod's Secrets only from its own secret store, so the check creates one podman secret per Secret object
  * (named as the manifest names it, holding test values) before playing and removes them after. Their pods run on the
  * host's network, because aopd's readiness needs PostgreSQL (the host's, on a database the check creates, migrates and
- * drops) and the gateway's needs both subgraphs (a trpd pod beside them) and its identity provider's keys (the
- * development identity provider, run as a process); their ports move to KUBE_PLAY_BASE_PORT's, since the host's are
- * shared. Every pod runs in production (the ConfigMap's NODE_ENV), as a cluster runs it, and the check reads
+ * drops, as the registry's store), the gateway's its identity provider's keys (the development identity provider, run as
+ * a process), a supergraph the registry signed and every subgraph in it (a trpd pod beside them); their ports move to
+ * KUBE_PLAY_BASE_PORT's, since the host's are shared. The gateway lists no subgraph: aopd and trpd are published as
+ * their publish Jobs publish them (kube play runs no Job, so their containers run with `podman run`, the Job's
+ * environment and Secrets): aopd's first, straight into the empty registry with the bootstrap key, before any gateway
+ * can start; then trpd's through the gateway's door with the identity provider's token, and the gateway serves it. Every pod runs in production (the ConfigMap's NODE_ENV), as a cluster runs it, and the check reads
  * NODE_ENV=production inside each container: the test values pass production's checks (the identity provider's http
  * issuer is on loopback, which production allows).
  *
@@ -45,6 +48,9 @@ interface Container {
   image: string;
   env?: { name: string; value: string }[];
   ports?: unknown[];
+  command?: string[];
+  args?: string[];
+  envFrom?: { secretRef?: { name: string } }[];
   startupProbe?: Probe;
   livenessProbe?: Probe;
   readinessProbe?: Probe;
@@ -54,7 +60,7 @@ interface Manifest {
   metadata: { name: string };
   data?: Record<string, string>;
   stringData?: Record<string, string>;
-  spec: { replicas: number; template: { spec: { hostNetwork?: boolean; containers: Container[] } } };
+  spec: { replicas: number; template: { spec: { hostNetwork?: boolean; initContainers?: Container[]; containers: Container[] } } };
 }
 const read = async (file: string) => parseAllDocuments(await readFile(join("deploy/kubernetes", file), "utf8")).map((document) => document.toJS() as Manifest);
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -128,9 +134,14 @@ const pick = (values: Record<string, string>, ...names: string[]) => Object.from
 try {
   // The ConfigMaps as a site fills them in: a real public internal-token key instead of the placeholder.
   const key = await generateInternalSigningKey("kube-play-check");
-  const configMaps = (await read("config.yaml")).map((map) =>
-    map.metadata.name === "internal-jwks" ? { ...map, data: { INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [key.publicJwk] }) } } : map,
-  );
+  const registryKey = await generateInternalSigningKey("kube-play-registry");
+  const bootstrapKey = await generateInternalSigningKey("kube-play-publisher-bootstrap");
+  const filled: Record<string, Record<string, string>> = {
+    "internal-jwks": { INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [key.publicJwk] }) },
+    "registry-public-keys": { GATEWAY_SUPERGRAPH_KEYS: JSON.stringify({ keys: [registryKey.publicJwk] }) },
+    "registry-internal-jwks": { INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [key.publicJwk, bootstrapKey.publicJwk] }) },
+  };
+  const configMaps = (await read("config.yaml")).map((map) => (filled[map.metadata.name] ? { ...map, data: filled[map.metadata.name] } : map));
   const configMapFiles: string[] = [];
   for (const map of configMaps) {
     const file = join(folder, `${map.metadata.name}.yaml`);
@@ -179,6 +190,13 @@ try {
     AOPD_CHECKPOINT_KEY: generateCheckpointKey("kube-play.compliance-graph.invalid/aopd-audit"),
     AOPD_CHAIN_BITCOIN_URL: "http://127.0.0.1:9/kube-play-check",
     AOPD_CHAIN_ETHEREUM_URL: "http://127.0.0.1:9/kube-play-check",
+    // The registry's tables (registry_*) beside aopd's, in the check's one database.
+    REGISTRY_DATABASE_URL: databaseUrl.toString(),
+    REGISTRY_SIGNING_KEY: JSON.stringify(registryKey.privateJwk),
+    // The development realm's API client, granted schema:publish.
+    GRAPH_CLIENT_ID: "dev-api-client",
+    GRAPH_CLIENT_SECRET: "dev-secret",
+    REGISTRY_BOOTSTRAP_PRIVATE_JWK: JSON.stringify(bootstrapKey.privateJwk),
   };
   for (const secret of (await read("secrets.yaml")).filter((resource) => resource.kind === "Secret")) {
     const values = Object.fromEntries(
@@ -195,14 +213,14 @@ try {
   // podman 4.3 lets a ConfigMap's key win over the container's own env of the same name (Kubernetes does the reverse),
   // so the host-network pods get ConfigMaps without the keys they set themselves.
   const common = { APOLLO_TELEMETRY_DISABLED: "1" };
-  const setByPods = new Set([...Object.keys(common), "METRICS_PORT", "OIDC_ISSUER", "SUBGRAPH_AOPD_URL", "SUBGRAPH_TRPD_URL"]);
+  const setByPods = new Set([...Object.keys(common), "METRICS_PORT", "OIDC_ISSUER", "GATEWAY_REGISTRY_URL"]);
   const hostConfigMapFiles: string[] = [];
   for (const map of configMaps) {
     const file = join(folder, `${map.metadata.name}.host.yaml`);
     await writeFile(file, stringify({ ...map, data: Object.fromEntries(Object.entries(map.data ?? {}).filter(([name]) => !setByPods.has(name))) }));
     hostConfigMapFiles.push("--configmap", file);
   }
-  const [gatewayPort, aopdPort, trpdPort, idpPort] = [basePort, basePort + 1, basePort + 2, basePort + 20];
+  const [gatewayPort, aopdPort, trpdPort, registryPort, idpPort] = [basePort, basePort + 1, basePort + 2, basePort + 3, basePort + 20];
   const idp = spawn(process.execPath, ["--import", "tsx", "dev-identity-provider/src/main.ts"], {
     env: { ...process.env, NODE_ENV: "", LOG_LEVEL: "warn", DEV_IDP_PORT: String(idpPort), DEV_IDP_SIGNING_KEY_FILE: join(folder, "dev-idp-key.json") },
     stdio: ["ignore", "ignore", "inherit"],
@@ -238,6 +256,21 @@ try {
     onHostNetwork(trpdPort, { ...common, TRPD_HOST: "127.0.0.1", TRPD_PORT: String(trpdPort), METRICS_PORT: String(basePort + 12) }),
   );
   await playDeployment(
+    "registry",
+    registryPort,
+    hostConfigMapFiles,
+    onHostNetwork(registryPort, { ...common, REGISTRY_HOST: "127.0.0.1", REGISTRY_PORT: String(registryPort) }),
+    pick(testValues, "REGISTRY_DATABASE_URL", "REGISTRY_SIGNING_KEY"),
+  );
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  // Before any gateway: a gateway serving from an empty registry has nothing to serve and does not start.
+  await runPublishJob("aopd", {
+    SUBGRAPH_URL: `http://127.0.0.1:${aopdPort}/graphql`,
+    GRAPH_URL: gatewayUrl,
+    GRAPH_ISSUER_URL: issuer,
+    REGISTRY_BOOTSTRAP_URL: `http://127.0.0.1:${registryPort}`,
+  });
+  await playDeployment(
     "gateway",
     gatewayPort,
     hostConfigMapFiles,
@@ -247,11 +280,82 @@ try {
       PORT: String(gatewayPort),
       OIDC_ISSUER: issuer,
       METRICS_PORT: String(basePort + 10),
-      SUBGRAPH_AOPD_URL: `http://127.0.0.1:${aopdPort}/graphql`,
-      SUBGRAPH_TRPD_URL: `http://127.0.0.1:${trpdPort}/graphql`,
+      GATEWAY_REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
     }),
     pick(testValues, "INTERNAL_JWT_PRIVATE_JWK"),
   );
+  await runPublishJob("trpd", { SUBGRAPH_URL: `http://127.0.0.1:${trpdPort}/graphql`, GRAPH_URL: gatewayUrl, GRAPH_ISSUER_URL: issuer });
+  // The gateway took trpd's version from the registry within its poll: a read across both subgraphs.
+  const token = await fetchToken(`${issuer}/protocol/openid-connect/token`, "dev-api-client", "dev-secret");
+  const readBoth = async () =>
+    fetch(`${gatewayUrl}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: '{"query":"{ aopd { proofsCount } trpd { vasps { name } } }"}',
+    }).then(async (response) => `${response.status} ${await response.text()}`);
+  const served = await pollUntil(
+    "the gateway serving both published subgraphs",
+    readBoth,
+    (answer) => answer.startsWith("200 ") && !answer.includes('"errors"'),
+    {
+      timeoutMs: 60_000,
+    },
+  );
+  console.log(`kube play: the gateway serves aopd and trpd as their Jobs published them: ${served.slice(0, 120)}`);
+
+  /**
+   * Runs `name`'s publish Job (in `name`.yaml) as kube play cannot: its init container (the subgraph's image) copies
+   * the schema into a folder, then its publisher (the registry's image) runs with the Job's environment, `overrides`
+   * for the hosts of the cluster's Services, and its Secrets' test values, read-only, on the host's network.
+   */
+  async function runPublishJob(name: string, overrides: Record<string, string>): Promise<void> {
+    const job = (await read(`${name}.yaml`)).find((resource) => resource.kind === "Job")!;
+    const { initContainers, containers } = job.spec.template.spec;
+    const schemas = join(folder, `${name}-schemas`);
+    await mkdir(schemas, { mode: 0o777 });
+    await chmod(schemas, 0o777);
+    const init = initContainers![0]!;
+    await podman([
+      "run",
+      "--rm",
+      "--read-only",
+      "--volume",
+      `${schemas}:/schemas`,
+      "--entrypoint",
+      init.command![0]!,
+      `localhost/compliance-graph/${name}:${tag}`,
+      ...init.command!.slice(1),
+    ]);
+    const publisher = containers[0]!;
+    const env: Record<string, string> = {};
+    for (const reference of publisher.envFrom ?? [])
+      for (const secret of (await read("secrets.yaml")).filter((resource) => resource.metadata.name === reference.secretRef?.name))
+        for (const key of Object.keys({ ...secret.data, ...secret.stringData })) env[key] = testValues[key]!;
+    for (const entry of publisher.env ?? []) env[entry.name] = entry.value;
+    Object.assign(env, overrides, { PUBLISH_TIMEOUT_SECONDS: "180" });
+    const started = Date.now();
+    const output = await podman([
+      "run",
+      "--rm",
+      "--network",
+      "host",
+      "--read-only",
+      "--tmpfs",
+      "/tmp",
+      "--volume",
+      `${schemas}:/schemas:ro`,
+      ...Object.entries(env).flatMap(([variable, value]) => ["--env", `${variable}=${value}`]),
+      `localhost/compliance-graph/registry:${tag}`,
+      ...publisher.args!,
+    ]);
+    if (!output.includes(`publish-subgraph ${name}: served by the registry`)) throw new Error(`${name}'s publish Job did not publish:\n${output}`);
+    // aopd's is the first version, straight into the empty registry; trpd's comes through the gateway's door.
+    if (output.includes("the registry serves nothing yet") !== (name === "aopd"))
+      throw new Error(`${name}'s publish Job ${name === "aopd" ? "did not bootstrap the empty registry" : "went around the gateway"}:\n${output}`);
+    console.log(
+      `kube play: ${name}'s publish Job published it in ${Math.round((Date.now() - started) / 1000)} s (${output.split("\n").find((line) => line.startsWith(`${name}:`)) ?? ""})`,
+    );
+  }
 } finally {
   await cleanUp();
 }

@@ -10,7 +10,8 @@ import { playStack, podNameOf, removeStack, stackDoor, stackIssuer, stackPortTak
  * images build-images.sh made and the stand-ins of build-test-service-images.sh for the official PostgreSQL and
  * HAProxy images, under names of its own (its database and Secret are its own, removed at the end). It checks that
  * every image's HEALTHCHECK passes in its running container (kube play runs the Pod's probes instead) and that the
- * gateway's image holds no oidc-provider; then, through the door only: reads reach both subgraphs through both
+ * gateway's image holds no oidc-provider; then, through the door only: the registry's history holds aopd and trpd as
+ * their publisher containers published them (the gateways list no subgraph), reads reach both subgraphs through both
  * gateways, a write lands in the PostgreSQL container, the customer's portal page, the console and the receipt keys
  * (one key, whichever aopd answers) are served, an officer signs in to the console in Chromium and sees that proof,
  * anything else is refused; the proof is still there after the stack is stopped and played again; with one aopd and one gateway killed the
@@ -51,7 +52,7 @@ try {
   console.log(`stack check: the door answered ${Math.round((Date.now() - started) / 1000)} s after kube play`);
 
   const containers = (await podman(["ps", "--filter", `pod=${pod}`, "--format", "{{.Names}}"])).split("\n").filter((name) => name.startsWith(`${pod}-`));
-  check("nine containers running", containers.length === 9, containers);
+  check("twelve containers running", containers.length === 12, containers);
   for (const container of containers) {
     if (container.endsWith("-postgres") || container.endsWith("-balancer")) continue; // the official images' (none for HAProxy)
     // kube play gives a container the Pod's probes, not its image's HEALTHCHECK, and podman runs one on schedule only
@@ -88,6 +89,16 @@ try {
     });
     return (await response.json()) as { data?: { aopd?: Record<string, unknown>; trpd?: { vasps?: unknown } }; errors?: unknown[] };
   };
+  // The gateways list no subgraph: aopd and trpd are in the registry as their publishers put them, through the door.
+  const history = (await fetch(`${stackDoor}/registry/subgraphs/history`, { headers: { authorization: `Bearer ${token}` } }).then((response) =>
+    response.json(),
+  )) as { versions?: { subgraph: string; action: string; client: string }[] };
+  const published = new Set((history.versions ?? []).filter((entry) => entry.action === "publish").map((entry) => `${entry.subgraph} by ${entry.client}`));
+  check(
+    "the registry's history, read through the door, holds aopd and trpd as their publishers published them",
+    published.has("aopd by dev-api-client") && published.has("trpd by dev-api-client"),
+    history,
+  );
   // Round robin: four reads reach both gateways twice.
   for (let index = 0; index < 4; index++) {
     const answer = await post("{ aopd { proofsCount } trpd { vasps { name } } }");

@@ -26,9 +26,11 @@ if (command === "down") {
   await playStack(options);
   await waitUntilServing();
   console.log(`
-The stack is running as the podman Pod compliance-graph-stack: two gateways at ${stackDoor}/graphql, two aopd behind
-${stackDoor}/portal/ and /aopp/, the console at http://localhost:4000/console/ (demo-officer / demo-password), PostgreSQL
-inside the Pod, the development identity provider at ${stackIssuer} (tokens live 5 minutes).
+The stack is running as the podman Pod compliance-graph-stack: two gateways at ${stackDoor}/graphql serving what the
+schema registry publishes (aopd and trpd, published by their publisher containers; yours with
+npm run subgraph -- publish, GRAPH_URL=${stackDoor}), two aopd behind ${stackDoor}/portal/ and /aopp/, the console at
+http://localhost:4000/console/ (demo-officer / demo-password), PostgreSQL inside the Pod, the development identity
+provider at ${stackIssuer} (tokens live 5 minutes).
 
   TOKEN=$(curl -s -X POST ${stackIssuer}/protocol/openid-connect/token \\
     -d client_id=dev-api-client -d grant_type=client_credentials -d client_secret=dev-secret -d scope=openid \\

@@ -11,7 +11,7 @@ import { parseAllDocuments, stringify } from "yaml";
 import { generateDevSigningKey } from "@compliance-graph/dev-identity-provider";
 import { generateCheckpointKey } from "@compliance-graph/aopd/internals";
 import { generateInternalSigningKey } from "@compliance-graph/identity";
-import { pollUntil } from "@compliance-graph/test-kit";
+import { fetchToken, pollUntil } from "@compliance-graph/test-kit";
 import { createKubePlaySecret } from "../podman/create-kube-play-secret.js";
 
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ process.env.CONTAINERS_CONF ??= `${repositoryRoot}deploy/podman/containers.conf`
 const podman = async (args: string[], timeoutMs = 300_000) => (await run("podman", args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 })).stdout.trim();
 
 /** Our images in stack.yaml; PostgreSQL's and HAProxy's are the official ones unless replaced. */
-export const stackImages = ["dev-identity-provider", "trpd", "aopd", "gateway", "console"] as const;
+export const stackImages = ["dev-identity-provider", "trpd", "aopd", "registry", "gateway", "console"] as const;
 
 export interface PodStackOptions {
   /** Appended to the Pod's, the volume's, the ConfigMap's and the Secret's names, so that a test's stack is its own. @default "" */
@@ -34,12 +34,19 @@ export interface PodStackOptions {
   haproxyImage?: string;
 }
 
+interface Container {
+  name: string;
+  image: string;
+  env?: { valueFrom?: { secretKeyRef?: { name: string } } }[];
+}
+
 interface Resource {
   kind: string;
   metadata: { name: string };
   spec: {
     volumes?: { persistentVolumeClaim?: { claimName: string }; configMap?: { name: string } }[];
-    containers?: { name: string; image: string; env?: { valueFrom?: { secretKeyRef?: { name: string } } }[] }[];
+    containers?: Container[];
+    initContainers?: Container[];
   };
 }
 
@@ -56,8 +63,10 @@ export const podNameOf = (options: PodStackOptions = {}) => names(options.suffix
 /**
  * Creates the stack's Secret in podman's store unless it is there: the gateways' internal signing key and its public
  * half, aopd's receipt signing key (one for both replicas), the identity provider's signing key, PostgreSQL's password
- * and the URL aopd reaches it at. Kept until `removeStack`: a new password would lock aopd out of the kept database, a
- * new receipt key would void the receipts issued, a new identity provider key the tokens issued.
+ * and the URL aopd and the registry reach it at, the registry's signing key and its public half (the gateways' trusted
+ * keys), the key its publishers bootstrap an empty registry with and the keys the registry trusts (the gateways' and
+ * that one). Kept until `removeStack`: a new password would lock aopd out of the kept database, a new receipt key would
+ * void the receipts issued, a new identity provider key the tokens issued, a new registry key the versions signed.
  */
 async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
   const { secret } = names(options.suffix ?? "");
@@ -71,6 +80,8 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
   const internal = await generateInternalSigningKey();
   const receiptKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
   const password = randomBytes(24).toString("hex");
+  const registryKey = await generateInternalSigningKey(`stack-registry-${randomBytes(6).toString("hex")}`);
+  const bootstrapKey = await generateInternalSigningKey(`stack-publisher-bootstrap-${randomBytes(6).toString("hex")}`);
   const values: Record<string, string> = {
     INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internal.privateJwk),
     INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [internal.publicJwk] }),
@@ -80,6 +91,11 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
     DEV_IDP_SIGNING_KEY: JSON.stringify(await generateDevSigningKey()),
     POSTGRES_PASSWORD: password,
     DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:5432/aopd`,
+    // An ES256 key pair like the internal one: the registry signs each version with it.
+    REGISTRY_SIGNING_KEY: JSON.stringify(registryKey.privateJwk),
+    REGISTRY_PUBLIC_JWKS: JSON.stringify({ keys: [registryKey.publicJwk] }),
+    REGISTRY_BOOTSTRAP_PRIVATE_JWK: JSON.stringify(bootstrapKey.privateJwk),
+    REGISTRY_TRUSTED_JWKS: JSON.stringify({ keys: [internal.publicJwk, bootstrapKey.publicJwk] }),
   };
   await createKubePlaySecret(secret, values);
 }
@@ -120,7 +136,7 @@ async function renderStack(options: PodStackOptions): Promise<string> {
       if (volume.persistentVolumeClaim) volume.persistentVolumeClaim.claimName = named.volume;
       if (volume.configMap) volume.configMap.name = named.configMap;
     }
-    for (const container of resource.spec.containers ?? []) {
+    for (const container of [...(resource.spec.initContainers ?? []), ...(resource.spec.containers ?? [])]) {
       container.image = container.image.replace(/^(localhost\/compliance-graph\/[a-z-]+):local$/, `$1:${tag}`);
       if (container.name === "postgres" && options.postgresImage) container.image = options.postgresImage;
       if (container.name === "balancer" && options.haproxyImage) container.image = options.haproxyImage;
@@ -186,9 +202,24 @@ export const stackIssuer = "http://localhost:4080/auth/realms/dev";
 
 /**
  * Resolves once HAProxy routes every path of the door to a live replica: /graphql to a gateway, /portal/ to an aopd,
- * /console/ to the console (it answers 503 while a pool has no replica up).
+ * /console/ to the console (it answers 503 while a pool has no replica up), and the gateways serve both subgraphs, as
+ * their publishers put them in the registry (a read of both with the API client's token answers without errors).
  */
 export async function waitUntilServing(timeoutMs = 300_000): Promise<void> {
+  const bothSubgraphs = async () => {
+    const token = await fetchToken(`${stackIssuer}/protocol/openid-connect/token`, "dev-api-client", "dev-secret").catch(() => undefined);
+    if (!token) return "no token yet";
+    const answer = await fetch(`${stackDoor}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: '{"query":"{ aopd { proofsCount } trpd { vasps { name } } }"}',
+      signal: AbortSignal.timeout(10_000),
+    }).then(
+      async (response) => `${response.status} ${await response.text()}`,
+      (error: Error) => error.message,
+    );
+    return answer.startsWith("200 ") && !answer.includes('"errors"') ? "served" : answer.slice(0, 300);
+  };
   const status = (path: string, init?: RequestInit) =>
     fetch(`${stackDoor}${path}`, { ...init, signal: AbortSignal.timeout(5_000) }).then(
       (response) => response.status,
@@ -204,4 +235,5 @@ export async function waitUntilServing(timeoutMs = 300_000): Promise<void> {
     (seen) => Object.values(seen).every((code) => code !== 0 && code < 500),
     { timeoutMs, intervalMs: 1_000 },
   );
+  await pollUntil("both subgraphs published and served at the door", bothSubgraphs, (seen) => seen === "served", { timeoutMs, intervalMs: 2_000 });
 }

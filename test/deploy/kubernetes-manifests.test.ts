@@ -132,7 +132,7 @@ describe("the Kubernetes manifests", () => {
   it("give every deployable probes on /health/*, a drain that ends before the SIGKILL, resources, a disruption budget and a read-only non-root container", () => {
     const drainSeconds = Number(ofKind("ConfigMap").find((map) => map.metadata.name === "compliance-graph-config")!.data!.SHUTDOWN_DRAIN_SECONDS);
     const deployments = ofKind("Deployment");
-    expect(deployments.map((deployment) => deployment.metadata.name).sort()).toEqual(["aopd", "console", "gateway", "keycloak", "trpd"]);
+    expect(deployments.map((deployment) => deployment.metadata.name).sort()).toEqual(["aopd", "console", "gateway", "keycloak", "registry", "trpd"]);
     // Keycloak (the trial's identity provider, deploy/kubernetes/keycloak) is the vendor's image and its own probes.
     for (const deployment of deployments.filter((candidate) => candidate.metadata.name !== "keycloak")) {
       const pod = podSpecOf(deployment);
@@ -159,7 +159,15 @@ describe("the Kubernetes manifests", () => {
   });
 
   it("take secrets from Secrets and the rest from ConfigMaps: the signing key, the database URL and the chain keys never in a ConfigMap", () => {
-    const secretNames = ["INTERNAL_JWT_PRIVATE_JWK", "DATABASE_URL", "AOPD_CHAIN_BITCOIN_URL"];
+    const secretNames = [
+      "INTERNAL_JWT_PRIVATE_JWK",
+      "DATABASE_URL",
+      "AOPD_CHAIN_BITCOIN_URL",
+      "REGISTRY_DATABASE_URL",
+      "REGISTRY_SIGNING_KEY",
+      "GRAPH_CLIENT_SECRET",
+      "REGISTRY_BOOTSTRAP_PRIVATE_JWK",
+    ];
     for (const map of ofKind("ConfigMap")) for (const name of secretNames) expect(map.data ?? {}, map.metadata.name).not.toHaveProperty(name);
     const secrets = ofKind("Secret")
       .map((secret) => Object.keys((secret.stringData ?? {}) as object))
@@ -168,6 +176,9 @@ describe("the Kubernetes manifests", () => {
     const references = (name: string) => podSpecOf(ofKind("Deployment").find((deployment) => deployment.metadata.name === name)!).containers[0]!.envFrom!;
     expect(references("gateway")).toContainEqual({ secretRef: { name: "gateway-internal-signing-key" } });
     expect(references("aopd")).toContainEqual({ secretRef: { name: "aopd-database" } });
+    expect(references("registry")).toEqual(
+      expect.arrayContaining([{ secretRef: { name: "registry-database" } }, { secretRef: { name: "registry-signing-key" } }]),
+    );
     // The gateway's public internal-token key, published to the subgraphs.
     for (const subgraph of ["aopd", "trpd"]) expect(references(subgraph)).toContainEqual({ configMapRef: { name: "internal-jwks" } });
     const job = resourcesOf(join(folder, "migrate-job.yaml"))[0]!;
@@ -219,6 +230,68 @@ describe("the Kubernetes manifests", () => {
     ]);
     expect(rules.filter((rule) => rule.ports !== undefined).flatMap((rule) => rule.ports!.map((port) => port.port))).toEqual([9464]);
   });
+
+  it("list no subgraph for the gateway: it serves the supergraph the registry signed, with the registry's keys given out of band", () => {
+    const config = ofKind("ConfigMap").find((map) => map.metadata.name === "compliance-graph-config")!.data!;
+    const gateway = podSpecOf(ofKind("Deployment").find((deployment) => deployment.metadata.name === "gateway")!).containers[0]!;
+    const subgraphUrls = [...Object.keys(config), ...(gateway.env ?? []).map((entry) => entry.name)].filter((name) => /^SUBGRAPH_.*_URL$/.test(name));
+    expect(subgraphUrls).toEqual([]);
+    expect(config.GATEWAY_REGISTRY_URL).toBe("http://registry:4010");
+    expect(gateway.envFrom).toContainEqual({ configMapRef: { name: "registry-public-keys" } });
+    const keys = ofKind("ConfigMap").find((map) => map.metadata.name === "registry-public-keys")!.data!;
+    expect(JSON.parse(keys.GATEWAY_SUPERGRAPH_KEYS!)).toMatchObject({ keys: [{ kty: "EC", crv: "P-256" }] });
+    const service = ofKind("Service").find((candidate) => candidate.metadata.name === "registry")!;
+    expect((service.spec as { ports: { port: number }[] }).ports.map((port) => port.port)).toEqual([4010]);
+  });
+
+  it("publish each subgraph with a Job of its own: its schema out of its own image, the command line through the gateway", () => {
+    interface JobPod {
+      metadata: { labels: Record<string, string> };
+      spec: {
+        initContainers: { image: string; command: string[] }[];
+        containers: { image: string; args: string[]; env: { name: string; value?: string }[]; envFrom: { secretRef: { name: string } }[] }[];
+      };
+    }
+    const jobs = ofKind("Job").filter((job) => job.metadata.labels?.["app.kubernetes.io/name"]?.endsWith("-publish"));
+    expect(jobs.map((job) => job.metadata.name).sort()).toEqual(["aopd-publish-0-1-0", "trpd-publish-0-1-0"]);
+    for (const job of jobs) {
+      const subgraph = job.metadata.name.split("-")[0]!;
+      const pod = (job.spec as { template: JobPod }).template;
+      expect(pod.metadata.labels["compliance-graph.dev/publisher"]).toBe("true");
+      expect(pod.spec.initContainers[0]!.image).toBe(`compliance-graph/${subgraph}`);
+      expect(pod.spec.initContainers[0]!.command).toContain(`subgraphs/${subgraph}/${subgraph}.graphql`);
+      const publisher = pod.spec.containers[0]!;
+      expect(publisher.image).toBe("compliance-graph/registry");
+      expect(publisher.args).toEqual(["deploy/containers/publish-subgraph.ts"]);
+      const env = Object.fromEntries(publisher.env.map((entry) => [entry.name, entry.value]));
+      expect(env).toMatchObject({
+        SUBGRAPH_NAME: subgraph,
+        SUBGRAPH_URL: expect.stringMatching(new RegExp(`^http://${subgraph}:\\d+/graphql$`)),
+        GRAPH_URL: "http://gateway:4000",
+      });
+      expect(publisher.envFrom).toContainEqual({ secretRef: { name: "registry-publisher-client" } });
+    }
+    // The bootstrap key of an empty registry: aopd's publisher alone holds it, trpd's publishes through the door.
+    const holders = jobs.filter((job) =>
+      (job.spec as { template: JobPod }).template.spec.containers[0]!.envFrom.some((entry) => entry.secretRef.name === "registry-bootstrap-key"),
+    );
+    expect(holders.map((job) => job.metadata.name)).toEqual(["aopd-publish-0-1-0"]);
+  });
+
+  it("let only the gateways and the publishers reach the registry, and the publishers reach the gateway's door", () => {
+    const policies = ofKind("NetworkPolicy");
+    const rulesFor = (name: string) =>
+      policies
+        .filter(
+          (policy) => (policy.spec as { podSelector: { matchLabels?: Record<string, string> } }).podSelector.matchLabels?.["app.kubernetes.io/name"] === name,
+        )
+        .flatMap((policy) => (policy.spec as { ingress: { from: Record<string, unknown>[]; ports: { port: number }[] }[] }).ingress);
+    const publishers = { podSelector: { matchLabels: { "compliance-graph.dev/publisher": "true" } } };
+    expect(rulesFor("registry")).toEqual([
+      { from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }, publishers], ports: [{ port: 4010, protocol: "TCP" }] },
+    ]);
+    expect(rulesFor("gateway")).toContainEqual({ from: [publishers], ports: [{ port: 4000, protocol: "TCP" }] });
+  });
 });
 
 describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
@@ -260,6 +333,8 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
       "AOPD_CHECKPOINT_KEY",
       "POSTGRES_PASSWORD",
       "DATABASE_URL",
+      "REGISTRY_SIGNING_KEY",
+      "REGISTRY_BOOTSTRAP_PRIVATE_JWK",
     ];
     const literal = containers.flatMap((container) =>
       (container.env ?? [])
@@ -267,6 +342,22 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
         .map((entry) => `${container.name} ${entry.name}`),
     );
     expect(literal).toEqual([]);
+  });
+
+  it("runs the registry, a publisher per subgraph and gateways that serve from the registry, listing no subgraph", () => {
+    for (const gateway of ["gateway-1", "gateway-2"]) {
+      const names = containers.find((container) => container.name === gateway)!.env!.map((entry) => entry.name);
+      expect(
+        names.filter((name) => /^SUBGRAPH_.*_URL$/.test(name)),
+        gateway,
+      ).toEqual([]);
+      expect(envOf(gateway, "GATEWAY_REGISTRY_URL")).toBe(`http://127.0.0.1:${envOf("registry", "REGISTRY_PORT")}`);
+      expect(names).toContain("GATEWAY_SUPERGRAPH_KEYS");
+    }
+    for (const subgraph of ["aopd", "trpd"]) {
+      expect(envOf(`publish-${subgraph}`, "SUBGRAPH_NAME")).toBe(subgraph);
+      expect(envOf(`publish-${subgraph}`, "GRAPH_URL")).toBe("http://127.0.0.1:4000");
+    }
   });
 
   const haproxyConfigOfStack = () => stack.find((resource) => resource.kind === "ConfigMap")!.data!["haproxy.cfg"]!;
