@@ -1,4 +1,4 @@
-import { documentText, type TypedDocument } from "./graphql/graphql.js";
+import { documentText, type SchemaChecked, type TypedDocument } from "./graphql/graphql.js";
 import type { OfficerSession } from "./officer-session.js";
 
 export interface ApiErrorEntry {
@@ -30,10 +30,11 @@ export function gatewayApi(session: OfficerSession) {
     authorized,
     /**
      * Sends a document typed from the schema (`graphql()` of graphql/graphql.ts): its variables
-     * are checked against the operation's, and the answer is its result type.
+     * are checked against the operation's, the answer is its result type, and a document that
+     * names a field or type the schema does not have is refused by the type check.
      */
     async graphql<Result, Variables>(
-      document: TypedDocument<Result, Variables>,
+      document: TypedDocument<Result, Variables> & SchemaChecked<Result, Variables>,
       ...[variables]: Record<string, never> extends Variables ? [variables?: Variables] : [variables: Variables]
     ): Promise<Result> {
       const response = await authorized("/graphql", {

@@ -1,5 +1,5 @@
 import { createClient, type Client } from "graphql-ws";
-import { documentText, graphql, type ResultOf, type VariablesOf } from "./graphql/graphql.js";
+import { documentText, graphql, type ResultOf, type SchemaChecked, type VariablesOf } from "./graphql/graphql.js";
 import { proofFields, type Proof } from "./proof-fields.js";
 import type { OfficerSession } from "./officer-session.js";
 
@@ -14,6 +14,9 @@ const proofEvents = graphql(
   `,
   [proofFields],
 );
+
+// The subscription is sent by graphql-ws, not `gatewayApi`: the same check that its selection is the schema's.
+const _proofEventsChecked: SchemaChecked<ResultOf<typeof proofEvents>, VariablesOf<typeof proofEvents>> = {};
 
 /** Longest wait between two reconnection attempts. @default 15_000 // 15 seconds */
 const maxBackoffMs = 15_000;

@@ -28,6 +28,26 @@ export type { FragmentOf, ResultOf, VariablesOf } from "gql.tada";
 /** A document typed with its result and variables, as `graphql()` returns it. */
 export type TypedDocument<Result = unknown, Variables = Record<string, unknown>> = TadaDocumentNode<Result, Variables>;
 
+/**
+ * Whether `unknown` is anywhere in a type. gql.tada types a field the schema does not have (or a
+ * variable of a type it does not have) as `unknown`, and reports it only in an editor with its
+ * plugin; `SchemaChecked` turns it into an error of `tsc`, so `npm run typecheck` refuses it.
+ */
+export type HasUnknown<T> = unknown extends T
+  ? true
+  : T extends readonly (infer Item)[]
+    ? HasUnknown<Item>
+    : T extends object
+      ? true extends { [Key in keyof T]-?: HasUnknown<T[Key]> }[keyof T]
+        ? true
+        : false
+      : false;
+
+/** Nothing for a document the schema types in full; a property no document has (a type error) for one it does not. */
+export type SchemaChecked<Result, Variables> = true extends HasUnknown<Result> | HasUnknown<Variables>
+  ? { readonly "selects a field or names a type the API schema does not have": never }
+  : unknown;
+
 const printed = new WeakMap<object, string>();
 
 /** The document's text, as sent to the gateway (printed once per document). */
