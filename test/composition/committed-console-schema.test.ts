@@ -21,7 +21,9 @@ describe("the console's committed schema artifacts", () => {
 
   it("name the roles the gateway enforces with @requiresRole", async () => {
     const values = await readFile(consoleValuesFile, "utf8");
-    expect(values).toContain('export const apiRoles = ["audit:read", "proofs:assess", "proofs:export", "proofs:read", "proofs:write", "travel-rule:read"] as const;');
+    expect(values).toContain(
+      'export const apiRoles = ["audit:read", "proofs:assess", "proofs:export", "proofs:read", "proofs:write", "travel-rule:read"] as const;',
+    );
   });
 
   it("change with the schema: a field renamed in the supergraph is a different introspection", async () => {
