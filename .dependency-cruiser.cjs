@@ -66,6 +66,14 @@ module.exports = {
       from: { path: "^packages/", pathNot: "^packages/test-kit/" },
       to: { path: "^(gateway|subgraphs|console|portal|dev-identity-provider)/" },
     },
+    {
+      name: "audit-seeder-for-benchmarks-only",
+      comment:
+        "The audit log's bulk seeder writes chained entries without the sequencer: only benchmarks and tests reach it, through internals.ts; no route, job or command of aopd may.",
+      severity: "error",
+      from: { path: aopd, pathNot: `${aopd}internals\\.ts$` },
+      to: { path: `${aopd}seed/seed-audit-log\\.ts$` },
+    },
     ...floorRules,
   ],
   options: {

@@ -25,6 +25,7 @@ import { auditTrailScenario } from "./scenarios/audit-trail.js";
 import { auditLogScenario } from "./scenarios/audit-log.js";
 import { sanctionsScreeningScenario } from "./scenarios/sanctions-screening.js";
 import { registryCheckScenario } from "./scenarios/registry-check.js";
+import { registryPublishToServedScenario } from "./scenarios/registry-publish-to-served.js";
 import { siblingAddressScreeningScenario } from "./scenarios/sibling-address-screening.js";
 
 /**
@@ -56,6 +57,7 @@ const scenarios: BenchmarkScenario[] = [
   siblingAddressScreeningScenario,
   quotaCheckScenario,
   registryCheckScenario,
+  registryPublishToServedScenario,
 ];
 
 process.env.APOLLO_TELEMETRY_DISABLED = "1";

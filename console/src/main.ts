@@ -90,15 +90,33 @@ async function start(): Promise<void> {
   };
   live.listen(() => void refreshQueueCount().catch(() => undefined));
 
+  /**
+   * The navigation token: each screen opened gets the next number, and only the screen of the
+   * current number may still change the page. A screen still loading when another is opened (a slow
+   * detail, then a click on Proofs) finishes into a root of its own that is no longer on the page,
+   * instead of drawing over the newer screen; it cannot navigate, and what it registers to clean up
+   * (a live listener) is cleaned up at once rather than left to re-draw an old screen.
+   */
+  let opened = 0;
   const route = async () => {
     for (const cleanup of cleanups) cleanup();
     cleanups = [];
+    const token = ++opened;
+    const current = () => token === opened;
+    const root = h("div", { class: "screen" });
+    main.replaceChildren(root);
+    const screen: ConsoleContext = {
+      ...context,
+      navigate: (path, replace) => (current() ? context.navigate(path, replace) : undefined),
+      onLeave: (cleanup) => (current() ? void cleanups.push(cleanup) : cleanup()),
+    };
     const path = location.pathname.replace(/^\/console\/?/, "");
     for (const link of nav.querySelectorAll("a")) link.toggleAttribute("aria-current", link.getAttribute("href") === location.pathname);
-    if (path === "review") await reviewQueue(context, main);
-    else if (path.startsWith("proofs/")) await proofDetail(context, main, decodeURIComponent(path.slice("proofs/".length)));
-    else if (path === "request" && session.roles.has("proofs:write")) requestProof(context, main);
-    else await proofsOverview(context, main);
+    if (path === "review") await reviewQueue(screen, root);
+    else if (path.startsWith("proofs/")) await proofDetail(screen, root, decodeURIComponent(path.slice("proofs/".length)));
+    else if (path === "request" && session.roles.has("proofs:write")) requestProof(screen, root);
+    else await proofsOverview(screen, root);
+    if (!current()) return;
     restoreDrafts(main);
     main.focus();
   };

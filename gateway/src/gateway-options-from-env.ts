@@ -121,6 +121,9 @@ export async function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv = process.env
     maxBodyBytes: integer(env, "GRAPHQL_MAX_BODY_BYTES") ?? 1_048_576,
     subscriptions: subscriptionLimitsFromEnv(env),
     trustedProxyHops: integer(env, "GATEWAY_TRUSTED_PROXY_HOPS") ?? 0,
+    ...(integer(env, "GATEWAY_PUBLIC_SUBMISSIONS_PER_MINUTE") !== undefined
+      ? { publicSubmissionsPerMinute: integer(env, "GATEWAY_PUBLIC_SUBMISSIONS_PER_MINUTE") }
+      : {}),
     deduplicateQueries: env.GATEWAY_DEDUPLICATE_QUERIES !== "false",
     shareRequests: env.GATEWAY_SHARE_REQUESTS !== "false",
     executePlans: env.GATEWAY_EXECUTE_PLANS !== "false",

@@ -46,6 +46,7 @@ import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
+import { publicSubmissionLimit } from "./http/public-submission-limit.js";
 import { registryDoorRoutes, registryDoorSubgraph } from "./http/registry-door-routes.js";
 import type { SubgraphRoute } from "./http/subgraph-route.js";
 import { switchableSubgraphRoutes, withPublishedRoutes } from "./http/switchable-subgraph-routes.js";
@@ -57,6 +58,7 @@ import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.j
 import { createQuotaDoor } from "./quotas/quota-door.js";
 import type { QuotaSettings } from "./quotas/quota-settings.js";
 import { createSubscriptionServer } from "./subscriptions/subscription-server.js";
+import { createOperationUsage } from "./usage/operation-usage.js";
 import { createUsageRecorder } from "./usage/usage-recorder.js";
 import { usageRecordingPlugin } from "./usage/usage-recording-plugin.js";
 import type { SubscriptionLimits } from "./subscriptions/subscription-limits.js";
@@ -137,6 +139,11 @@ export interface GatewayOptions {
   trustedProxyHops?: number;
   /** `GATEWAY_QUOTA_*`: requests and operation cost per client and per subject, per window (docs/quotas.md); none when undefined. */
   quotas?: QuotaSettings | undefined;
+  /**
+   * `GATEWAY_PUBLIC_SUBMISSIONS_PER_MINUTE`: bodies one client address may send to public subgraph
+   * routes (a witness's cosignature) a minute, per replica. @default 30
+   */
+  publicSubmissionsPerMinute?: number;
   /** Routes served beside the gateway's own (the development identity provider, `npm start`'s ingress). */
   routes?: readonly RouteDefinition<Identity>[];
   /** Where `/metrics` is served (`METRICS_PORT`, `METRICS_HOST`). @default on the gateway's port */
@@ -227,6 +234,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     costLimitCheck(costLimits),
   ];
   const quotas = options.quotas ? createQuotaDoor({ settings: options.quotas, costLimits, metrics, logger }) : undefined;
+  const usage = options.usage
+    ? createUsageRecorder({
+        usageUrl: options.usage.url,
+        mint,
+        ...(options.usage.flushIntervalMs !== undefined ? { flushIntervalMs: options.usage.flushIntervalMs } : {}),
+        ...(options.usage.maxOperations !== undefined ? { maxOperations: options.usage.maxOperations } : {}),
+        logger,
+        metrics,
+      })
+    : undefined;
+  const operationUsage = usage ? createOperationUsage(usage) : undefined;
   // Subscriptions are served beside @apollo/gateway, which cannot execute them (subscriptions/).
   const subscriptionServer = createSubscriptionServer({
     verifier,
@@ -239,6 +257,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger: logger.child({ component: "subscriptions" }),
     metrics,
     quotas,
+    usage: operationUsage,
   });
   const enforceFetchLimit = enforceSubgraphFetchLimit(options.maxSubgraphFetches ?? 20);
   // Set below: Apollo plans, the plan-executing gateway keeps each plan it makes and runs it.
@@ -268,16 +287,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   gateway.onSchemaLoadOrUpdate(({ coreSupergraphSdl }) => subscriptionServer.updateSupergraph(coreSupergraphSdl));
 
-  const usage = options.usage
-    ? createUsageRecorder({
-        usageUrl: options.usage.url,
-        mint,
-        ...(options.usage.flushIntervalMs !== undefined ? { flushIntervalMs: options.usage.flushIntervalMs } : {}),
-        ...(options.usage.maxOperations !== undefined ? { maxOperations: options.usage.maxOperations } : {}),
-        logger,
-        metrics,
-      })
-    : undefined;
   const apollo = new ApolloServer<GatewayContext>({
     gateway: planExecuting?.gateway ?? gateway,
     ...(planExecuting ? { stringifyResult } : {}),
@@ -292,13 +301,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       authorization.plugin,
       ...operationChecks.map((check) => operationCheckPlugin<GatewayContext>(check)),
       ...(quotas ? [quotas.plugin] : []),
-      ...(usage ? [usageRecordingPlugin(usage)] : []),
+      ...(operationUsage ? [usageRecordingPlugin(operationUsage)] : []),
     ],
   });
   await apollo.start();
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
+  if (sharing) gateway.onSchemaLoadOrUpdate(() => sharing.supergraphChanged());
   const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
@@ -311,6 +321,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     subgraphUrl: (name: string) => subgraphs().find((subgraph) => subgraph.name === name)?.url ?? (name === registryDoorSubgraph ? registryUrl : undefined),
     mint,
     logger,
+    publicSubmissions: publicSubmissionLimit({ perMinute: options.publicSubmissionsPerMinute ?? 30, trustedProxyHops: options.trustedProxyHops ?? 0 }),
   };
   let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
   if (registrySource) {

@@ -15,7 +15,7 @@ const refusal = (yaml: string) => {
 };
 
 describe("readSubgraphRoutes", () => {
-  it("reads the committed routes: the proof download, the media files, the receipt keys and the audit log's public routes of aopd", async () => {
+  it("reads the committed routes: the proof download, the media files, the receipt keys and the audit log's public routes of aopd, with the witnesses' cosignatures", async () => {
     expect(await readSubgraphRoutes(committed)).toEqual([
       {
         path: "/exports/proofs.xlsx",
@@ -33,6 +33,7 @@ describe("readSubgraphRoutes", () => {
       { path: "/.well-known/aopd-audit-checkpoint", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
       { path: "/.well-known/aopd-audit-checkpoint-key", subgraph: "aopd", methods: ["GET", "HEAD"], public: true },
       { path: "/.well-known/aopd-audit-consistency", subgraph: "aopd", methods: ["GET"], public: true },
+      { path: "/.well-known/aopd-audit-cosignature", subgraph: "aopd", methods: ["POST"], public: true, jsonBodyMaxBytes: 16_384 },
     ]);
   });
 
@@ -71,15 +72,20 @@ describe("readSubgraphRoutes", () => {
     );
   });
 
-  it("refuses a public route that could take a body, change something or check a role", () => {
+  it("refuses a public route that could take an unbounded body, change something in another way or check a role", () => {
     const publicRoute = (extra: string) => refusal(`routes:\n  - path: /.well-known/keys.json\n    subgraph: aopd\n    public: true${extra}`);
-    expect(publicRoute("")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET or HEAD.");
-    expect(publicRoute("\n    methods: [GET, POST]")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET or HEAD.");
+    expect(publicRoute("")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET, HEAD or POST.");
+    expect(publicRoute("\n    methods: [GET, PUT]")).toBe("routes.yaml: routes[0].methods of a public route must be given and only GET, HEAD or POST.");
+    expect(publicRoute("\n    methods: [POST]")).toBe(
+      "routes.yaml: routes[0].jsonBodyMaxBytes must be given, at most 65536, on a public route that takes POST: anyone may send its body.",
+    );
+    expect(publicRoute("\n    methods: [POST]\n    jsonBodyMaxBytes: 65537")).toMatch(/jsonBodyMaxBytes must be given, at most 65536/);
+    expect(publicRoute("\n    methods: [POST]\n    jsonBodyMaxBytes: 1024")).toBe("accepted");
     expect(publicRoute("\n    methods: [GET]\n    role: proofs:read")).toBe(
       "routes.yaml: routes[0].role cannot be set on a public route: it has no caller to check a role of.",
     );
     expect(publicRoute("\n    methods: [GET]\n    jsonBodyMaxBytes: 10")).toBe(
-      "routes.yaml: routes[0].jsonBodyMaxBytes cannot be set on a public route: it takes no body.",
+      "routes.yaml: routes[0].jsonBodyMaxBytes cannot be set on a public route without POST: it takes no body.",
     );
     expect(refusal("routes:\n  - path: /k\n    subgraph: aopd\n    methods: [GET]\n    public: 1")).toBe(
       "routes.yaml: routes[0].public must be true or false.",

@@ -44,4 +44,14 @@ describe("the registry on embedded PGlite", () => {
     const check = await call(publisher, "/registry/subgraphs/check", { name: "kyc", url: "http://kyc/graphql", schema: kycWithoutNote });
     expect(check.body).toMatchObject({ safe: false, usage: [{ coordinate: "KycStatus.note", requests: 2, clients: ["officers-console"] }] });
   });
+
+  it("records a change of owners in the history", async () => {
+    expect((await call(publisher, "/registry/owners/set", { name: "kyc", owners: ["kyc-pipeline"] })).body).toEqual({ name: "kyc", owners: ["kyc-pipeline"] });
+    const history = await fetch(`${registry.url}/registry/subgraphs/history?name=kyc`, {
+      headers: { authorization: `Bearer ${await mint(publisher, "registry")}` },
+    });
+    expect(((await history.json()) as { ownerChanges: unknown }).ownerChanges).toEqual([
+      expect.objectContaining({ subgraph: "kyc", client: "dev-api-client", from: ["dev-api-client"], to: ["kyc-pipeline"] }),
+    ]);
+  });
 });

@@ -170,6 +170,28 @@ describe("the schema registry: publish, check, usage, history, rollback, remove,
       status: 200,
       body: { name: "kyb", owners: ["dev-api-client", "kyc-pipeline"] },
     });
+    // The change is in kyb's history, append-only: who, when, from which owners to which; a repeat records nothing.
+    const changedBy = Date.now();
+    expect(await test.call(publisher, "POST", "/registry/owners/set", { name: "kyb", owners: ["kyc-pipeline", "dev-api-client"] })).toMatchObject({
+      status: 200,
+    });
+    const history = await test.call(publisher, "GET", "/registry/subgraphs/history?name=kyb");
+    expect(history.body.ownerChanges).toEqual([
+      {
+        subgraph: "kyb",
+        subject: "service-account-dev-api-client",
+        client: "dev-api-client",
+        at: expect.any(String) as string,
+        from: ["kyc-pipeline"],
+        to: ["dev-api-client", "kyc-pipeline"],
+      },
+    ]);
+    const at = Date.parse((history.body.ownerChanges as { at: string }[])[0]?.at ?? "");
+    expect(at).toBeGreaterThan(changedBy - 60_000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    expect((await test.call(publisher, "GET", "/registry/subgraphs/history?name=kyc")).body.ownerChanges).toEqual([]);
+    await expect(pgQuery(test.databaseUrl, "UPDATE registry_owner_change SET owners_after = '{kyc-pipeline}'")).rejects.toThrow(/append-only/);
+    await expect(pgQuery(test.databaseUrl, "DELETE FROM registry_owner_change")).rejects.toThrow(/append-only/);
     expect(
       (await test.call(publisher, "POST", "/registry/subgraphs/publish", { name: "kyb", url: "http://kyb.internal:81/graphql", schema: kybV1 })).body,
     ).toMatchObject({ published: true, version: 5 });

@@ -103,6 +103,21 @@ describe("npm run subgraph: exit codes against a running registry", () => {
       [2, "console release 42 reads no note"],
       [1, null],
     ]);
+    // An owner change is shown beside the versions, newest first.
+    const owners = await fetch(`${test.registry.url}/registry/owners/set`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${env.GRAPH_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "kyc", owners: ["dev-api-client", "kyc-pipeline"] }),
+    });
+    expect(owners.status).toBe(200);
+    const shown = await subgraph(["history", "--name", "kyc"], env);
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(
+      /^ {5} {2}\S+Z {2}owners {3}kyc {2}by dev-api-client \(service-account-dev-api-client\) {2}from dev-api-client to dev-api-client, kyc-pipeline$/,
+    );
+    expect(lines[1]).toMatch(/^ {4}2 .* publish {2}kyc .*reason: console release 42 reads no note$/);
     const rollback = await subgraph(["rollback", "--to", "1"], env);
     expect(rollback).toMatchObject({ code: 0, stdout: "rolled back to version 1 as version 3\n" });
   });

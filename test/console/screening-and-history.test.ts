@@ -80,7 +80,8 @@ describe("screening, history and legal hold in the officer console", { timeout: 
     expect(await page.getByRole("row").nth(1).textContent()).toContain(listedId);
 
     // The filter: only the listed proof, and the address bar says so (a link to it shows the same).
-    await page.getByRole("group", { name: "Screening" }).getByLabel("LISTED").check();
+    // The filter's choices read as words beside "Clear" and "Not screened": the badge's capitals are for a row.
+    await page.getByRole("group", { name: "Screening" }).getByLabel("Listed", { exact: true }).check();
     await page.getByRole("button", { name: "Apply filter" }).click();
     await page.waitForURL(/screening=LISTED/, slow);
     await page.getByRole("status").filter({ hasText: "1 proof, page 1 of 1" }).waitFor(slow);
@@ -88,7 +89,7 @@ describe("screening, history and legal hold in the officer console", { timeout: 
     expect(await page.getByRole("row").filter({ hasText: clearId }).count()).toBe(0);
     const shared = await signedIn(browser, stack, `/console/${new URL(page.url()).search}`);
     await shared.getByRole("status").filter({ hasText: "1 proof, page 1 of 1" }).waitFor(slow);
-    expect(await shared.getByRole("group", { name: "Screening" }).getByLabel("LISTED").isChecked()).toBe(true);
+    expect(await shared.getByRole("group", { name: "Screening" }).getByLabel("Listed", { exact: true }).isChecked()).toBe(true);
 
     // The review queue: the matched entry and the version beside the LISTED badge.
     await page.getByRole("link", { name: /Waiting for review/ }).click();
@@ -116,6 +117,11 @@ describe("screening, history and legal hold in the officer console", { timeout: 
       .getByText(`Diese Adresse steht auf der Sanktionsliste OFAC SDN (Version ${version}).`)
       .waitFor(slow);
     await german.getByRole("region", { name: "Übersicht" }).getByText("GELISTET", { exact: true }).waitFor(slow);
+    // The overview's screening filter, in German words too.
+    await german.goto(`${stack.baseUrl}/console/?screening=LISTED`);
+    const germanFilter = german.getByRole("group", { name: "Sanktionsprüfung" });
+    expect(await germanFilter.getByLabel("Gelistet", { exact: true }).isChecked(slow)).toBe(true);
+    expect(await germanFilter.getByLabel("Unauffällig", { exact: true }).isChecked()).toBe(false);
   });
 
   it("places and lifts a legal hold after confirming, and shows the auditor the history with the officer's decision and the holds", async () => {

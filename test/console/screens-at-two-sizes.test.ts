@@ -93,6 +93,10 @@ describe("every screen at 1280x800 and 390x844", { timeout: 600_000 }, () => {
           .locator("tbody tr")
           .evaluateAll((rows) => rows.slice(0, 3).map((row) => row.getBoundingClientRect().bottom));
         for (const bottom of firstRows) expect(bottom).toBeLessThan(800);
+        // The export card ends just under its button, with no empty band below it while nothing is exported.
+        const exportCard = await page.getByRole("region", { name: "Export" }).boundingBox();
+        const exportButton = await page.getByRole("region", { name: "Export" }).getByRole("button", { name: "Export as XLSX" }).boundingBox();
+        expect(exportCard!.y + exportCard!.height - (exportButton!.y + exportButton!.height)).toBeLessThan(16);
       }
       await shoot(page, size, "console-overview");
       await page.getByText("More filters").click();

@@ -28,6 +28,8 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
   const received: Received[] = [];
   /** What reached the subgraph's public document: its headers, unverified (there is nothing to verify). */
   const publicRequests: IncomingHttpHeaders[] = [];
+  /** What reached the subgraph's public submission route (a witness's cosignature, say): headers and body. */
+  const publicSubmissions: { headers: IncomingHttpHeaders; body: string }[] = [];
 
   beforeAll(async () => {
     stack = await startStack();
@@ -42,6 +44,12 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
       }
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
+      if (request.url === "/ingress/trpd/.well-known/travel-cosignature") {
+        publicSubmissions.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+        response.writeHead(202, { "content-type": "text/plain", connection: "close" });
+        response.end("kept");
+        return;
+      }
       let identity: Identity;
       try {
         identity = await verify(request.headers);
@@ -73,6 +81,11 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
         "    subgraph: trpd",
         "    methods: [GET, HEAD]",
         "    public: true",
+        "  - path: /.well-known/travel-cosignature",
+        "    subgraph: trpd",
+        "    methods: [POST]",
+        "    public: true",
+        "    jsonBodyMaxBytes: 64",
         "",
       ].join("\n"),
     );
@@ -81,6 +94,7 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
       production: false,
       supergraph: { path: stack.supergraphPath },
       subgraphRoutesPath: routesPath,
+      publicSubmissionsPerMinute: 3,
       subgraphUrls: { ...stack.subgraphUrls, trpd: `http://127.0.0.1:${port}/ingress/trpd/graphql` },
       oidc: { issuer: stack.idp.issuer, audience: stack.idp.audience },
       internalToken: { privateJwk: stack.internalKey.privateJwk },
@@ -163,6 +177,27 @@ describe("a subgraph route declared in subgraph-routes.yaml, with no gateway cod
     const posted = await fetch(`${gateway.baseUrl}/.well-known/travel-keys.json`, { method: "POST", body: "{}" });
     expect([posted.status, posted.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
     expect(publicRequests).toHaveLength(2);
+  });
+
+  it("takes a small JSON body on a public POST route from anyone, without an identity, bounded in size and per address", async () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${gateway.baseUrl}/.well-known/travel-cosignature`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+    const kept = await post('{"checkpoint":"note"}', { authorization: `Bearer ${token}` });
+    expect([kept.status, await kept.text()]).toEqual([202, "kept"]);
+    expect(publicSubmissions).toHaveLength(1);
+    expect(publicSubmissions[0]!.body).toBe('{"checkpoint":"note"}');
+    expect([publicSubmissions[0]!.headers.authorization, publicSubmissions[0]!.headers["content-type"]]).toEqual([undefined, "application/json"]);
+    // Over the declared size, or not JSON: refused at the gateway (each still counts against the address).
+    const large = await post(JSON.stringify({ checkpoint: "x".repeat(100) }));
+    expect(large.status).toBe(413);
+    // The third this minute is the last the address gets (publicSubmissionsPerMinute: 3).
+    const malformed = await post("not json");
+    expect(malformed.status).toBe(400);
+    const limited = await post('{"checkpoint":"again"}');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ error: "rate_limited", reason: expect.stringMatching(/at most 3 a minute/) });
+    expect(publicSubmissions).toHaveLength(1);
   });
 
   it("answers 503 naming the subgraph, not its address, when the subgraph cannot be reached", async () => {

@@ -9,6 +9,7 @@ import { createLogger } from "@compliance-graph/process-shell";
 import { fetchToken, pollUntil, postGraphQL } from "@compliance-graph/test-kit";
 import { startRegistryTestPeer, type RegistryTestPeer, type UsageReport } from "../support/registry-test-peer.js";
 import { kycSchemaFiles, startKycSubgraph } from "../support/kyc/start-kyc-subgraph.js";
+import { modernClient, subscribeModern, wsUrl } from "../subscriptions/support/subscription-clients.js";
 
 /** The reports of one operation and client added up, as the registry adds the deltas. */
 function totals(reports: readonly UsageReport[]): Map<string, { count: number; coordinates: Set<string>; hours: Set<string> }> {
@@ -102,6 +103,24 @@ describe("usage recording", () => {
     for (const [key, total] of entries) {
       expect(key).toMatch(/^[0-9a-f]{64} /);
       expect([...total.hours]).toEqual([hour]);
+    }
+  });
+
+  it("refuses a subscription with a clear error when the supergraph served has none", async () => {
+    const client = modernClient(wsUrl(gateway.url), await fetchToken(idp.tokenEndpoint, "kyc-pipeline", "kyc-secret"));
+    try {
+      const subscription = subscribeModern(client, "subscription { kycCases { id } }");
+      await pollUntil(
+        "the refusal",
+        async () => subscription.error,
+        (error) => error !== undefined,
+        { timeoutMs: 30_000 },
+      );
+      expect(subscription.error).toEqual([
+        expect.objectContaining({ message: "The supergraph served now has no subscriptions.", extensions: { code: "BAD_REQUEST" } }),
+      ]);
+    } finally {
+      await client.dispose();
     }
   });
 

@@ -1,8 +1,12 @@
+import { readFile, writeFile } from "node:fs/promises";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { composeSubgraphs } from "@compliance-graph/gateway";
 import { pollUntil } from "@compliance-graph/test-kit";
+import { trpdSchemaFile } from "@compliance-graph/trpd";
+import { aopdStandInSchemaFile } from "../support/aopd-stand-in.js";
 import { startStack, type Stack } from "../support/start-stack.js";
 
 /**
@@ -11,6 +15,9 @@ import { startStack, type Stack } from "../support/start-stack.js";
  * computed for the other caller's identity and roles. Sharing must only ever join requests of the
  * same identity: here trpd is held until the gateway has sent it one call per caller, each with the
  * internal token of its own caller; were the two requests joined, the second call would never come.
+ * The same attack across a change of the supergraph: a request that arrives once a new version
+ * guards a field with a role must be checked against it, not joined to an execution authorized
+ * on the old version.
  */
 describe("sharing of identical requests in flight", () => {
   let stack: Stack;
@@ -66,6 +73,54 @@ describe("sharing of identical requests in flight", () => {
     expect(a.status).toBe(200);
     expect(b.body).toEqual(a.body);
     expect(hold.calls).toHaveLength(1);
+  });
+
+  it("never joins a request that arrives after a new supergraph guards the field to an execution authorized on the old one", async () => {
+    const token = await stack.fetchToken();
+    const original = await readFile(stack.supergraphPath, "utf8");
+    // The next version of trpd guards the VASP list with a role this caller was never granted.
+    const guardedSchema = `${stack.supergraphPath}.trpd-guarded.graphql`;
+    const trpdSdl = await readFile(trpdSchemaFile, "utf8");
+    const guarded = trpdSdl.replace(/^(\s*vasps: \[TrpdVasp!\]!)/m, '$1 @requiresRole(role: "travel-rule:restricted")');
+    expect(guarded).not.toBe(trpdSdl);
+    await writeFile(guardedSchema, guarded);
+    hold.reset();
+    try {
+      const first = stack.query(query, token);
+      await pollUntil(
+        "the first request held at trpd",
+        async () => hold.calls.length,
+        (count) => count === 1,
+        { timeoutMs: 30_000 },
+      );
+      await writeFile(
+        stack.supergraphPath,
+        await composeSubgraphs([
+          { name: "aopd", routingUrl: "http://localhost:4001/graphql", schemaFile: aopdStandInSchemaFile },
+          { name: "trpd", routingUrl: "http://localhost:4002/graphql", schemaFile: guardedSchema },
+        ]),
+      );
+      await stack.gateway.reloadSupergraph();
+      const before = await sharedCount(stack);
+      let settled = false;
+      const second = stack.query(query, token).finally(() => (settled = true));
+      await pollUntil(
+        "the second request answered or joined to the first",
+        async () => settled || (await sharedCount(stack)) > before,
+        (done) => done,
+        { timeoutMs: 30_000 },
+      );
+      hold.release();
+      expect((await first).body.errors).toBeUndefined();
+      const refused = await second;
+      expect(refused.status).toBe(403);
+      expect(refused.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+      expect(refused.body.errors?.[0]?.message).toContain("travel-rule:restricted");
+    } finally {
+      hold.release();
+      await writeFile(stack.supergraphPath, original);
+      await stack.gateway.reloadSupergraph();
+    }
   });
 
   it("never joins mutations", async () => {

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { AssetRegistry } from "@compliance-graph/dti-assets";
 import { importSanctionsList, migrateToLatest, openDatabase, screenAddress, type Database } from "@compliance-graph/aopd/internals";
-import { keyAddressesOf, type KeyAddress } from "@compliance-graph/aopd/ownership";
+import { keyAddressesOf, verifyOwnershipSignature, type KeyAddress } from "@compliance-graph/aopd/ownership";
 import { newestBundledSanctionsList, readSanctionsList } from "@compliance-graph/sanctions-lists";
 import { ethereumAddressOf, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signPersonalMessage, testSecretKey } from "@compliance-graph/test-kit";
 import type { BenchmarkScenario } from "../benchmark-report.js";
@@ -44,10 +44,17 @@ export const siblingAddressScreeningScenario: BenchmarkScenario = {
         signature: `0x${Buffer.from(signPersonalMessage(key, message)).toString("hex")}`,
       }));
 
+      // Acceptance verifies the signature first; the verifier's key comes with its result, so only what follows it is timed.
+      const withKeys = <P extends Parameters<typeof verifyOwnershipSignature>[0]>(proofs: P[]) =>
+        proofs.map((proof) => {
+          const verification = verifyOwnershipSignature(proof);
+          if (!verification.ok) throw new Error(`The bench's own signature does not verify: ${verification.reason}`);
+          return { ...proof, signerKey: verification.signerKey };
+        });
       const rows: string[][] = [];
       for (const [label, proofs] of [
-        ["Bitcoin key (BIP-322 P2WPKH): P2PKH, P2WPKH, P2SH-P2WPKH", bitcoinProofs],
-        ["secp256k1 key (EIP-191): EVM, TRON, BNB Beacon Chain", evmProofs],
+        ["Bitcoin key (BIP-322 P2WPKH): P2PKH, P2WPKH, P2SH-P2WPKH", withKeys(bitcoinProofs)],
+        ["secp256k1 key (EIP-191): EVM, TRON, BNB Beacon Chain", withKeys(evmProofs)],
       ] as const) {
         let call = 0;
         let siblings: KeyAddress[] = [];
@@ -80,7 +87,7 @@ export const siblingAddressScreeningScenario: BenchmarkScenario = {
           title: "Screening a proof's sibling addresses",
           method:
             `PostgreSQL server; the newest bundled list (2025-11-19, ${list.addresses.length} addresses) imported. ${iterations.toLocaleString("en")} calls of each, sequential, alternating; ` +
-            "with siblings: the key's addresses derived from the signature (`keyAddressesOf`) and the proven address screened with them (`aopd_screen_addresses`). " +
+            "with siblings: the key's addresses derived from the key the verifier recovered or read (`keyAddressesOf`; the verification itself is done before and not timed) and the proven address screened with them (`aopd_screen_addresses`). " +
             `Load average at the end: ${load}.`,
           columns: ["key", "sibling addresses", "proven address alone p50 / p99", "with its siblings p50 / p99"],
           rows,

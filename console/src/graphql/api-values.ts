@@ -13,7 +13,7 @@ export const AopdAsset = ["DTI17002NH5Z", "DTI1MBXSD6KL", "DTI1P47F4Z8X", "DTI1V
 export type AopdAsset = (typeof AopdAsset)[number];
 
 /** The values of `AopdAuditAction`, in the schema's order. */
-export const AopdAuditAction = ["REQUESTED", "SUBMITTED", "MATCHED_ON_CHAIN", "CHAIN_CHECKED", "DECIDED", "PROPOSED", "CONFIRMED", "REJECTED", "REOPENED", "REOPEN_PROPOSED", "EXPIRED", "MEDIA_ATTACHED", "MEDIA_DOWNLOADED", "MEDIA_VIEWED", "PROOFS_EXPORTED", "AUDIT_TRAIL_EXPORTED", "LEGAL_HOLD_PLACED", "LEGAL_HOLD_LIFTED", "SCREENING_CHANGED"] as const;
+export const AopdAuditAction = ["REQUESTED", "SUBMITTED", "MATCHED_ON_CHAIN", "CHAIN_CHECKED", "DECIDED", "PROPOSED", "CONFIRMED", "REJECTED", "REOPENED", "REOPEN_PROPOSED", "EXPIRED", "MEDIA_ATTACHED", "PORTAL_LINK_ISSUED", "MEDIA_DOWNLOADED", "MEDIA_VIEWED", "PROOFS_EXPORTED", "AUDIT_TRAIL_EXPORTED", "LEGAL_HOLD_PLACED", "LEGAL_HOLD_LIFTED", "SCREENING_CHANGED"] as const;
 export type AopdAuditAction = (typeof AopdAuditAction)[number];
 
 /** The values of `AopdDecisionAction`, in the schema's order. */

@@ -13,6 +13,7 @@ import { auditEntryFields, auditHistory, auditRole, type AuditEntry } from "./au
 import { decisionForm } from "./decision-form.js";
 import { legalHoldForm } from "./legal-hold-form.js";
 import { mediaViewer } from "./media-viewer.js";
+import { newPortalLink, newPortalLinkRole } from "./new-portal-link.js";
 import { proofReceipt, receiptRole } from "./proof-receipt.js";
 import { proposalSettlement } from "./proposal-settlement.js";
 import { reopenForm } from "./reopen-form.js";
@@ -278,6 +279,8 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     if (proof.proposal) sections.push(decisionFacts(t("detail.proposal"), proof.proposal));
     if (proof.history) sections.push(auditHistory(proof.history));
     else sections.push(decisionHistory(proofEvents.events, proof.decisions ?? []));
+    // The customer's link was shown once, at the request; a proof still waiting for them can get a new one.
+    if (proof.status === "PENDING" && context.session.roles.has(newPortalLinkRole)) sections.push(newPortalLink(context, proof.id));
     if (context.session.roles.has(legalHoldRole)) sections.push(legalHoldForm(context, proof.id, proof.legalHold, () => void render()));
     // Some kinds are decided by their evidence (a verified signature); the others by an officer with proofs:assess.
     if (context.proofKinds.get(kind)?.decidedByOfficer && context.session.roles.has(decideRole)) {

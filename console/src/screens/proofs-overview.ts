@@ -80,7 +80,8 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
           "label",
           {},
           h("input", { type: "checkbox", name: "screening", value: screening, checked: state.screenings.includes(screening) }),
-          t(`screening.${screening}`),
+          // The badge's loud LISTED is for a row; beside the other choices it reads as a word (`screeningFilter.*`).
+          t(`screeningFilter.${screening}`),
         ),
       ),
     ),

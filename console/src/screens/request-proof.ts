@@ -9,6 +9,7 @@ import { screeningFields, type ProofKind } from "../proof-fields.js";
 import { matchedEntryText } from "../proof-screening.js";
 import { t, textOr } from "../translations.js";
 import { assetDescription, assetPicker } from "./asset-picker.js";
+import { proofLinks } from "./proof-links.js";
 
 interface FieldSpec {
   name: string;
@@ -288,46 +289,11 @@ function listedConfirmation(check: AddressCheck, proceed: () => void, cancel: ()
 }
 
 async function requestResult(id: string, portalUrl: string, aoppUri: string | undefined): Promise<HTMLElement> {
-  const copyRow = (label: string, value: string) => {
-    const status = h("span", { role: "status" });
-    return h(
-      "div",
-      { class: "copy-row" },
-      h("span", {}, `${label}: `),
-      value.startsWith("http") ? h("a", { href: value, target: "_blank", rel: "noopener noreferrer" }, value) : h("code", {}, value),
-      h(
-        "button",
-        {
-          type: "button",
-          "aria-label": t("request.copy", { what: label }),
-          onclick: async () => {
-            await navigator.clipboard.writeText(value).then(
-              () => (status.textContent = t("request.copied")),
-              () => (status.textContent = t("request.copyFailed")),
-            );
-          },
-        },
-        t("request.copyShort"),
-      ),
-      status,
-    );
-  };
-  const qrTarget = aoppUri ?? portalUrl;
-  // Loaded on first use: the QR encoder is a third of the bundle and only this result needs it.
-  const { default: QRCode } = await import("qrcode");
-  const qr = await QRCode.toDataURL(qrTarget, { margin: 1, width: 220 });
   return h(
     "section",
     { "aria-label": t("request.result") },
     h("h2", {}, t("request.created", { id })),
-    copyRow(t("request.portalLink"), portalUrl),
-    aoppUri && aoppUri !== portalUrl ? copyRow(t("request.aoppUri"), aoppUri) : null,
-    h("img", {
-      src: qr,
-      alt: t("request.qr", { what: aoppUri && aoppUri !== portalUrl ? t("request.aoppUri") : t("request.portalLink") }),
-      width: "220",
-      height: "220",
-    }),
+    ...(await proofLinks(portalUrl, aoppUri)),
     h("p", {}, h("a", { href: `/console/proofs/${encodeURIComponent(id)}`, "data-route": "" }, t("request.open"))),
   );
 }

@@ -14,6 +14,7 @@ import {
   type RouteDefinition,
 } from "@compliance-graph/process-shell";
 import { Agent } from "undici";
+import type { PublicSubmissionLimit } from "./public-submission-limit.js";
 import type { SubgraphRoute } from "./subgraph-route.js";
 
 /** The caller's request headers that travel on: what a plain HTTP exchange needs, nothing identifying the caller. */
@@ -38,6 +39,8 @@ export interface SubgraphRoutesOptions {
   subgraphUrl: (name: string) => string | undefined;
   mint: InternalTokenMinter;
   logger: Logger;
+  /** Bounds the bodies sent to public routes per client address (the only bound such a caller meets here). */
+  publicSubmissions: PublicSubmissionLimit;
 }
 
 export interface SubgraphRoutes {
@@ -60,10 +63,11 @@ export interface SubgraphRoutes {
  * Bodies stream with backpressure both ways, so the gateway holds a socket buffer of a file, never
  * the file; a caller that goes away stops the subgraph's work too.
  *
- * A route declared `public` (GET and HEAD only, checked when the file is read) skips the door: it
- * serves what is public by design, such as a subgraph's published keys, which whoever verifies
- * our statements must fetch without our token. Such a request reaches the subgraph without any
- * identity (no internal token is minted for it), so it can reach nothing the door guards.
+ * A route declared `public` skips the door: it serves what is public by design, such as a
+ * subgraph's published keys, which whoever verifies our statements must fetch without our token,
+ * or takes what anyone may give, such as a witness's cosignature. Such a request reaches the
+ * subgraph without any identity (no internal token is minted for it), so it can reach nothing the
+ * door guards; a body it sends is JSON of a declared size, limited per client address.
  */
 export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphRoutes {
   const { mint, logger } = options;
@@ -83,7 +87,16 @@ export function forwardSubgraphRoutes(options: SubgraphRoutesOptions): SubgraphR
       refuse(403, new ForbiddenError(route.role, route.path));
       return;
     }
-    let body: Buffer | IncomingMessage | undefined = request.method === "GET" || request.method === "HEAD" ? undefined : request;
+    const takesBody = request.method !== "GET" && request.method !== "HEAD";
+    if (route.public && takesBody) {
+      const limited = options.publicSubmissions(request);
+      if (limited) {
+        response.setHeader("retry-after", String(limited.retryAfterSeconds));
+        refuse(429, limited);
+        return;
+      }
+    }
+    let body: Buffer | IncomingMessage | undefined = takesBody ? request : undefined;
     if (route.jsonBodyMaxBytes !== undefined) {
       try {
         const parsed = await readJsonBody(request, route.jsonBodyMaxBytes);

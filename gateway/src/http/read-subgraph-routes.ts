@@ -11,8 +11,10 @@ const methodNames = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "O
  * subgraph may publish its own well-known documents (aopd's receipt keys).
  */
 const reservedPaths = ["/graphql", "/health/", "/metrics", "/.well-known/internal-jwks.json"];
-/** The only methods a public route serves: it reads, it never takes a body from an unknown caller. */
-const publicMethods = new Set(["GET", "HEAD"]);
+/** A public route reads, or takes a small JSON document (POST with `jsonBodyMaxBytes`): it never streams a body from an unknown caller. */
+const publicMethods = new Set(["GET", "HEAD", "POST"]);
+/** The largest body a public route may declare: what anyone may send without a token. */
+const publicBodyMaxBytes = 65_536;
 
 /**
  * Reads `subgraph-routes.yaml` (`SUBGRAPH_ROUTES_PATH`): a `routes:` list of `SubgraphRoute`s. A
@@ -75,11 +77,15 @@ export function parseSubgraphRoutes(raw: unknown, source: string): SubgraphRoute
     if (isPublic !== undefined) {
       if (typeof isPublic !== "boolean") fail(`${at}.public`, "must be true or false.");
       if (isPublic === true) {
-        // A public route has no caller: nothing to check a role of, and it must not take bodies or change anything.
+        // A public route has no caller: nothing to check a role of, and a body it takes is small, whole and JSON.
         if (route.methods === undefined || route.methods.some((method) => !publicMethods.has(method)))
-          fail(`${at}.methods`, "of a public route must be given and only GET or HEAD.");
+          fail(`${at}.methods`, "of a public route must be given and only GET, HEAD or POST.");
         if (route.role !== undefined) fail(`${at}.role`, "cannot be set on a public route: it has no caller to check a role of.");
-        if (route.jsonBodyMaxBytes !== undefined) fail(`${at}.jsonBodyMaxBytes`, "cannot be set on a public route: it takes no body.");
+        const takesBody = route.methods?.includes("POST") === true;
+        if (takesBody && (route.jsonBodyMaxBytes === undefined || route.jsonBodyMaxBytes > publicBodyMaxBytes))
+          fail(`${at}.jsonBodyMaxBytes`, `must be given, at most ${publicBodyMaxBytes}, on a public route that takes POST: anyone may send its body.`);
+        if (!takesBody && route.jsonBodyMaxBytes !== undefined)
+          fail(`${at}.jsonBodyMaxBytes`, "cannot be set on a public route without POST: it takes no body.");
         route.public = true;
       }
     }

@@ -14,6 +14,12 @@
  * runs the whole pipeline (authorization, cost, planning, execution); the callers that join it get
  * the leader's status, headers and bytes. What differs for them: the gateway's log and trace of the
  * execution carry the leader's request id, and the subgraphs see only the leader's request.
+ *
+ * A new supergraph ends the sharing of every execution in flight: the leader was validated,
+ * authorized and planned on the old one, so a request that arrives once the new one is served
+ * must not receive its answer (a field the new version removed, or one it now guards with a role
+ * the caller lacks, would be answered as before). Such a request runs on its own, on the new
+ * supergraph; the old executions finish for those that joined them before the change.
  */
 import type { IncomingMessage } from "node:http";
 import { parse, type DocumentNode } from "graphql";
@@ -29,6 +35,8 @@ export interface InflightRequestSharing {
   keyOf(identity: Identity, request: IncomingMessage, body: unknown): string | undefined;
   /** Runs `execute` unless a request with the same key is in flight, whose answer is then returned. */
   share(key: string, execute: () => Promise<GraphQLAnswer>): Promise<GraphQLAnswer>;
+  /** The gateway serves a new supergraph: no request joins an execution that started before. */
+  supergraphChanged(): void;
 }
 
 export interface InflightRequestSharingOptions {
@@ -98,9 +106,15 @@ export function createInflightRequestSharing(options: InflightRequestSharingOpti
       }
       const answer = execute();
       inflight.set(key, answer);
-      const forget = () => inflight.delete(key);
+      // Only its own entry: after a new supergraph, the key may belong to a newer execution.
+      const forget = () => {
+        if (inflight.get(key) === answer) inflight.delete(key);
+      };
       answer.then(forget, forget);
       return answer;
+    },
+    supergraphChanged() {
+      inflight.clear();
     },
   };
 }

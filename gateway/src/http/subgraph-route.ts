@@ -34,9 +34,11 @@ export interface SubgraphRoute {
   bodyTimeoutSeconds?: number;
   /**
    * Served to anyone, without a bearer token: for documents that are public by design (a
-   * subgraph's published keys). No token is asked for or minted, and the request reaches the
-   * subgraph without identity, so the subgraph serves it as a public route of its own. Only GET
-   * and HEAD (`methods` must say so), no `role`, no body. @default false
+   * subgraph's published keys) or what anyone may hand in (a witness's cosignature). No token is
+   * asked for or minted, and the request reaches the subgraph without identity, so the subgraph
+   * serves it as a public route of its own. `methods` must be given: GET, HEAD, and POST only with
+   * `jsonBodyMaxBytes` (at most 65,536), counted against `GATEWAY_PUBLIC_SUBMISSIONS_PER_MINUTE`
+   * per client address; no `role`. @default false
    */
   public?: boolean;
 }

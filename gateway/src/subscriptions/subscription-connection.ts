@@ -7,6 +7,7 @@ import type { OperationChecks, OperationPayload } from "@compliance-graph/graphq
 import type { AccessTokenVerifier } from "../authentication/access-token-verifier.js";
 import type { GatewayMetrics } from "../gateway-metrics.js";
 import type { QuotaDoor } from "../quotas/quota-door.js";
+import type { OperationUsage } from "../usage/operation-usage.js";
 import { authenticateConnection } from "./authenticate-connection.js";
 import type { FederatedSubscriptions } from "./federated-subscriptions.js";
 import { SubscriptionCloseCode } from "./subscription-close-code.js";
@@ -31,6 +32,8 @@ export interface SubscriptionService {
   quota: SubscriptionQuota;
   /** Requests and cost per client and subject, as over HTTP (quotas/); none when undefined. */
   quotas?: QuotaDoor | undefined;
+  /** Counts each subscription started as one use of its operation, as a request is over HTTP (usage/); none when undefined. */
+  usage?: OperationUsage | undefined;
 }
 
 export interface StartedSubscription {
@@ -155,6 +158,8 @@ export class SubscriptionConnection implements ConnectionBudget {
       admitted.release();
       return planned;
     }
+    const { operation, schema } = planned.operationContext;
+    this.#service.usage?.record({ schema, document: planned.document, operation, variables: planned.variables, client: identity.client });
     const member = this.#service.subscriptions.subscribe(planned, identity, this);
     if (member.ended) admitted.release();
     else this.#members.set(member, admitted);

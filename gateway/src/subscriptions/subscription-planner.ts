@@ -84,6 +84,8 @@ export class SubscriptionPlanner {
       roles: { required: this.#required, granted: identity.roles },
     });
     if (Array.isArray(prepared)) return prepared;
+    // The planner would throw on a supergraph whose subgraphs declare no Subscription type.
+    if (!this.apiGraphQLSchema.getSubscriptionType()) return [new BadRequestError("The supergraph served now has no subscriptions.")];
     const { document, operation } = prepared;
     const key = `${prepared.operationName ?? ""}\n${payload.query as string}`;
     let cached = this.#plans.get(key);

@@ -19,6 +19,7 @@ import type { SubscriptionConnection, SubscriptionService } from "./subscription
 import { defaultSubscriptionLimits, type SubscriptionLimits } from "./subscription-limits.js";
 import { SubscriptionPlanner } from "./subscription-planner.js";
 import { isRefusal, SubscriptionQuota } from "./subscription-quota.js";
+import type { OperationUsage } from "../usage/operation-usage.js";
 
 export interface SubscriptionServerOptions {
   verifier: AccessTokenVerifier;
@@ -36,6 +37,8 @@ export interface SubscriptionServerOptions {
   metrics?: GatewayMetrics;
   /** Requests and cost per client and subject, as over HTTP (quotas/). */
   quotas?: QuotaDoor | undefined;
+  /** Usage recording for the registry's checks, as over HTTP (usage/); none when undefined. */
+  usage?: OperationUsage | undefined;
 }
 
 export interface SubscriptionServer {
@@ -89,6 +92,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     connections,
     quota,
     quotas: options.quotas,
+    usage: options.usage,
   };
   const handleModern = createGraphQLTransportWsHandler(service);
   const handleLegacy = createLegacyGraphQLWsHandler(service);

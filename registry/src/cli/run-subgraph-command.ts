@@ -114,11 +114,19 @@ export async function runSubgraphCommand(args: CliArguments, env: NodeJS.Process
           reason: string | null;
           supergraphSha256: string;
         }[];
-        const text = versions.map(
-          (entry) =>
-            `${String(entry.version).padStart(5)}  ${entry.at}  ${entry.action.padEnd(8)} ${entry.subgraph}  by ${entry.client} (${entry.subject})  ${entry.supergraphSha256.slice(0, 12)}${entry.reason ? `  reason: ${entry.reason}` : ""}`,
-        );
-        return { exitCode: 0, output: print(body, text.join("\n") || "no versions yet") };
+        // A registry from before owner changes were recorded answers without them.
+        const ownerChanges = (body.ownerChanges ?? []) as { subgraph: string; client: string; subject: string; at: string; from: string[]; to: string[] }[];
+        const lines = [
+          ...versions.map((entry) => ({
+            at: entry.at,
+            text: `${String(entry.version).padStart(5)}  ${entry.at}  ${entry.action.padEnd(8)} ${entry.subgraph}  by ${entry.client} (${entry.subject})  ${entry.supergraphSha256.slice(0, 12)}${entry.reason ? `  reason: ${entry.reason}` : ""}`,
+          })),
+          ...ownerChanges.map((entry) => ({
+            at: entry.at,
+            text: `${"".padStart(5)}  ${entry.at}  ${"owners".padEnd(8)} ${entry.subgraph}  by ${entry.client} (${entry.subject})  from ${entry.from.join(", ")} to ${entry.to.join(", ")}`,
+          })),
+        ].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+        return { exitCode: 0, output: print(body, lines.map((line) => line.text).join("\n") || "no versions yet") };
       }
     }
   } catch (error) {

@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import * as createRegistryTables from "./migrations/0001-create-registry-tables.js";
+import * as recordOwnerChanges from "./migrations/0002-record-owner-changes.js";
 
 /** The registry's migrations, in order; listed rather than read from a folder, as aopd's are. */
 export const registryMigrations: Readonly<Record<string, Migration>> = {
   "0001-create-registry-tables": createRegistryTables,
+  "0002-record-owner-changes": recordOwnerChanges,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

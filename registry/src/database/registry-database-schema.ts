@@ -45,6 +45,17 @@ export interface VersionTable {
   signature: string;
 }
 
+/** A change of a subgraph's owners by `schema:admin`: append-only (a trigger refuses UPDATE and DELETE). */
+export interface OwnerChangeTable {
+  id: ColumnType<string, never, never>;
+  subgraph: string;
+  actor_subject: string;
+  actor_client: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  owners_before: string[];
+  owners_after: string[];
+}
+
 /** Requests per hour, operation and client, as the gateways reported them. */
 export interface UsageCountTable {
   hour: Date;
@@ -63,6 +74,7 @@ export interface UsageOperationTable {
 export interface RegistryDatabase {
   registry_subgraph: SubgraphTable;
   registry_version: VersionTable;
+  registry_owner_change: OwnerChangeTable;
   registry_usage_count: UsageCountTable;
   registry_usage_operation: UsageOperationTable;
 }

@@ -14,8 +14,9 @@ import type { JWK } from "jose";
 import { publishSubgraph } from "../publish/publish-subgraph.js";
 import { removeSubgraph } from "../publish/remove-subgraph.js";
 import { rollBackToVersion } from "../publish/roll-back-to-version.js";
+import { ownerHistory } from "../publish/owner-history.js";
 import { setSubgraphOwners } from "../publish/set-subgraph-owners.js";
-import { subgraphHistory } from "../publish/subgraph-history.js";
+import { historyQuery, subgraphHistory } from "../publish/subgraph-history.js";
 import { RegistryError } from "../registry-error.js";
 import type { Actor, RegistryContext } from "../registry-context.js";
 import { registryRoles, requireRole } from "../registry-roles.js";
@@ -144,7 +145,9 @@ export function registryRoutes(options: RegistryRoutesOptions): RouteDefinition<
     })),
     json("/registry/subgraphs/history", ["GET"], async ({ identity, query }) => {
       requireRole(actorOf(identity), registryRoles.publish);
-      return { status: 200, body: { versions: await subgraphHistory(context.db, query) } };
+      const versions = await subgraphHistory(context.db, query);
+      const { name, limit } = historyQuery(query);
+      return { status: 200, body: { versions, ownerChanges: await ownerHistory(context.db, name, limit) } };
     }),
     json("/registry/subgraphs/list", ["GET"], async ({ identity }) => {
       requireRole(actorOf(identity), registryRoles.publish);

@@ -4,6 +4,7 @@ export { openDatabase, type Database, type DatabaseOptions } from "./database/op
 export { migrateToLatest } from "./database/migrate-to-latest.js";
 export type { AopdDatabase, ProofRow } from "./database/database-schema.js";
 export { seedProofs } from "./seed/seed-proofs.js";
+export { seedAuditLog } from "./seed/seed-audit-log.js";
 export { toProof, type Proof } from "./proofs/proof.js";
 export { countProofsQuery, selectProofPage, selectProofs } from "./proofs/proof-query.js";
 export { proofColumnsFor } from "./proofs/proof-columns.js";

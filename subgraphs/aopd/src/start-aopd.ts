@@ -241,8 +241,8 @@ export async function startAopd(options: StartAopdOptions = {}): Promise<Running
       // aopd's routes beside /graphql: each says whether the identity door guards it (the shell applies it).
       routes: [
         receiptJwksRoute(services.receiptSigner),
-        receiptStatusRoute(services.db),
-        ...auditLogRoutes({ db: services.db, signer: checkpoints.signer, witnesses }),
+        receiptStatusRoute(services.db, publicRoutes.limits),
+        ...auditLogRoutes({ db: services.db, signer: checkpoints.signer, witnesses, limits: publicRoutes.limits }),
         proofDownloadRoute({ services, schema, logger, downloads }),
         aoppCallbackRoute(publicRoutes),
         portalApiRoute(publicRoutes),

@@ -29,6 +29,8 @@ export const auditActions = [
   "EXPIRED",
   /** An officer attached a file received another way. */
   "MEDIA_ATTACHED",
+  /** An officer issued a new portal link for a pending proof; the links handed out before stop working. */
+  "PORTAL_LINK_ISSUED",
   /** Someone downloaded a media proof's file (to keep or pass on). */
   "MEDIA_DOWNLOADED",
   /** An officer's screen showed a media proof's file: once per officer and file within the view window (`AOPD_MEDIA_VIEW_WINDOW_SECONDS`). */

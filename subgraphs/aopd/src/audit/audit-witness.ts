@@ -30,9 +30,10 @@ const requestTimeoutMs = 30_000;
  * given a cosignature/v1 key, cosigns it (C2SP tlog-cosignature) and posts the cosignature back for
  * aopd to publish. The state advances only past a checkpoint that holds, so a log that forked or
  * was cut stays caught on every later run. Meant to run outside the database's trust: it needs
- * only the URL.
+ * only the URL, and takes the log's key from it on the first run unless given the key (`logKey`,
+ * the vkey the log's operator published out of band), which then is the only key it accepts.
  */
-export async function runAuditWitness(options: { url: string; statePath: string; keyPath?: string; now?: () => Date }): Promise<WitnessRun> {
+export async function runAuditWitness(options: { url: string; statePath: string; keyPath?: string; logKey?: string; now?: () => Date }): Promise<WitnessRun> {
   const lines: string[] = [];
   const base = options.url.replace(/\/+$/, "");
   let state: WitnessState | undefined;
@@ -41,11 +42,20 @@ export async function runAuditWitness(options: { url: string; statePath: string;
   let checkpoint: ParsedCheckpoint;
   try {
     state = await readState(options.statePath);
+    const givenKey = options.logKey?.trim();
+    if (givenKey !== undefined) parseVerifierKey(givenKey, "--log-key");
+    if (state && givenKey !== undefined && state.logKey !== givenKey)
+      return {
+        code: 2,
+        lines: [`the state file follows the log key ${state.logKey}, not the one given (${givenKey}): use another state file for another log`],
+      };
     const servedKey = (await fetchText(`${base}${auditCheckpointKeyPath}`)).trim();
-    if (state && state.logKey !== servedKey)
-      lines.push(`note: the log now serves the key ${servedKey}; this witness holds ${state.logKey} and verifies with it`);
-    logKey = parseVerifierKey(state?.logKey ?? servedKey, "the log's checkpoint key");
-    if (!state) lines.push(`first run: following the log ${logKey.name} with the key it serves, ${servedKey}`);
+    const heldKey = state?.logKey ?? givenKey;
+    if (heldKey !== undefined && heldKey !== servedKey)
+      lines.push(`note: the log serves the key ${servedKey}; this witness holds ${heldKey} and verifies with it`);
+    logKey = parseVerifierKey(heldKey ?? servedKey, "the log's checkpoint key");
+    if (!state)
+      lines.push(`first run: following the log ${logKey.name} with ${givenKey !== undefined ? "the key given" : "the key it serves"}, ${verifierOf(logKey)}`);
     checkpointText = await fetchText(`${base}${auditCheckpointPath}`);
     checkpoint = parseCheckpoint(checkpointText);
   } catch (error) {

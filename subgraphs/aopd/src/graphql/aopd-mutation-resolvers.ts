@@ -10,6 +10,7 @@ import { assessSatoshiProof, finalizeSatoshiProof } from "../kinds/satoshi/satos
 import { assessMediaProof } from "../kinds/media/assess-media-proof.js";
 import { requestMediaProof, type RequestMediaProofInput } from "../kinds/media/request-media-proof.js";
 import { officerDecidedKinds } from "../kinds/proof-kinds.js";
+import { issuePortalLink } from "../kinds/issue-portal-link.js";
 import { toProof } from "../proofs/proof.js";
 import type { AopdContext } from "./aopd-context.js";
 import { originOf } from "./origin-of.js";
@@ -31,6 +32,11 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
       // The credential is kept only as a hash: this answer (and its repeats with the same idempotency key) is where its portal URL appears.
       const request = await requestSatoshiProof(context.db, context.config, input, { origin: originOf(context), key: idempotencyKey });
       return { ...toProof(request.row), portalUrl: request.portalUrl };
+    },
+    issuePortalLink: async (_parent, { id }: { id: string }, context: AopdContext) => {
+      // As for a request, this answer is the one place the new credential's links appear.
+      const link = await issuePortalLink(context.db, context.config, id, originOf(context));
+      return { proof: toProof(link.row), portalUrl: link.portalUrl, aoppUri: link.aoppUri };
     },
     finalizeSatoshiProof: async (_parent, { id, txId }: { id: string; txId: string }, context: AopdContext) =>
       toProof(await finalizeSatoshiProof(context.db, context.config, id, txId, originOf(context))),

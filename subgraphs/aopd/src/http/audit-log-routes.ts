@@ -7,6 +7,8 @@ import { AuditProofRangeError, auditConsistencyProof } from "../audit/audit-tree
 import { auditCheckpointKeyPath, auditCheckpointPath, auditConsistencyPath, auditCosignaturePath } from "../audit/audit-log-paths.js";
 import { acceptCosignature, CosignatureRefusal } from "../audit/accept-cosignature.js";
 import { verifierKeyOf, type NoteSigner, type NoteVerifier } from "../audit/signed-note.js";
+import { PublicRouteError } from "./public-route-error.js";
+import { useOf, type PublicRouteLimits } from "./public-route-limits.js";
 
 /** A cosigned checkpoint is a few hundred bytes; a body of more is refused unread. */
 const cosignatureBodyLimit = 16 * 1024;
@@ -24,11 +26,19 @@ const cosignatureBodyLimit = 16 * 1024;
  * - `POST /.well-known/aopd-audit-cosignature`: a witness's cosigned checkpoint,
  *   `{"checkpoint": "<the note with its cosignature line>"}`; kept and published when it is a
  *   checkpoint aopd signed and the cosignature is by a configured witness (`AOPD_AUDIT_WITNESS_KEYS`).
+ *
+ * Each counts against its client address as the portal's routes do (`PublicRouteLimits`: reads and
+ * submissions apart), since anyone may call them and a consistency proof reads the database.
  */
-export function auditLogRoutes(options: { db: Kysely<AopdDatabase>; signer: NoteSigner; witnesses: readonly NoteVerifier[] }): RouteDefinition<never>[] {
-  const { db, signer, witnesses } = options;
+export function auditLogRoutes(options: {
+  db: Kysely<AopdDatabase>;
+  signer: NoteSigner;
+  witnesses: readonly NoteVerifier[];
+  limits: PublicRouteLimits;
+}): RouteDefinition<never>[] {
+  const { db, signer, witnesses, limits } = options;
   const verifierKey = `${verifierKeyOf(signer)}\n`;
-  return [
+  const routes: RouteDefinition<never>[] = [
     {
       path: auditCheckpointPath,
       methods: ["GET", "HEAD"],
@@ -92,6 +102,19 @@ export function auditLogRoutes(options: { db: Kysely<AopdDatabase>; signer: Note
       },
     },
   ];
+  return routes.map((route) => ({
+    ...route,
+    handle: (call) => {
+      try {
+        limits.check(call.request, undefined, useOf(call.request));
+      } catch (error) {
+        if (!(error instanceof PublicRouteError)) throw error;
+        call.response.setHeader("retry-after", String(error.retryAfterSeconds ?? 60));
+        return answer(call.response, 429, `${error.message}\n`, "no-store");
+      }
+      return route.handle(call);
+    },
+  }));
 }
 
 function wholeNumber(text: string | null): number | undefined {

@@ -3,6 +3,8 @@ import { isUuid } from "@compliance-graph/filter";
 import type { Kysely } from "kysely";
 import type { AopdDatabase, ReceiptRevocationReason } from "../database/database-schema.js";
 import { receiptStatusPathPrefix } from "../receipts/receipt-signer.js";
+import { PublicRouteError } from "./public-route-error.js";
+import type { PublicRouteLimits } from "./public-route-limits.js";
 
 /** What each revocation reason means, for whoever reads a status without our docs. */
 const reasonText: Record<ReceiptRevocationReason, string> = {
@@ -16,9 +18,10 @@ const reasonText: Record<ReceiptRevocationReason, string> = {
  * it, without a token (as the keys are: a verifier that needed our token to check our word would
  * defeat the purpose; the gateway serves it too, subgraph-routes.yaml). It answers only for a
  * receipt id, an unguessable UUID its holder has: `valid`, `revoked` (with when and why) or
- * `expired`; an unknown id is 404. Not cached: a revocation must be seen at once.
+ * `expired`; an unknown id is 404. Not cached: a revocation must be seen at once. Each look-up
+ * counts as a read against its client address (`PublicRouteLimits`), as the portal's do.
  */
-export function receiptStatusRoute(db: Kysely<AopdDatabase>): RouteDefinition<never> {
+export function receiptStatusRoute(db: Kysely<AopdDatabase>, limits: PublicRouteLimits): RouteDefinition<never> {
   const handle: RouteDefinition<never>["handle"] = async ({ request, response, rest }) => {
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       response.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff", ...headers });
@@ -26,6 +29,12 @@ export function receiptStatusRoute(db: Kysely<AopdDatabase>): RouteDefinition<ne
     };
     if (request.method !== "GET" && request.method !== "HEAD") {
       return answer(405, { error: "method_not_allowed", reason: `${request.method ?? "This method"} is not allowed here; use GET.` }, { allow: "GET, HEAD" });
+    }
+    try {
+      limits.check(request, undefined, "read");
+    } catch (error) {
+      if (!(error instanceof PublicRouteError)) throw error;
+      return answer(429, { error: error.code, reason: error.message }, { "retry-after": String(error.retryAfterSeconds ?? 60) });
     }
     const receiptId = rest.toLowerCase();
     if (!isUuid(receiptId))

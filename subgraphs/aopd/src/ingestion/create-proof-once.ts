@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { UserInputError } from "@compliance-graph/errors";
+import { ConflictError, UserInputError } from "@compliance-graph/errors";
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, IdempotentMutation, ProofRow } from "../database/database-schema.js";
 import { appendAuditEntry } from "../audit/append-audit-entry.js";
@@ -101,8 +101,13 @@ export async function createProofOnce(
       }
       const row = await db.selectFrom("aopd_proof").selectAll().where("id", "=", existing.proof_id).executeTakeFirstOrThrow();
       const credential = idempotentCredential(key, existing.credential_salt);
-      // The credential is derived, never stored: a mismatch would mean a changed derivation, so fail loudly.
+      // The credential is derived, never stored: a mismatch means the proof was given a new link since, or a changed derivation (fail loudly).
       if (row.callback_token_hash === null || !Buffer.from(row.callback_token_hash).equals(credential.hash)) {
+        if (await hasNewPortalLink(db, row.id)) {
+          throw new ConflictError(
+            `The proof this key created (${row.id}) was given a new portal link since (issuePortalLink), and the links of this request no longer work: issue a new link for it, or send a new key for a new request.`,
+          );
+        }
         throw new Error(`the credential derived for proof ${row.id} does not match its stored hash`);
       }
       return { row, token: credential.token, repeated: true };
@@ -150,6 +155,17 @@ export async function createProofOnce(
     if (created) return { row: created, token: credential.token, repeated: false };
   }
   throw new Error(`idempotency key neither free nor found after ${maxAttempts} attempts`);
+}
+
+/** Whether `issuePortalLink` replaced the proof's credential (each new link is on the audit trail). */
+async function hasNewPortalLink(db: Kysely<AopdDatabase>, proofId: string): Promise<boolean> {
+  const entry = await db
+    .selectFrom("aopd_audit_entry")
+    .select("proof_id")
+    .where("proof_id", "=", proofId)
+    .where("action", "=", "PORTAL_LINK_ISSUED")
+    .executeTakeFirst();
+  return entry !== undefined;
 }
 
 function sha256(text: string): Buffer {

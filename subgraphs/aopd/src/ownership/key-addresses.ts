@@ -1,18 +1,12 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { bytesToNumberBE } from "@noble/curves/utils.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bech32, createBase58check } from "@scure/base";
 import type { AssetFamily } from "./address-matches-format.js";
 import { hash160, nestedSegwitScriptHash } from "./bitcoin-hashes.js";
-import { bitcoinMessageHash } from "./bitcoin-message-hash.js";
-import { decodeWitnessStack } from "./decode-witness-stack.js";
 import { parseBitcoinAddress, type BitcoinNetwork } from "./parse-bitcoin-address.js";
 import { toEip55Address } from "./parse-ethereum-address.js";
 import { toTronAddress } from "./parse-tron-address.js";
-import { decodeBitcoinSignature } from "./verify-bitcoin-message.js";
-import { ethereumMessageHash } from "./verify-ethereum-message.js";
-import { tronMessageHash } from "./verify-tron-message.js";
-import { decodeRecoverableSignature, keccakAddressOf, recoverKeccakSigner } from "./recover-keccak-address.js";
+import { keccakAddressOf } from "./recover-keccak-address.js";
 
 /**
  * A sanctioned party does not have to prove the address that is listed: one key controls several
@@ -73,56 +67,41 @@ export function secp256k1KeyAddresses(publicKey: Uint8Array): KeyAddress[] {
 
 /**
  * The addresses the key behind a verified signature controls; empty when the signature reveals no
- * key. Call it only after `verifyOwnershipSignature` accepted the signature. As a second lock, a key
- * is used only when one of its addresses is the proven address itself: a key that does not hash to
- * what was proven names nothing.
+ * key. `signerKey` is the key `verifyOwnershipSignature` recovered or read from the signature (its
+ * `ok` result), so the key is recovered once, by the verifier that accepted it. As a second lock,
+ * a key is used only when one of its addresses is the proven address itself: a key that does not
+ * hash to what was proven names nothing.
  */
-export function keyAddressesOf(input: { assetFamily: AssetFamily; address: string; message: string; signature: string }): KeyAddress[] {
+export function keyAddressesOf(input: { assetFamily: AssetFamily; address: string; signerKey?: Uint8Array | undefined }): KeyAddress[] {
+  const { signerKey } = input;
+  if (signerKey === undefined) return [];
   try {
     const addresses =
       input.assetFamily === "bitcoin"
-        ? bitcoinSignerAddresses(input)
+        ? bitcoinSignerAddresses(input.address, signerKey)
         : input.assetFamily === "ethereum" || input.assetFamily === "tron"
-          ? keccakSignerAddresses(input)
+          ? secp256k1KeyAddresses(signerKey)
           : [];
     return provesItsOwn(addresses, input) ? addresses : [];
   } catch {
-    // A signature that verified but yields no key here reveals nothing more; screening goes on with the proven address alone.
+    // A key that is no curve point here reveals nothing more; screening goes on with the proven address alone.
     return [];
   }
 }
 
-function bitcoinSignerAddresses(input: { address: string; message: string; signature: string }): KeyAddress[] {
-  const address = parseBitcoinAddress(input.address);
-  const decoded = decodeBitcoinSignature(input.signature);
-  if (!address.ok || !("bytes" in decoded)) return [];
-  const { bytes } = decoded;
-  const header = bytes[0] ?? 0;
-  if (bytes.length === 65 && !decoded.simplePrefix && header >= 27 && header <= 42) {
-    // BIP-137: the header is 27 + 4 * (key and address kind) + recovery id; 27-30 sign with the uncompressed key.
-    const signature = new secp256k1.Signature(bytesToNumberBE(bytes.subarray(1, 33)), bytesToNumberBE(bytes.subarray(33, 65)), (header - 27) % 4);
-    const point = signature.recoverPublicKey(bitcoinMessageHash(input.message));
-    const siblings = bitcoinKeyAddresses(point.toBytes(true), address.network);
-    // The uncompressed key's P2PKH address is one more the key controls, and the proven one when it signed that way.
-    if (header < 31)
-      siblings.unshift({
-        form: "P2PKH",
-        family: "bitcoin",
-        address: base58check.encode(Uint8Array.of(bitcoinPrefixes[address.network].p2pkh, ...hash160(point.toBytes(false)))),
-      });
-    return siblings;
-  }
-  const witness = decodeWitnessStack(bytes);
-  const key = witness?.length === 2 ? witness[1] : undefined;
-  return key?.length === 33 ? bitcoinKeyAddresses(key, address.network) : [];
-}
-
-function keccakSignerAddresses(input: { assetFamily: AssetFamily; message: string; signature: string }): KeyAddress[] {
-  const tron = input.assetFamily === "tron";
-  const signature = decodeRecoverableSignature(input.signature, tron ? "TRON" : "Ethereum");
-  if (!(signature instanceof Uint8Array)) return [];
-  const key = recoverKeccakSigner(signature, tron ? tronMessageHash(input.message) : ethereumMessageHash(input.message));
-  return key instanceof Uint8Array ? secp256k1KeyAddresses(key) : [];
+function bitcoinSignerAddresses(proven: string, signerKey: Uint8Array): KeyAddress[] {
+  const address = parseBitcoinAddress(proven);
+  if (!address.ok) return [];
+  const point = secp256k1.Point.fromBytes(signerKey);
+  const siblings = bitcoinKeyAddresses(point.toBytes(true), address.network);
+  // A legacy signature by the uncompressed key (BIP-137 headers 27-30): that key's P2PKH address is one more the key controls, and the proven one.
+  if (signerKey.length === 65)
+    siblings.unshift({
+      form: "P2PKH",
+      family: "bitcoin",
+      address: base58check.encode(Uint8Array.of(bitcoinPrefixes[address.network].p2pkh, ...hash160(point.toBytes(false)))),
+    });
+  return siblings;
 }
 
 function provesItsOwn(addresses: readonly KeyAddress[], input: { assetFamily: AssetFamily; address: string }): boolean {

@@ -32,12 +32,6 @@ export function decodeRecoverableSignature(text: string, network: string): Uint8
   return bytes;
 }
 
-/** The 20-byte Keccak address of the key that made `signature` over `hash`; undefined when no key did. */
-export function recoverKeccakAddress(signature: Uint8Array, hash: Uint8Array): Uint8Array | OwnershipFailure | undefined {
-  const publicKey = recoverKeccakSigner(signature, hash);
-  return publicKey instanceof Uint8Array ? keccakAddressOf(publicKey) : publicKey;
-}
-
 /** The uncompressed public key (65 bytes) that made `signature` over `hash`; undefined when no key did. */
 export function recoverKeccakSigner(signature: Uint8Array, hash: Uint8Array): Uint8Array | OwnershipFailure | undefined {
   const v = signature[64] ?? 0;

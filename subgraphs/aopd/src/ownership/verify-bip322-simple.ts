@@ -27,7 +27,7 @@ export function verifyBip322Simple(
   address: BitcoinAddress,
   message: string,
   witness: readonly Uint8Array[],
-): { ok: true; script?: ScriptSpend } | OwnershipFailure {
+): { ok: true; script?: ScriptSpend; signerKey?: Uint8Array } | OwnershipFailure {
   switch (address.format) {
     case "P2WPKH":
       return verifyWitnessPublicKeyHash(address, message, witness);
@@ -45,7 +45,11 @@ export function verifyBip322Simple(
   }
 }
 
-function verifyWitnessPublicKeyHash(address: BitcoinAddress, message: string, witness: readonly Uint8Array[]): { ok: true } | OwnershipFailure {
+function verifyWitnessPublicKeyHash(
+  address: BitcoinAddress,
+  message: string,
+  witness: readonly Uint8Array[],
+): { ok: true; signerKey: Uint8Array } | OwnershipFailure {
   const [signatureWithType, publicKey] = witness;
   if (witness.length !== 2 || signatureWithType === undefined || publicKey === undefined) {
     return malformed(`A BIP-322 signature for a ${label(address)} address holds a signature and a public key.`);
@@ -62,7 +66,7 @@ function verifyWitnessPublicKeyHash(address: BitcoinAddress, message: string, wi
   const sighash = segwitV0Sighash(toSpend.txid, p2wpkhScriptCode(keyHash));
   const result = verifySegwitEcdsaSignature(signatureWithType, publicKey, sighash);
   if (!result.ok) return result;
-  return result.valid ? { ok: true } : signatureMismatch();
+  return result.valid ? { ok: true, signerKey: publicKey } : signatureMismatch();
 }
 
 function verifyTaprootKeyPath(address: BitcoinAddress, message: string, witness: readonly Uint8Array[]): { ok: true } | OwnershipFailure {

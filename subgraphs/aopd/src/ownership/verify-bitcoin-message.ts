@@ -23,7 +23,8 @@ import { psbtBase64Prefix, verifyPsbtProof, verifySignedProofTransaction } from 
  */
 export type BitcoinSignatureScheme = "legacy" | "bip322-simple" | "bip322-script" | "psbt";
 
-export type BitcoinMessageVerification = { readonly ok: true; readonly scheme: BitcoinSignatureScheme; readonly script?: ScriptSpend } | OwnershipFailure;
+export type BitcoinMessageVerification =
+  { readonly ok: true; readonly scheme: BitcoinSignatureScheme; readonly script?: ScriptSpend; readonly signerKey?: Uint8Array } | OwnershipFailure;
 
 /**
  * Longest signature text accepted, in characters. A simple P2WPKH signature is about 144 and a
@@ -65,7 +66,8 @@ export function verifyBitcoinMessage(input: { address: string; message: string; 
   }
   const result = verifyBip322Simple(address, input.message, witness);
   if (!result.ok) return result;
-  return result.script ? { ok: true, scheme: "bip322-script", script: result.script } : { ok: true, scheme: "bip322-simple" };
+  if (result.script) return { ok: true, scheme: "bip322-script", script: result.script };
+  return result.signerKey ? { ok: true, scheme: "bip322-simple", signerKey: result.signerKey } : { ok: true, scheme: "bip322-simple" };
 }
 
 /**
@@ -118,7 +120,7 @@ function verifySignedTransaction(address: BitcoinAddress, message: string, hex: 
 
 function verifyLegacy(address: BitcoinAddress, message: string, signature: Uint8Array): BitcoinMessageVerification {
   const result = verifyLegacyBitcoinMessage(address, message, signature);
-  return result.ok ? { ok: true, scheme: "legacy" } : result;
+  return result.ok ? { ok: true, scheme: "legacy", signerKey: result.signerKey } : result;
 }
 
 function fullSignatureUnsupported(): OwnershipFailure {

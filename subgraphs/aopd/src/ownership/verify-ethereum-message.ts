@@ -3,7 +3,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { signatureMismatch, type OwnershipFailure } from "./ownership-failure.js";
 import { parseEthereumAddress } from "./parse-ethereum-address.js";
-import { decodeRecoverableSignature, recoverKeccakAddress } from "./recover-keccak-address.js";
+import { decodeRecoverableSignature, keccakAddressOf, recoverKeccakSigner } from "./recover-keccak-address.js";
 
 /**
  * EIP-191 `personal_sign` (version 0x45): the wallet signs
@@ -12,15 +12,16 @@ import { decodeRecoverableSignature, recoverKeccakAddress } from "./recover-kecc
  * and for their tokens, which are held at the chain's ordinary addresses.
  */
 
-export function verifyEthereumMessage(input: { address: string; message: string; signature: string }): { ok: true } | OwnershipFailure {
+export function verifyEthereumMessage(input: { address: string; message: string; signature: string }): { ok: true; signerKey: Uint8Array } | OwnershipFailure {
   const address = parseEthereumAddress(input.address);
   if (!address.ok) return address;
   const signature = decodeRecoverableSignature(input.signature, "Ethereum");
   if (!(signature instanceof Uint8Array)) return signature;
-  const recovered = recoverKeccakAddress(signature, ethereumMessageHash(input.message));
-  if (recovered === undefined) return signatureMismatch();
-  if (!(recovered instanceof Uint8Array)) return recovered;
-  return equalBytes(recovered, address.bytes) ? { ok: true } : signatureMismatch();
+  const signerKey = recoverKeccakSigner(signature, ethereumMessageHash(input.message));
+  if (signerKey === undefined) return signatureMismatch();
+  if (!(signerKey instanceof Uint8Array)) return signerKey;
+  // The recovered key is handed on, so that the key's other addresses are derived without recovering it again.
+  return equalBytes(keccakAddressOf(signerKey), address.bytes) ? { ok: true, signerKey } : signatureMismatch();
 }
 
 /** keccak256("\x19Ethereum Signed Message:\n" + byte length + message), as `personal_sign` hashes. */

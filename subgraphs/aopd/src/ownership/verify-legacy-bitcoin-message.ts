@@ -37,7 +37,11 @@ const headerDescription: Record<HeaderKind, string> = {
   p2wpkh: "a native P2WPKH signature",
 };
 
-export function verifyLegacyBitcoinMessage(address: BitcoinAddress, message: string, signature: Uint8Array): { ok: true } | OwnershipFailure {
+export function verifyLegacyBitcoinMessage(
+  address: BitcoinAddress,
+  message: string,
+  signature: Uint8Array,
+): { ok: true; signerKey: Uint8Array } | OwnershipFailure {
   if (signature.length !== 65) {
     return ownershipFailure("MALFORMED_SIGNATURE", "A Bitcoin message signature is exactly 65 bytes long.");
   }
@@ -72,5 +76,5 @@ export function verifyLegacyBitcoinMessage(address: BitcoinAddress, message: str
   }
 
   const expected = address.format === "P2SH" ? nestedSegwitScriptHash(key) : hash160(key);
-  return equalBytes(expected, address.program) ? { ok: true } : signatureMismatch();
+  return equalBytes(expected, address.program) ? { ok: true, signerKey: key } : signatureMismatch();
 }

@@ -16,12 +16,14 @@ import { verifyTronMessage } from "./verify-tron-message.js";
 
 export type OwnershipSignatureScheme = BitcoinSignatureScheme | "eip191" | "ed25519" | "tip191";
 
+type SingleFormatVerifier = (input: { address: string; message: string; signature: string }) => { ok: true; signerKey?: Uint8Array } | OwnershipFailure;
+
 /** The schemes of the families with one address format, each verifying the address it parses. */
-const singleFormatSchemes = {
+const singleFormatSchemes: Record<"ethereum" | "solana" | "tron", { scheme: OwnershipSignatureScheme; verify: SingleFormatVerifier }> = {
   ethereum: { scheme: "eip191", verify: verifyEthereumMessage },
   solana: { scheme: "ed25519", verify: verifySolanaMessage },
   tron: { scheme: "tip191", verify: verifyTronMessage },
-} as const;
+};
 
 export interface OwnershipSignatureInput {
   assetFamily: AssetFamily;
@@ -47,6 +49,13 @@ export type OwnershipVerification =
       readonly scheme: OwnershipSignatureScheme;
       /** The script spent and who signed, for a signature over a multisig script or Taproot leaf. */
       readonly script?: ScriptSpend;
+      /**
+       * The signer's public key (SEC1: 33 bytes compressed, 65 uncompressed) where the signature
+       * recovers it (a legacy Bitcoin message signature, EIP-191, TIP-191) or carries it (a BIP-322
+       * P2WPKH or P2SH-P2WPKH signature); absent for Taproot, scripts, PSBTs and Solana. Handed on
+       * so that `keyAddressesOf` names the key's other addresses without recovering it a second time.
+       */
+      readonly signerKey?: Uint8Array;
     }
   | OwnershipFailure;
 
@@ -65,13 +74,18 @@ export function verifyOwnershipSignature(input: OwnershipSignatureInput): Owners
     if (input.assetFamily !== "bitcoin") {
       const { scheme, verify } = singleFormatSchemes[input.assetFamily];
       const result = verify(input);
-      return result.ok ? { ok: true, format: null, scheme } : result;
+      if (!result.ok) return result;
+      return result.signerKey ? { ok: true, format: null, scheme, signerKey: result.signerKey } : { ok: true, format: null, scheme };
     }
     const result = verifyBitcoinMessage(input);
     if (!result.ok) return result;
-    return result.script
-      ? { ok: true, format: address.format, scheme: result.scheme, script: result.script }
-      : { ok: true, format: address.format, scheme: result.scheme };
+    return {
+      ok: true,
+      format: address.format,
+      scheme: result.scheme,
+      ...(result.script ? { script: result.script } : {}),
+      ...(result.signerKey ? { signerKey: result.signerKey } : {}),
+    };
   } catch {
     // Fail closed. Nothing above is expected to throw, and whatever did must not reach a client.
     return ownershipFailure("SIGNATURE_MISMATCH", "The signature could not be verified.");

@@ -3,7 +3,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js";
 import { signatureMismatch, type OwnershipFailure } from "./ownership-failure.js";
 import { parseTronAddress } from "./parse-tron-address.js";
-import { decodeRecoverableSignature, recoverKeccakAddress } from "./recover-keccak-address.js";
+import { decodeRecoverableSignature, keccakAddressOf, recoverKeccakSigner } from "./recover-keccak-address.js";
 
 /**
  * TIP-191, TronLink's `signMessageV2`: keccak256("\x19TRON Signed Message:\n" || decimal byte
@@ -13,15 +13,16 @@ import { decodeRecoverableSignature, recoverKeccakAddress } from "./recover-kecc
  * of 32 and is not accepted: it can sign a transaction id as well as a text.
  */
 
-export function verifyTronMessage(input: { address: string; message: string; signature: string }): { ok: true } | OwnershipFailure {
+export function verifyTronMessage(input: { address: string; message: string; signature: string }): { ok: true; signerKey: Uint8Array } | OwnershipFailure {
   const address = parseTronAddress(input.address);
   if (!address.ok) return address;
   const signature = decodeRecoverableSignature(input.signature, "TRON");
   if (!(signature instanceof Uint8Array)) return signature;
-  const recovered = recoverKeccakAddress(signature, tronMessageHash(input.message));
-  if (recovered === undefined) return signatureMismatch();
-  if (!(recovered instanceof Uint8Array)) return recovered;
-  return equalBytes(recovered, address.bytes) ? { ok: true } : signatureMismatch();
+  const signerKey = recoverKeccakSigner(signature, tronMessageHash(input.message));
+  if (signerKey === undefined) return signatureMismatch();
+  if (!(signerKey instanceof Uint8Array)) return signerKey;
+  // The recovered key is handed on, so that the key's other addresses are derived without recovering it again.
+  return equalBytes(keccakAddressOf(signerKey), address.bytes) ? { ok: true, signerKey } : signatureMismatch();
 }
 
 export function tronMessageHash(message: string): Uint8Array {

@@ -218,6 +218,27 @@ describe("the audit log: tree, proofs, signed checkpoints, witnesses", () => {
     expect(badRoute.status).toBe(400);
   }, 180_000);
 
+  it("a witness given the log's key out of band accepts only checkpoints that key signed, and keeps one state file to one log", async () => {
+    await checkpointOf(1);
+    const servedKey = (await (await fetch(`${base}/.well-known/aopd-audit-checkpoint-key`)).text()).trim();
+    const pinned = await runAuditWitness({ url: base, statePath: join(folder, "witness-pinned.json"), logKey: servedKey });
+    expect(pinned).toMatchObject({
+      code: 0,
+      lines: [`first run: following the log ${servedKey.split("+")[0]} with the key given, ${servedKey}`, expect.any(String)],
+    });
+    // A log (or whoever answers at its URL) signing with another key than the one published is refused, not followed.
+    const otherKey = verifierKeyOf(parseNoteSigner(generateNoteKey(servedKey.split("+")[0]!), "other"));
+    const impostor = await runAuditWitness({ url: base, statePath: join(folder, "witness-impostor.json"), logKey: otherKey });
+    expect(impostor.code).toBe(1);
+    expect(impostor.lines).toEqual([
+      `note: the log serves the key ${servedKey}; this witness holds ${otherKey} and verifies with it`,
+      `first run: following the log ${servedKey.split("+")[0]} with the key given, ${otherKey}`,
+      expect.stringMatching(/^the checkpoint of tree size \d+ does not carry the signature of /),
+    ]);
+    const mixed = await runAuditWitness({ url: base, statePath: join(folder, "witness-pinned.json"), logKey: otherKey });
+    expect(mixed).toMatchObject({ code: 2, lines: [expect.stringMatching(/^the state file follows the log key .* not the one given/)] });
+  });
+
   it("a witness cosigns what extends what it saw, and catches a cut tail and a full rewrite, as verify-audit --checkpoint does", async () => {
     const stateA = join(folder, "witness-a.json");
     const first = await runAuditWitness({ url: base, statePath: stateA, keyPath: witnessKeyPath });

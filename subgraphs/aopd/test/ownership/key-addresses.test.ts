@@ -39,6 +39,13 @@ const secp256k1Siblings = (secret: Uint8Array) => [
   { form: "BNB_BEACON", family: "bnb-beacon", address: beaconAddressOf(secret) },
 ];
 
+/** As acceptance calls it: the key is the one the verifier recovered or read from the signature, handed on in its `ok` result. */
+function keyAddressesOfVerified(proof: { assetFamily: "bitcoin" | "ethereum" | "tron" | "solana"; address: string; message: string; signature: string }) {
+  const verification = verifyOwnershipSignature(proof);
+  expect(verification.ok, proof.address).toBe(true);
+  return keyAddressesOf({ ...proof, signerKey: verification.ok ? verification.signerKey : undefined });
+}
+
 describe("the addresses a signature's key controls", () => {
   it("gives P2PKH, P2WPKH and P2SH-P2WPKH for the key behind any of them, from a legacy or a BIP-322 signature", () => {
     const cases = [
@@ -49,39 +56,61 @@ describe("the addresses a signature's key controls", () => {
       { address: p2shP2wpkhAddress(publicKeyOf(key)), signature: signBip322PublicKeyHash(key, p2shP2wpkhAddress(publicKeyOf(key)), message) },
     ];
     for (const input of cases) {
-      const proof = { assetFamily: "bitcoin" as const, message, ...input };
-      expect(verifyOwnershipSignature(proof).ok, input.address).toBe(true);
-      expect(keyAddressesOf(proof), input.address).toEqual(bitcoinSiblings(key));
+      expect(keyAddressesOfVerified({ assetFamily: "bitcoin", message, ...input }), input.address).toEqual(bitcoinSiblings(key));
     }
   });
 
   it("adds the uncompressed key's own P2PKH address when the signature was made with it", () => {
     const uncompressed = p2pkhAddress(publicKeyOf(key, false));
     const proof = { assetFamily: "bitcoin" as const, address: uncompressed, message, signature: signLegacy(key, message, 27) };
-    expect(verifyOwnershipSignature(proof).ok).toBe(true);
-    expect(keyAddressesOf(proof)).toEqual([{ form: "P2PKH", family: "bitcoin", address: uncompressed }, ...bitcoinSiblings(key)]);
+    expect(keyAddressesOfVerified(proof)).toEqual([{ form: "P2PKH", family: "bitcoin", address: uncompressed }, ...bitcoinSiblings(key)]);
   });
 
   it("gives the EVM, TRON and BNB Beacon Chain addresses of the secp256k1 key behind an Ethereum or a TRON signature", () => {
     expect(
-      keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key).toLowerCase(), message, signature: hex(signPersonalMessage(key, message)) }),
+      keyAddressesOfVerified({
+        assetFamily: "ethereum",
+        address: ethereumAddressOf(key).toLowerCase(),
+        message,
+        signature: hex(signPersonalMessage(key, message)),
+      }),
     ).toEqual(secp256k1Siblings(key));
-    expect(keyAddressesOf({ assetFamily: "tron", address: tronAddressOf(key), message, signature: hex(signTronMessage(key, message)) })).toEqual(
+    expect(keyAddressesOfVerified({ assetFamily: "tron", address: tronAddressOf(key), message, signature: hex(signTronMessage(key, message)) })).toEqual(
       secp256k1Siblings(key),
     );
   });
 
-  it("names nothing where the signature reveals no key (Taproot) or its key is not the proven address's", () => {
+  it("takes the key the verifier recovered or read, once: the verifier hands on the signer's own key", () => {
+    const verified = (proof: Parameters<typeof verifyOwnershipSignature>[0]) => {
+      const verification = verifyOwnershipSignature(proof);
+      return verification.ok ? verification.signerKey : undefined;
+    };
+    expect(verified({ assetFamily: "ethereum", address: ethereumAddressOf(key), message, signature: hex(signPersonalMessage(key, message)) })).toEqual(
+      publicKeyOf(key, false),
+    );
+    expect(verified({ assetFamily: "tron", address: tronAddressOf(key), message, signature: hex(signTronMessage(key, message)) })).toEqual(
+      publicKeyOf(key, false),
+    );
+    expect(verified({ assetFamily: "bitcoin", address: p2wpkhAddress(publicKeyOf(key)), message, signature: signLegacy(key, message, 39) })).toEqual(
+      publicKeyOf(key),
+    );
+    const p2wpkh = p2wpkhAddress(publicKeyOf(key));
+    expect(verified({ assetFamily: "bitcoin", address: p2wpkh, message, signature: signBip322PublicKeyHash(key, p2wpkh, message) })).toEqual(publicKeyOf(key));
     const { outputKey } = taprootKeyPair(key);
-    expect(keyAddressesOf({ assetFamily: "bitcoin", address: p2trAddress(outputKey), message, signature: signBip322Taproot(key, message) })).toEqual([]);
-    // Someone else's valid signature over the same message: its key does not hash to the claimed address.
-    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key), message, signature: hex(signPersonalMessage(other, message)) })).toEqual(
+    expect(verified({ assetFamily: "bitcoin", address: p2trAddress(outputKey), message, signature: signBip322Taproot(key, message) })).toBeUndefined();
+  });
+
+  it("names nothing where the signature reveals no key (Taproot) or the key is not the proven address's", () => {
+    const { outputKey } = taprootKeyPair(key);
+    expect(keyAddressesOfVerified({ assetFamily: "bitcoin", address: p2trAddress(outputKey), message, signature: signBip322Taproot(key, message) })).toEqual(
       [],
     );
-    expect(keyAddressesOf({ assetFamily: "bitcoin", address: p2wpkhAddress(publicKeyOf(key)), message, signature: signLegacy(other, message, 39) })).toEqual(
-      [],
-    );
-    expect(keyAddressesOf({ assetFamily: "solana", address: "11111111111111111111111111111111", message, signature: "x" })).toEqual([]);
-    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key), message, signature: "not a signature" })).toEqual([]);
+    // Someone else's key handed in for this address: it does not hash to the proven address, so it names nothing.
+    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key), signerKey: publicKeyOf(other, false) })).toEqual([]);
+    expect(keyAddressesOf({ assetFamily: "tron", address: tronAddressOf(key), signerKey: publicKeyOf(other) })).toEqual([]);
+    expect(keyAddressesOf({ assetFamily: "bitcoin", address: p2wpkhAddress(publicKeyOf(key)), signerKey: publicKeyOf(other) })).toEqual([]);
+    expect(keyAddressesOf({ assetFamily: "solana", address: "11111111111111111111111111111111", signerKey: publicKeyOf(key) })).toEqual([]);
+    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key), signerKey: Uint8Array.of(1, 2, 3) })).toEqual([]);
+    expect(keyAddressesOf({ assetFamily: "ethereum", address: ethereumAddressOf(key) })).toEqual([]);
   });
 });

@@ -106,13 +106,17 @@ describe("BIP-322 virtual transactions", () => {
 
 describe("BIP-322 simple signatures", () => {
   it.each(bip322Signatures)("verifies the BIP's P2WPKH signature for message %j", (message, signature) => {
-    expect(verifyBitcoinMessage({ address: bip322P2wpkh, message, signature })).toEqual({ ok: true, scheme: "bip322-simple" });
+    expect(verifyBitcoinMessage({ address: bip322P2wpkh, message, signature })).toEqual({
+      ok: true,
+      scheme: "bip322-simple",
+      signerKey: expect.any(Uint8Array),
+    });
   });
 
   it("verifies the same P2WPKH signatures for the key's testnet and regtest addresses", () => {
     const [message, signature] = bip322Signatures[2];
     for (const address of ["tb1q9vza2e8x573nczrlzms0wvx3gsqjx7vaxwd45v", "bcrt1q9vza2e8x573nczrlzms0wvx3gsqjx7vay85cr9"]) {
-      expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "bip322-simple" });
+      expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "bip322-simple", signerKey: expect.any(Uint8Array) });
     }
   });
 
@@ -126,11 +130,13 @@ describe("BIP-322 simple signatures", () => {
   });
 
   it.each(bipJsonVectors)("verifies the BIP JSON vector for message %j", (message, address, signature) => {
-    expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "bip322-simple" });
+    // A P2WPKH signature carries its key, handed on; a Taproot key-path signature carries none.
+    const carried = address.startsWith("bc1q") ? { signerKey: expect.any(Uint8Array) } : {};
+    expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "bip322-simple", ...carried });
   });
 
   it("verifies a nested segwit (P2SH-P2WPKH) signature", () => {
-    expect(verifyBitcoinMessage(nestedSegwit)).toEqual({ ok: true, scheme: "bip322-simple" });
+    expect(verifyBitcoinMessage(nestedSegwit)).toEqual({ ok: true, scheme: "bip322-simple", signerKey: expect.any(Uint8Array) });
     expect(verifyBitcoinMessage({ ...nestedSegwit, message: "" })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
   });
 
@@ -194,7 +200,7 @@ describe("BIP-322 simple signatures", () => {
       const addresses = [p2wpkhAddress(publicKey), p2wpkhAddress(publicKey, "tb"), p2shP2wpkhAddress(publicKey), p2shP2wpkhAddress(publicKey, "testnet")];
       for (const address of addresses) {
         const signature = signBip322PublicKeyHash(secret, address, message);
-        expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "bip322-simple" });
+        expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "bip322-simple", signerKey: publicKey });
         expect(verifyBitcoinMessage({ address, message: message + " ", signature })).toMatchObject({ code: "SIGNATURE_MISMATCH" });
       }
     });

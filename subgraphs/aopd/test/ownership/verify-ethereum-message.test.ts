@@ -24,33 +24,36 @@ const personalSign = (text: string, key = secretKey) => signPersonalMessage(key,
 
 describe("verifyEthereumMessage", () => {
   it("verifies the eth-sig-util personal_sign vector", () => {
-    expect(verifyEthereumMessage(ethSigUtil)).toEqual({ ok: true });
-    expect(verifyEthereumMessage({ ...ethSigUtil, address: toEip55Address(ethSigUtil.address) })).toEqual({ ok: true });
+    expect(verifyEthereumMessage(ethSigUtil)).toEqual({ ok: true, signerKey: expect.any(Uint8Array) });
+    expect(verifyEthereumMessage({ ...ethSigUtil, address: toEip55Address(ethSigUtil.address) })).toEqual({ ok: true, signerKey: expect.any(Uint8Array) });
   });
 
   it("verifies a signature of a key made in the test, in 0x-hex, bare hex and base64", () => {
     const signature = personalSign(message);
     for (const text of ["0x" + bytesToHex(signature), bytesToHex(signature), base64.encode(signature)]) {
-      expect(verifyEthereumMessage({ address, message, signature: text })).toEqual({ ok: true });
+      expect(verifyEthereumMessage({ address, message, signature: text })).toEqual({ ok: true, signerKey: expect.any(Uint8Array) });
     }
   });
 
   it("accepts v written as 0/1 as well as 27/28", () => {
     const signature = personalSign(message);
     signature[64] = (signature[64] ?? 27) - 27;
-    expect(verifyEthereumMessage({ address, message, signature: "0x" + bytesToHex(signature) })).toEqual({ ok: true });
+    expect(verifyEthereumMessage({ address, message, signature: "0x" + bytesToHex(signature) })).toEqual({ ok: true, signerKey: expect.any(Uint8Array) });
   });
 
   it("compares the address without regard to case", () => {
     const signature = "0x" + bytesToHex(personalSign(message));
     for (const claimed of [address.toLowerCase(), "0x" + address.slice(2).toUpperCase()]) {
-      expect(verifyEthereumMessage({ address: claimed, message, signature })).toEqual({ ok: true });
+      expect(verifyEthereumMessage({ address: claimed, message, signature })).toEqual({ ok: true, signerKey: expect.any(Uint8Array) });
     }
   });
 
   it("hashes the byte length of the message, not its character count", () => {
     const text = "Zürich, 東京 ✓";
-    expect(verifyEthereumMessage({ address, message: text, signature: "0x" + bytesToHex(personalSign(text)) })).toEqual({ ok: true });
+    expect(verifyEthereumMessage({ address, message: text, signature: "0x" + bytesToHex(personalSign(text)) })).toEqual({
+      ok: true,
+      signerKey: expect.any(Uint8Array),
+    });
   });
 
   it("fails for a tampered message, another address, a flipped v, and bad encodings", () => {

@@ -48,7 +48,11 @@ describe("legacy Bitcoin message signatures", () => {
 
   it.each(["uncompressed", "compressed", "p2shP2wpkh", "p2wpkh"] as const)("verifies the bitcoinjs-message %s vector", (form) => {
     const [address, signature] = bitcoinjsMessage[form];
-    expect(verifyBitcoinMessage({ address, message: bitcoinjsMessage.message, signature })).toEqual({ ok: true, scheme: "legacy" });
+    expect(verifyBitcoinMessage({ address, message: bitcoinjsMessage.message, signature })).toEqual({
+      ok: true,
+      scheme: "legacy",
+      signerKey: expect.any(Uint8Array),
+    });
   });
 
   it("verifies the bitcoinjs-message README vector and Bitcoin Core style P2PKH signatures", () => {
@@ -58,7 +62,7 @@ describe("legacy Bitcoin message signatures", () => {
         message: "This is an example of a signed message.",
         signature: "H9L5yLFjti0QTHhPyFrZCT1V/MMnBtXKmoiKDZ78NDBjERki6ZTQZdSMCtkgoNmp17By9ItJr8o7ChX0XxY91nk=",
       }),
-    ).toEqual({ ok: true, scheme: "legacy" });
+    ).toEqual({ ok: true, scheme: "legacy", signerKey: expect.any(Uint8Array) });
     // btclib `tests/ecc/test_bms.py`, via bitonicnl/verify-signed-message.
     expect(
       verifyBitcoinMessage({
@@ -66,16 +70,16 @@ describe("legacy Bitcoin message signatures", () => {
         message: "test message",
         signature: "IFqUo4/sxBEFkfK8mZeeN56V13BqOc0D90oPBChF3gTqMXtNSCTN79UxC33kZ8Mi0cHy4zYCnQfCxTyLpMVXKeA=",
       }),
-    ).toEqual({ ok: true, scheme: "legacy" });
+    ).toEqual({ ok: true, scheme: "legacy", signerKey: expect.any(Uint8Array) });
   });
 
   it.each(compressedHeaderForSegwit.addresses)("accepts a compressed-key header for every single-key form: %s", (address) => {
     const { message, signature } = compressedHeaderForSegwit;
-    expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "legacy" });
+    expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "legacy", signerKey: expect.any(Uint8Array) });
   });
 
   it("verifies an Electrum signature of a testnet native segwit address", () => {
-    expect(verifyBitcoinMessage(electrumTestnet)).toEqual({ ok: true, scheme: "legacy" });
+    expect(verifyBitcoinMessage(electrumTestnet)).toEqual({ ok: true, scheme: "legacy", signerKey: expect.any(Uint8Array) });
   });
 
   it("does not cross-verify compressed and uncompressed keys (bitcoinjs-message invalid fixtures)", () => {
@@ -105,7 +109,7 @@ describe("legacy Bitcoin message signatures", () => {
 
     it.each(forms)("verifies a %s signature", (_, address, header) => {
       const signature = signLegacy(secret, message, header);
-      expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "legacy" });
+      expect(verifyBitcoinMessage({ address, message, signature })).toEqual({ ok: true, scheme: "legacy", signerKey: expect.any(Uint8Array) });
     });
 
     it.each(forms)("rejects a %s signature over a tampered message", (_, address, header) => {

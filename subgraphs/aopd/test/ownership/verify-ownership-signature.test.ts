@@ -32,15 +32,20 @@ describe("verifyOwnershipSignature", () => {
       message,
       signature: signBip322PublicKeyHash(secret, segwitAddress, message),
     };
-    expect(verifyOwnershipSignature(bip322)).toEqual({ ok: true, format: "P2WPKH", scheme: "bip322-simple" });
+    expect(verifyOwnershipSignature(bip322)).toEqual({ ok: true, format: "P2WPKH", scheme: "bip322-simple", signerKey: expect.any(Uint8Array) });
     expect(verifyOwnershipSignature({ ...bip322, expectedFormat: "P2WPKH", network: "mainnet" })).toMatchObject({ ok: true });
     const legacy = { assetFamily: "bitcoin", address: legacyAddress, message, signature: signLegacy(secret, message, 31) } as const;
-    expect(verifyOwnershipSignature({ ...legacy, expectedFormat: null })).toEqual({ ok: true, format: "P2PKH", scheme: "legacy" });
+    expect(verifyOwnershipSignature({ ...legacy, expectedFormat: null })).toEqual({
+      ok: true,
+      format: "P2PKH",
+      scheme: "legacy",
+      signerKey: expect.any(Uint8Array),
+    });
   });
 
   it("verifies Ethereum proofs with the standard (null) format", () => {
     const input = { assetFamily: "ethereum", address: ethereumAddress, message, signature: ethereumSignature(message) } as const;
-    expect(verifyOwnershipSignature(input)).toEqual({ ok: true, format: null, scheme: "eip191" });
+    expect(verifyOwnershipSignature(input)).toEqual({ ok: true, format: null, scheme: "eip191", signerKey: expect.any(Uint8Array) });
     expect(verifyOwnershipSignature({ ...input, expectedFormat: null, network: "mainnet" })).toMatchObject({ ok: true });
   });
 
@@ -48,7 +53,7 @@ describe("verifyOwnershipSignature", () => {
     const solana = { assetFamily: "solana", address: solanaAddressOf(secret), message, signature: base58.encode(signSolanaMessage(secret, message)) } as const;
     expect(verifyOwnershipSignature(solana)).toEqual({ ok: true, format: null, scheme: "ed25519" });
     const tron = { assetFamily: "tron", address: tronAddressOf(secret), message, signature: bytesToHex(signTronMessage(secret, message)) } as const;
-    expect(verifyOwnershipSignature(tron)).toEqual({ ok: true, format: null, scheme: "tip191" });
+    expect(verifyOwnershipSignature(tron)).toEqual({ ok: true, format: null, scheme: "tip191", signerKey: expect.any(Uint8Array) });
     expect(verifyOwnershipSignature({ ...tron, expectedFormat: "P2PKH" })).toEqual({
       ok: false,
       code: "FORMAT_MISMATCH",

@@ -21,18 +21,21 @@ const message = "I confirm that I control this address for CUST-1. Nonce: 0f3c";
 describe("verifyTronMessage", () => {
   it("verifies the blockchain_utils vector, and signs it identically (RFC 6979 signatures are deterministic)", () => {
     const key = hexToBytes(blockchainUtils.secretKey);
-    expect(verifyTronMessage({ address: tronAddressOf(key), message: blockchainUtils.message, signature: blockchainUtils.signature })).toEqual({ ok: true });
+    expect(verifyTronMessage({ address: tronAddressOf(key), message: blockchainUtils.message, signature: blockchainUtils.signature })).toEqual({
+      ok: true,
+      signerKey: expect.any(Uint8Array),
+    });
     expect(bytesToHex(signTronMessage(key, blockchainUtils.message))).toBe(blockchainUtils.signature);
   });
 
   it("verifies a signMessageV2 signature of a key made in the test, in 0x-hex, bare hex and base64, v as 27/28 or 0/1", () => {
     const signature = signTronMessage(secretKey, message);
     for (const text of ["0x" + bytesToHex(signature), bytesToHex(signature), base64.encode(signature)]) {
-      expect(verifyTronMessage({ address, message, signature: text })).toEqual({ ok: true });
+      expect(verifyTronMessage({ address, message, signature: text })).toEqual({ ok: true, signerKey: expect.any(Uint8Array) });
     }
     const zeroBased = signature.slice();
     zeroBased[64] = (zeroBased[64] ?? 27) - 27;
-    expect(verifyTronMessage({ address, message, signature: bytesToHex(zeroBased) })).toEqual({ ok: true });
+    expect(verifyTronMessage({ address, message, signature: bytesToHex(zeroBased) })).toEqual({ ok: true, signerKey: expect.any(Uint8Array) });
   });
 
   it("fails for another message and another key's address", () => {

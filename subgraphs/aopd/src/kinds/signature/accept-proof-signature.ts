@@ -223,7 +223,7 @@ export async function acceptProofSignature(
         signed_message: signedMessage,
         // Every address the signer's key controls, screened with the proven one in this UPDATE (docs/screening.md).
         key_addresses: keyAddressesJson(
-          verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, message, signature: resolved.signature }) : [],
+          verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, signerKey: verification.signerKey }) : [],
         ),
       },
       audit: {
