@@ -6,7 +6,9 @@ import type { OfficerSession } from "./officer-session.js";
 import type { Asset, ProofKind } from "./proof-fields.js";
 
 /**
- * What the console reads of a proof kind (`AopdProofKind`): whether an officer decides it, whether
+ * What the console reads of a proof kind (`AopdProofKind`): whether an officer decides it (always,
+ * or, `decidedByOfficerWhenLeftForReview`, a proof its evidence left for review: a listed signature
+ * under the refusal policy), whether
  * its decisions (and the reopening of them) need a second officer (`AOPD_FOUR_EYES_KINDS`), and the
  * reason codes a decision of the kind may name, in the order the form lists them.
  */
@@ -14,6 +16,7 @@ export const proofKindFields = graphql(`
   fragment ConsoleProofKindFields on AopdProofKind {
     name
     decidedByOfficer
+    decidedByOfficerWhenLeftForReview
     decisionReasons
     fourEyes
   }

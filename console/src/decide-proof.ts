@@ -54,6 +54,19 @@ const assessSatoshi = graphql(
   [settledFields],
 );
 
+const assessSignature = graphql(
+  `
+    mutation DecideSignature($id: ID!, $assessment: AopdAssessment!, $reason: AopdDecisionReason, $reasonText: String, $comment: String) {
+      aopd {
+        decided: assessSignatureProof(id: $id, assessment: $assessment, reason: $reason, reasonText: $reasonText, comment: $comment) {
+          ...SettledProofFields
+        }
+      }
+    }
+  `,
+  [settledFields],
+);
+
 const assessMedia = graphql(
   `
     mutation DecideMedia($id: ID!, $assessment: AopdAssessment!, $reason: AopdDecisionReason, $reasonText: String, $comment: String) {
@@ -76,7 +89,7 @@ type DecideDocument = TypedDocument<
  * The mutation that records an officer's decision of each kind the API says an officer decides
  * (`configuration.proofKinds`): the documents are the console's own, one per kind.
  */
-const assessMutationOf: Partial<Record<ProofKind, DecideDocument>> = { satoshi: assessSatoshi, media: assessMedia };
+const assessMutationOf: Partial<Record<ProofKind, DecideDocument>> = { signature: assessSignature, satoshi: assessSatoshi, media: assessMedia };
 
 /**
  * The one place the console records an officer's decision (`assess…Proof`), which records the

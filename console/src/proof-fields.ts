@@ -53,6 +53,8 @@ export const proofFields = graphql(
         xpub
         signatureScheme
         contractCheckBlockHeight
+        leftForReview
+        assessment
       }
       ... on AopdSatoshiProof {
         amount
@@ -103,6 +105,17 @@ export const decisionEntryFields = graphql(`
 export const decisionFields = graphql(
   `
     fragment ProofDecisionFields on AopdProof {
+      ... on AopdSignatureProof {
+        decision {
+          ...DecisionEntryFields
+        }
+        proposal {
+          ...DecisionEntryFields
+        }
+        decisions {
+          ...DecisionEntryFields
+        }
+      }
       ... on AopdSatoshiProof {
         decision {
           ...DecisionEntryFields

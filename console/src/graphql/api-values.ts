@@ -21,7 +21,7 @@ export const AopdDecisionAction = ["DECIDED", "REOPENED", "PROPOSED", "CONFIRMED
 export type AopdDecisionAction = (typeof AopdDecisionAction)[number];
 
 /** The values of `AopdDecisionReason`, in the schema's order. */
-export const AopdDecisionReason = ["ADDRESS_NOT_SHOWN", "EVIDENCE_UNREADABLE", "SUSPECTED_MANIPULATION", "THIRD_PARTY_WALLET", "WRONG_AMOUNT", "WRONG_SENDER", "WRONG_RECIPIENT", "TRANSACTION_FAILED", "OTHER"] as const;
+export const AopdDecisionReason = ["ADDRESS_NOT_SHOWN", "EVIDENCE_UNREADABLE", "SUSPECTED_MANIPULATION", "THIRD_PARTY_WALLET", "WRONG_AMOUNT", "WRONG_SENDER", "WRONG_RECIPIENT", "TRANSACTION_FAILED", "SANCTIONED_ADDRESS", "OTHER"] as const;
 export type AopdDecisionReason = (typeof AopdDecisionReason)[number];
 
 /** The values of `AopdProofChange`, in the schema's order. */
@@ -35,6 +35,10 @@ export type AopdProofSortField = (typeof AopdProofSortField)[number];
 /** The values of `AopdProofStatus`, in the schema's order. */
 export const AopdProofStatus = ["PENDING", "SUBMITTED", "VERIFIED", "FAILED", "EXPIRED"] as const;
 export type AopdProofStatus = (typeof AopdProofStatus)[number];
+
+/** The values of `AopdReviewCause`, in the schema's order. */
+export const AopdReviewCause = ["SCREENING"] as const;
+export type AopdReviewCause = (typeof AopdReviewCause)[number];
 
 /** The values of `AopdScreenedAddressForm`, in the schema's order. */
 export const AopdScreenedAddressForm = ["PROVEN_ADDRESS", "P2PKH", "P2WPKH", "P2SH_P2WPKH", "EVM", "TRON", "BNB_BEACON"] as const;

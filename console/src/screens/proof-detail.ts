@@ -210,6 +210,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
             proof.contractCheckBlockHeight === null || proof.contractCheckBlockHeight === undefined ? null : formatNumber(proof.contractCheckBlockHeight),
           ],
           [t("detail.xpub"), proof.xpub],
+          [t("detail.leftForReview"), proof.leftForReview ? t(`review.${proof.leftForReview}`) : null],
         ]),
       );
     } else if (kind === "satoshi") {
@@ -282,14 +283,18 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     // The customer's link was shown once, at the request; a proof still waiting for them can get a new one.
     if (proof.status === "PENDING" && context.session.roles.has(newPortalLinkRole)) sections.push(newPortalLink(context, proof.id));
     if (context.session.roles.has(legalHoldRole)) sections.push(legalHoldForm(context, proof.id, proof.legalHold, () => void render()));
-    // Some kinds are decided by their evidence (a verified signature); the others by an officer with proofs:assess.
-    if (context.proofKinds.get(kind)?.decidedByOfficer && context.session.roles.has(decideRole)) {
+    // Some kinds are decided by their evidence (a verified signature), unless it left the proof for review
+    // (a listed signature under the refusal policy); the others by an officer with proofs:assess.
+    const kindInfo = context.proofKinds.get(kind);
+    const officerDecides = kindInfo?.decidedByOfficer || (kindInfo?.decidedByOfficerWhenLeftForReview === true && Boolean(proof.leftForReview));
+    if (officerDecides && context.session.roles.has(decideRole)) {
       const again = () => void render();
       // A proposal (four eyes) awaits its second officer: a decision on a SUBMITTED proof, a reopening on a decided one.
       if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status))
         sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
-      else if (proof.status === "VERIFIED" || proof.status === "FAILED")
+      // Only a kind an officer always decides is reopened: a reviewed signature's decision stands.
+      else if ((proof.status === "VERIFIED" || proof.status === "FAILED") && kindInfo?.decidedByOfficer)
         sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";

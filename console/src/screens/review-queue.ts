@@ -10,6 +10,11 @@ import { formatDate, t } from "../translations.js";
 /** Whether a second officer is awaited (four eyes), and for which outcome: the queue says so per row. */
 const proposalFields = graphql(`
   fragment QueueProposalFields on AopdProof {
+    ... on AopdSignatureProof {
+      proposal {
+        outcome
+      }
+    }
     ... on AopdSatoshiProof {
       proposal {
         outcome

@@ -4,7 +4,7 @@ import { recordRetentionYearsFromEnv } from "./audit/record-retention.js";
 import { chainChecksConfigFromEnv } from "./chain/chain-checks-config.js";
 import type { ProofKind } from "./database/database-schema.js";
 import { databaseTimeoutsFromEnv } from "./database/database-timeouts.js";
-import { officerDecidedKinds } from "./kinds/proof-kinds.js";
+import { officerAssessedKinds } from "./kinds/proof-kinds.js";
 import { defaultSatoshiBaseAmounts } from "./kinds/satoshi/default-satoshi-base-amounts.js";
 import { portalContactFrom } from "./portal/portal-contact-from.js";
 import { receiptConfigFromEnv } from "./receipts/receipt-config.js";
@@ -46,16 +46,16 @@ function originsFrom(name: string, value: string | undefined, separator: string)
     });
 }
 
-/** Four eyes applies to decisions of people: the kinds an officer decides (the registry says which). */
+/** Four eyes applies to decisions of people: the kinds an officer decides proofs of (the registry says which; a signature proof only when left for review). */
 function fourEyesKindsFrom(value: string | undefined): ProofKind[] {
   const kinds = (value ?? "")
     .split(",")
     .map((kind) => kind.trim())
     .filter((kind) => kind !== "");
   for (const kind of kinds) {
-    if (!(officerDecidedKinds as readonly string[]).includes(kind)) {
+    if (!(officerAssessedKinds as readonly string[]).includes(kind)) {
       throw new Error(
-        `AOPD_FOUR_EYES_KINDS names ${JSON.stringify(kind)}; allowed: ${[...officerDecidedKinds].sort().join(", ")} (comma-separated), or empty for none.`,
+        `AOPD_FOUR_EYES_KINDS names ${JSON.stringify(kind)}; allowed: ${[...officerAssessedKinds].sort().join(", ")} (comma-separated), or empty for none.`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, ProofDecisionRow } from "../database/database-schema.js";
 import type { AuditAction } from "./audit-action.js";
 
@@ -58,10 +58,16 @@ interface ProofAsReplayed {
  *   the last of its entries left (decide-proof.ts, settle-proposal.ts, reopen-proof.ts).
  * - A proof the trail last says was put on legal hold must exist and be on hold; one whose hold
  *   was lifted must not be (it may be gone after its retention).
+ * - The other way round: each `aopd_proof_decision` row must be recorded by a decision entry of
+ *   its proof naming it (`details.decisionId`), one aopd wrote (not set aside). A row inserted
+ *   behind the triggers is a decision no one is on record for (`unrecordedDecisionRows`).
+ * - Each proof's status must be the one its last status entry left (`unexplainedStatuses`): a
+ *   proof VERIFIED behind the triggers without any decision is named.
  *
  * Cost: one pass over the replayed entries in `seq` order (keyset pages of `replayBatchSize`, then
  * the entries committed but not chained yet, by insertion), one lookup of the page's decision rows
- * by primary key per page, then the proofs by primary key in pages. Memory: one page, plus a few
+ * by primary key per page, then the proofs by primary key in pages, then the decision rows in
+ * keyset pages, each looking its entries up through the trail's index by proof. Memory: one page, plus a few
  * columns per proof that has decision or hold entries. Everything is read in one repeatable-read
  * snapshot, so a change committed meanwhile is seen in both the trail and the tables, or in neither.
  * Entries set aside by the sequencer are not aopd's and are not replayed; rows the trail never
@@ -127,6 +133,10 @@ export async function replayTrailAgainstTables(
         afterInsertion = String(page[page.length - 1]!.insertion);
       }
       findings.push(...(await compareProofRows(trx, proofs, batchSize)));
+      findings.push(...(await unrecordedDecisionRows(trx, batchSize)));
+      // The decision replay compared the status of the proofs its entries decided; the rest here.
+      const compared = new Set([...proofs].filter(([, said]) => said.status !== undefined).map(([id]) => id));
+      findings.push(...(await unexplainedStatuses(trx, compared, batchSize)));
       return { replayed, findings };
     });
 }
@@ -249,6 +259,116 @@ async function compareProofRows(db: Kysely<AopdDatabase>, proofs: Map<string, Pr
     }
   }
   return findings;
+}
+
+/**
+ * The decision rows no entry of the trail records, in keyset pages of `batchSize` by id. Rows
+ * decided before the trail existed (migration 0012 ran) have no entry and are not judged; a row
+ * backdated before that is the one blind spot, and its proof's status and decision still meet the
+ * entries that speak of them. An entry counts only if aopd wrote it: one the sequencer set aside
+ * (a forged INSERT) records nothing.
+ */
+async function unrecordedDecisionRows(db: Kysely<AopdDatabase>, batchSize: number): Promise<string[]> {
+  const trailStart = await sql<{ timestamp: string }>`SELECT timestamp FROM aopd_migration WHERE name = '0012-add-audit-trail'`.execute(db);
+  const since = trailStart.rows[0]?.timestamp ?? "-infinity";
+  const findings: string[] = [];
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const { rows } = await sql<{ id: string; proof_id: string; action: string; decider_subject: string }>`
+      SELECT d.id, d.proof_id, d.action, d.decider_subject
+      FROM aopd_proof_decision AS d
+      WHERE d.id > ${after}::uuid AND d.decided_at >= ${since}::timestamptz
+        AND NOT EXISTS (
+          SELECT 1 FROM aopd_audit_entry AS e
+          WHERE e.proof_id = d.proof_id
+            AND e.action IN (${sql.join(decisionActions.map((action) => sql.lit(action)))})
+            AND e.details::jsonb ->> 'decisionId' = d.id::text
+            AND NOT EXISTS (SELECT 1 FROM aopd_audit_set_aside AS s WHERE s.insertion = e.insertion)
+        )
+      ORDER BY d.id
+      LIMIT ${batchSize}
+    `.execute(db);
+    for (const row of rows) {
+      findings.push(
+        `aopd_proof_decision ${row.id} (proof ${row.proof_id}): the table has a ${row.action} by ${row.decider_subject}, no entry of the trail records it`,
+      );
+    }
+    if (rows.length < batchSize) return findings;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+/** The entries that move a proof's status, in the order `statusSaidBy` reads them. */
+const statusActions = [
+  "REQUESTED",
+  "SUBMITTED",
+  "MEDIA_ATTACHED",
+  "MATCHED_ON_CHAIN",
+  "EXPIRED",
+  "DECIDED",
+  "CHAIN_CHECKED",
+  "CONFIRMED",
+  "REOPENED",
+] as const satisfies readonly AuditAction[];
+
+/**
+ * The status an entry leaves its proof in (proofs/change-proof-status.ts and the decisions): a
+ * request is PENDING; evidence makes it SUBMITTED, but a signature's (`evidence: "signature"`)
+ * decides it VERIFIED unless screening left it for review; a decision its outcome; a reopening SUBMITTED.
+ */
+function statusSaidBy(action: string, details: Record<string, unknown>): string {
+  switch (action) {
+    case "REQUESTED":
+      return "PENDING";
+    case "SUBMITTED":
+      return details.evidence === "signature" && details.leftForReview === undefined ? "VERIFIED" : "SUBMITTED";
+    case "MEDIA_ATTACHED":
+    case "MATCHED_ON_CHAIN":
+    case "REOPENED":
+      return "SUBMITTED";
+    case "EXPIRED":
+      return "EXPIRED";
+    default:
+      return String(details.outcome);
+  }
+}
+
+/**
+ * Each proof against the last entry that moved its status (by insertion: one proof's changes are
+ * serialized by its row lock, so their entries are inserted in the order they happened), in keyset
+ * pages of proofs, each looking its entries up through the trail's index by proof. Proofs no entry
+ * speaks of (made before the trail existed, demo data) are not judged, nor those in `compared`.
+ */
+async function unexplainedStatuses(db: Kysely<AopdDatabase>, compared: ReadonlySet<string>, batchSize: number): Promise<string[]> {
+  const findings: string[] = [];
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const { rows } = await sql<{ id: string; status: string; action: string; details: string; seq: string | null; insertion: string }>`
+      SELECT p.id, p.status, last.action, last.details, last.seq, last.insertion
+      FROM aopd_proof AS p
+      JOIN LATERAL (
+        SELECT e.action, e.details, e.seq, e.insertion FROM aopd_audit_entry AS e
+        WHERE e.proof_id = p.id
+          AND e.action IN (${sql.join(statusActions.map((action) => sql.lit(action)))})
+          AND NOT EXISTS (SELECT 1 FROM aopd_audit_set_aside AS s WHERE s.insertion = e.insertion)
+        ORDER BY e.insertion DESC
+        LIMIT 1
+      ) AS last ON true
+      WHERE p.id > ${after}::uuid
+      ORDER BY p.id
+      LIMIT ${batchSize}
+    `.execute(db);
+    for (const row of rows) {
+      if (compared.has(row.id)) continue;
+      const entry: ReplayedEntry = { place: "", action: row.action, proofId: row.id, actorSubject: "", details: row.details };
+      const said = statusSaidBy(row.action, detailsOf(entry));
+      const place = row.seq === null ? `pending insertion ${row.insertion}` : `entry ${row.seq}`;
+      if (said !== row.status)
+        findings.push(`aopd_proof ${row.id}: status: the trail says ${shown(said)} (${row.action}, ${place}), the table says ${shown(row.status)}`);
+    }
+    if (rows.length < batchSize) return findings;
+    after = rows[rows.length - 1]!.id;
+  }
 }
 
 function shown(value: unknown): string {

@@ -36,7 +36,8 @@ export async function verifyAuditLog(
   }
   const replay = await replayTrailAgainstTables(db);
   findings.push(...replay.findings);
-  if (replay.findings.length === 0) notes.push(`the decisions, proofs and legal holds agree with the ${replay.replayed} entries that record them`);
+  if (replay.findings.length === 0)
+    notes.push(`the decisions, proofs and legal holds agree with the ${replay.replayed} entries that record them, and each decision row is on the trail`);
   if (options.checkpoint) {
     const problems = await verifyAgainstCheckpoint(db, options.checkpoint.note, options.checkpoint.log);
     findings.push(...problems);

@@ -104,6 +104,11 @@ export interface ProofTable {
   signin_nonce: ColumnType<string | null, string | null | undefined, string | null>;
   /** The sign-in message a verified signature was made over; null when it was over `message`. Set: the nonce is used. */
   signed_message: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * Signature proofs (migration 0026): why the evidence left the proof to an officer instead of
+   * deciding it (`screening`: a LISTED address under the refusal policy); set with SUBMITTED, never cleared.
+   */
+  left_for_review: ColumnType<ReviewCause | null, ReviewCause | null | undefined, ReviewCause | null>;
   /** The screening against the sanctions list (migration 0016, docs/screening.md): set by the table's trigger and by re-screening. */
   screening_status: Generated<ScreeningStatus>;
   /** The list and version whose screening set this result (it stands until a later version changes it); null while NOT_SCREENED. */
@@ -137,6 +142,9 @@ export interface ProofTable {
 export type ScreeningStatus = "CLEAR" | "LISTED" | "NOT_SCREENED";
 
 /** Which of a proof's addresses a screening matched: its own, or a sibling its key controls (docs/screening.md). */
+/** Why a proof its evidence decides was left to an officer (migration 0026). */
+export type ReviewCause = "screening";
+
 export type ScreenedAddressForm = "PROVEN_ADDRESS" | "P2PKH" | "P2WPKH" | "P2SH_P2WPKH" | "EVM" | "TRON" | "BNB_BEACON";
 
 /** One imported version of a sanctions list (migration 0016). */
@@ -193,6 +201,7 @@ export type DecisionReason =
   | "WRONG_SENDER"
   | "WRONG_RECIPIENT"
   | "TRANSACTION_FAILED"
+  | "SANCTIONED_ADDRESS"
   | "OTHER";
 
 /** One decision or reopening of a proof, never changed once written (migration 0009). */

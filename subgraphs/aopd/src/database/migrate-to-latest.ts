@@ -24,6 +24,7 @@ import * as addReceiptStatus from "./migrations/0022-add-receipt-status.js";
 import * as addKeySiblingScreening from "./migrations/0023-add-key-sibling-screening.js";
 import * as addScriptSignatures from "./migrations/0024-add-script-signatures.js";
 import * as addSignInMessages from "./migrations/0025-add-sign-in-messages.js";
+import * as addScreeningReviews from "./migrations/0026-add-screening-reviews.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -55,6 +56,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0023-add-key-sibling-screening": addKeySiblingScreening,
   "0024-add-script-signatures": addScriptSignatures,
   "0025-add-sign-in-messages": addSignInMessages,
+  "0026-add-screening-reviews": addScreeningReviews,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

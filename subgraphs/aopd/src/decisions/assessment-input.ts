@@ -4,7 +4,7 @@ import type { DecisionRequest } from "./decide-proof.js";
 import { optionalOfficerText } from "../audit/officer-text.js";
 import { requireDecisionReason } from "./decision-reason.js";
 
-/** The arguments of `assessSatoshiProof` and `assessMediaProof`, as GraphQL passes them. */
+/** The arguments of `assessSatoshiProof`, `assessMediaProof` and `assessSignatureProof`, as GraphQL passes them. */
 export interface AssessmentInput {
   assessment: Assessment;
   reason?: DecisionReason | null;
@@ -13,19 +13,23 @@ export interface AssessmentInput {
   comment?: string | null;
 }
 
-/** Checks an officer's assessment whole before anything is written; each refusal names its argument. */
+/**
+ * Checks an officer's assessment whole before anything is written; each refusal names its argument.
+ * `reasons`: the codes that fit the kind (its registry entry's), every code where none are given.
+ */
 export function decisionRequestOf(
   kind: DecisionRequest["kind"] & ProofKind,
   id: string,
   input: AssessmentInput,
   decider: Decider,
   requestId: string | null,
+  reasons?: readonly DecisionReason[],
 ): DecisionRequest {
   return {
     kind,
     id,
     outcome: input.assessment,
-    ...requireDecisionReason(input.assessment, input.reason, input.reasonText),
+    ...requireDecisionReason(input.assessment, input.reason, input.reasonText, reasons),
     comment: optionalOfficerText("comment", input.comment),
     decider,
     requestId,

@@ -16,6 +16,7 @@ export const decisionReasons: readonly DecisionReason[] = [
   "WRONG_SENDER",
   "WRONG_RECIPIENT",
   "TRANSACTION_FAILED",
+  "SANCTIONED_ADDRESS",
   "OTHER",
 ];
 
@@ -24,14 +25,24 @@ export interface CheckedReason {
   reasonText: string | null;
 }
 
-/** The reason of a decision, checked against its outcome before anything is written. */
-export function requireDecisionReason(outcome: Assessment, reason: DecisionReason | null | undefined, reasonText: string | null | undefined): CheckedReason {
+/**
+ * The reason of a decision, checked against its outcome before anything is written, and against
+ * `allowed`: the codes that fit the proof's kind (its registry entry's `decisionReasons`), every
+ * code where the caller names none.
+ */
+export function requireDecisionReason(
+  outcome: Assessment,
+  reason: DecisionReason | null | undefined,
+  reasonText: string | null | undefined,
+  allowed: readonly DecisionReason[] = decisionReasons,
+): CheckedReason {
   const text = optionalOfficerText("reasonText", reasonText);
-  if (reason !== null && reason !== undefined && !decisionReasons.includes(reason)) {
-    throw new UserInputError("reason", `${String(reason)} is not a reason code; allowed: ${decisionReasons.join(", ")}.`);
+  if (reason !== null && reason !== undefined && !allowed.includes(reason)) {
+    const of = allowed === decisionReasons ? "" : " of this kind of proof";
+    throw new UserInputError("reason", `${String(reason)} is not a reason code${of}; allowed: ${allowed.join(", ")}.`);
   }
   if (outcome === "FAILED" && (reason === null || reason === undefined)) {
-    throw new UserInputError("reason", `is required when the assessment is FAILED: one of ${decisionReasons.join(", ")} (OTHER with reasonText).`);
+    throw new UserInputError("reason", `is required when the assessment is FAILED: one of ${allowed.join(", ")} (OTHER with reasonText).`);
   }
   if (reason === "OTHER" && text === null) throw new UserInputError("reasonText", "is required when the reason is OTHER: say why in 1 to 2000 characters.");
   return { reason: reason ?? null, reasonText: text };

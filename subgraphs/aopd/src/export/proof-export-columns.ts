@@ -1,20 +1,18 @@
 import type { Decision } from "../proofs/decision.js";
 import { screeningOfProof, type Proof } from "../proofs/proof.js";
 import type { ProofExportColumn } from "../kinds/proof-kind.js";
-import { kindExportColumns, kindNameOf, proofKinds } from "../kinds/proof-kinds.js";
+import { kindExportColumns, kindNameOf, officerAssessedKinds, proofKinds } from "../kinds/proof-kinds.js";
 import { columnLetter } from "../xlsx/worksheet-xml.js";
 
 export type { ExportCellValue, ProofExportColumn } from "../kinds/proof-kind.js";
 
-/** The API types of the kinds an officer decides: their proofs carry an assessment and a decision. */
-const officerDecided = new Set<Proof["__typename"]>(proofKinds.filter((kind) => kind.decidedBy === "officer").map((kind) => kind.typename));
+/** The kinds an officer decides proofs of (a signature proof when left for review): their proofs carry an assessment and a decision. */
+const officerAssessed = proofKinds.filter((kind) => officerAssessedKinds.includes(kind.name));
+const officerDecided = new Set<Proof["__typename"]>(officerAssessed.map((kind) => kind.typename));
 const decided = (proof: Proof) =>
-  officerDecided.has(proof.__typename) ? (proof as Proof & { assessment: string | null; decision: Decision | null }) : undefined;
+  officerDecided.has(proof.__typename) ? (proof as Proof & { assessment?: string | null; decision?: Decision | null }) : undefined;
 const decision = (proof: Proof) => decided(proof)?.decision ?? null;
-const officerKindsSql = proofKinds
-  .filter((kind) => kind.decidedBy === "officer")
-  .map((kind) => `'${kind.name}'`)
-  .join(", ");
+const officerKindsSql = officerAssessed.map((kind) => `'${kind.name}'`).join(", ");
 
 /**
  * The columns of the proof export, in order: every field of every proof kind, so one sheet holds

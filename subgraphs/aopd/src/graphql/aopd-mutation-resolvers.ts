@@ -8,6 +8,7 @@ import { requestAoppProof, type RequestAoppProofInput } from "../kinds/signature
 import { requestSatoshiProof, type RequestSatoshiProofInput } from "../kinds/satoshi/request-satoshi-proof.js";
 import { assessSatoshiProof, finalizeSatoshiProof } from "../kinds/satoshi/satoshi-proof-transitions.js";
 import { assessMediaProof } from "../kinds/media/assess-media-proof.js";
+import { assessSignatureProof } from "../kinds/signature/assess-signature-proof.js";
 import { requestMediaProof, type RequestMediaProofInput } from "../kinds/media/request-media-proof.js";
 import { officerDecidedKinds } from "../kinds/proof-kinds.js";
 import { issuePortalLink } from "../kinds/issue-portal-link.js";
@@ -24,6 +25,8 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
       const request = await requestAoppProof(context.db, context.config, input, { origin: originOf(context), key: idempotencyKey });
       return { proof: toProof(request.row), aoppUri: request.aoppUri, portalUrl: request.portalUrl };
     },
+    assessSignatureProof: async (_parent, { id, ...input }: AssessmentInput & { id: string }, context: AopdContext) =>
+      toProof(await assessSignatureProof(context.db, context.config, id, input, deciderOf(context.identity), context.requestId)),
     requestSatoshiProof: async (
       _parent,
       { input, idempotencyKey }: { input: RequestSatoshiProofInput; idempotencyKey?: string | null },

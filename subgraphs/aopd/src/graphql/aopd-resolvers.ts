@@ -12,7 +12,7 @@ import { hasWildcard } from "@compliance-graph/filter";
 import type { GraphQLResolverMap } from "@apollo/subgraph/dist/schema-helper/index.js";
 import { countProofs, findLatestProof, findProofPage, findProofsByIds } from "../proofs/proof-query.js";
 import { proofOrder, type ProofSortInput } from "../proofs/proof-sort.js";
-import { screeningOfProof, toProof, type MediaProof, type Proof, type SatoshiProof } from "../proofs/proof.js";
+import { screeningOfProof, toProof, type MediaProof, type Proof, type SatoshiProof, type SignatureProof } from "../proofs/proof.js";
 import type { Decision } from "../proofs/decision.js";
 import { exportProofsAsXlsx } from "../export/export-proofs-as-xlsx.js";
 import { aopdProofsSubscription } from "./aopd-proofs-subscription.js";
@@ -161,6 +161,8 @@ export const aopdResolvers: GraphQLResolverMap<AopdContext> = {
     cursor: proofCursorField,
     history,
     screening: screeningOfProof,
+    decisions: (proof: Proof, _args, context: AopdContext) => decisionHistoryLoaderOf(context).load(proof.id),
+    proposal: (proof: SignatureProof, _args, context: AopdContext) => proposalOf(proof, context),
     __resolveReference: (reference: { id: string }, context: AopdContext) => resolveProofReference(reference, context),
   },
   AopdSatoshiProof: {
@@ -188,7 +190,7 @@ async function history(proof: Proof, _args: unknown, context: AopdContext) {
 }
 
 /** The proposal awaiting a second officer (four eyes): the last entry of the proof's history, when the proof names it. */
-async function proposalOf(proof: SatoshiProof | MediaProof, context: AopdContext): Promise<Decision | null> {
+async function proposalOf(proof: SignatureProof | SatoshiProof | MediaProof, context: AopdContext): Promise<Decision | null> {
   if (proof.proposalId === null || proof.proposalId === undefined) return null;
   const history = await decisionHistoryLoaderOf(context).load(proof.id);
   return history.find((entry) => entry.id === proof.proposalId) ?? null;

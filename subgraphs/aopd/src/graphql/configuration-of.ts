@@ -1,7 +1,7 @@
 import type { AopdConfig } from "../aopd-config.js";
 import { chainConnectionFor } from "../chain/chain-checks-config.js";
 import { decisionReasons } from "../decisions/decision-reason.js";
-import { proofKinds } from "../kinds/proof-kinds.js";
+import { officerAssessedKinds, proofKinds } from "../kinds/proof-kinds.js";
 
 /** `AopdConfiguration` as the API shows it, from the operator's configuration. */
 export function configurationOf(config: AopdConfig) {
@@ -37,6 +37,7 @@ export function configurationOf(config: AopdConfig) {
       name: kind.name,
       proofType: kind.typename,
       decidedByOfficer: kind.decidedBy === "officer",
+      decidedByOfficerWhenLeftForReview: officerAssessedKinds.includes(kind.name),
       decisionReasons: kind.decisionReasons,
       fourEyes: config.fourEyesKinds.includes(kind.name),
     })),

@@ -91,7 +91,14 @@ export interface ProofKindModule<Name extends ProofKind = ProofKind> {
    * itself (a verified signature is the decision).
    */
   decidedBy: "officer" | "evidence";
-  /** The reason codes a decision of this kind may name, in the order a form lists them; none when no officer decides it. */
+  /**
+   * Of a kind its evidence decides: whether the evidence may leave one of its proofs to an officer
+   * instead (`left_for_review`: a valid signature of a LISTED address under the refusal policy).
+   * Such a proof is decided as an officer-decided kind's is (`assess…Proof`, four eyes); the rule
+   * is `officerDecides` (proof-kinds.ts). False for a kind an officer decides anyway.
+   */
+  leavesForReview: boolean;
+  /** The reason codes a decision of this kind may name, in the order a form lists them; none when no officer ever decides it. */
   decisionReasons: readonly DecisionReason[];
   /** Its columns of the proof export, by the section of the sheet they stand in. */
   exportColumns: Partial<Record<ExportSection, readonly ProofExportColumn[]>>;

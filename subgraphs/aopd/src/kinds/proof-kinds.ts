@@ -1,4 +1,4 @@
-import type { ProofKind } from "../database/database-schema.js";
+import type { ProofKind, ProofRow } from "../database/database-schema.js";
 import type { Proof } from "../proofs/proof.js";
 import { mediaKind } from "./media/media-kind.js";
 import type { ExportSection, ProofExportColumn, ProofKindModule } from "./proof-kind.js";
@@ -12,8 +12,28 @@ import { signatureKind } from "./signature/signature-kind.js";
  */
 export const proofKinds: readonly ProofKindModule[] = [signatureKind, satoshiKind, mediaKind];
 
-/** The kinds an officer decides (`assess…Proof`, reopening, four eyes), in registry order. */
+/** The kinds an officer decides every proof of (`assess…Proof`, reopening, four eyes), in registry order. */
 export const officerDecidedKinds: readonly ProofKind[] = proofKinds.filter((kind) => kind.decidedBy === "officer").map((kind) => kind.name);
+
+/**
+ * The kinds an officer decides some proofs of: those above, and those whose evidence may leave a
+ * proof for review (`leavesForReview`). The kinds `assess…Proof` and four eyes (`AOPD_FOUR_EYES_KINDS`) may name.
+ */
+export const officerAssessedKinds: readonly ProofKind[] = proofKinds
+  .filter((kind) => kind.decidedBy === "officer" || kind.leavesForReview)
+  .map((kind) => kind.name);
+
+/**
+ * Whether an officer decides this proof: the one rule of which kinds and states go to a person.
+ * Every proof of an officer-decided kind; of a kind its evidence decides, only a proof the evidence
+ * left for review (`left_for_review`, set with SUBMITTED and kept after the officer's decision).
+ * `assessSignatureProof` refuses the others; the API tells clients the same per kind
+ * (`configuration.proofKinds`: `decidedByOfficer`, `decidedByOfficerWhenLeftForReview`).
+ */
+export function officerDecides(proof: Pick<ProofRow, "kind" | "left_for_review">): boolean {
+  const kind = proofKindNamed(proof.kind);
+  return kind.decidedBy === "officer" || (kind.leavesForReview && proof.left_for_review !== null && proof.left_for_review !== undefined);
+}
 
 /** The kind of a proof row's `kind`. */
 export function proofKindNamed(name: ProofKind): ProofKindModule {

@@ -64,6 +64,7 @@ const columnsOfField: Readonly<Record<string, readonly ProofColumn[]>> = {
   history: ["id"],
   contractCheckBlockHeight: ["contract_check_block_height"],
   signatureScript: ["signature_script"],
+  leftForReview: ["left_for_review"],
   screening: screeningColumns,
   providerScreening: providerScreeningColumns,
 };

@@ -1,4 +1,13 @@
-import type { AddressFormat, Assessment, MediaContentType, ProofRow, ProofStatus, SignatureScheme, SignatureScript } from "../database/database-schema.js";
+import type {
+  AddressFormat,
+  Assessment,
+  MediaContentType,
+  ProofRow,
+  ProofStatus,
+  ReviewCause,
+  SignatureScheme,
+  SignatureScript,
+} from "../database/database-schema.js";
 import { currentDecisionOf, type Decision } from "./decision.js";
 import { providerScreeningOf, screeningOf, type ProviderScreening, type Screening } from "../screening/screening.js";
 
@@ -36,6 +45,14 @@ export interface SignatureProof extends ProofBase {
   contractCheckBlockHeight?: number | null;
   /** The script spent and the keys that signed (BIP322_SCRIPT and PSBT only). */
   signatureScript?: SignatureScript | null;
+  /**
+   * Why the evidence left the proof to an officer (`screening`); null when its signature decided it.
+   * Only such a proof has an officer's assessment, decision and proposal (absent on proofs built by hand).
+   */
+  leftForReview?: ReviewCauseName | null;
+  assessment?: Assessment | null;
+  decision?: Decision | null;
+  proposalId?: string | null;
 }
 
 /** The API's names of the signature schemes (`AopdSignatureScheme`). */
@@ -52,6 +69,10 @@ const schemeNames: Record<SignatureScheme, SignatureSchemeName> = {
   erc1271: "ERC1271",
   erc6492: "ERC6492",
 };
+
+/** The API's names of why a signature proof was left for review (`AopdReviewCause`). */
+export type ReviewCauseName = "SCREENING";
+const reviewCauseNames: Record<ReviewCause, ReviewCauseName> = { screening: "SCREENING" };
 
 export interface SatoshiProof extends ProofBase {
   __typename: "AopdSatoshiProof";
@@ -159,6 +180,7 @@ export function toProof(row: ProofRow): Proof {
     comment: row.comment,
     status: row.status,
     dueAt: row.due_at,
+    legalHold: legalHoldOf(row),
     screening: screeningOf(row),
     providerScreening: providerScreeningOf(row),
     format: row.format,
@@ -169,6 +191,10 @@ export function toProof(row: ProofRow): Proof {
     contractCheckBlockHeight:
       row.contract_check_block_height === null || row.contract_check_block_height === undefined ? null : Number(row.contract_check_block_height),
     signatureScript: row.signature_script ?? null,
+    leftForReview: row.left_for_review === null || row.left_for_review === undefined ? null : reviewCauseNames[row.left_for_review],
+    assessment: row.assessment,
+    decision: currentDecisionOf(row),
+    proposalId: row.proposal_id,
   };
 }
 

@@ -37,7 +37,8 @@ export interface ProofReceiptStatement {
 /**
  * The statement of a VERIFIED proof row (the caller checks the status). A signature proof is
  * decided by its signature: the decider is signature verification, at the time the proof became
- * VERIFIED (its last change: a verified signature proof changes no more).
+ * VERIFIED (its last change: a verified signature proof changes no more); unless screening left it
+ * for review, when the decision in force is an officer's and is stated as for any kind.
  */
 export function proofReceiptStatement(row: ProofRow, assets: AssetRegistry): ProofReceiptStatement {
   const proof = toProof(row);
@@ -54,17 +55,18 @@ export function proofReceiptStatement(row: ProofRow, assets: AssetRegistry): Pro
       provider: row.provider_screening_status === null ? null : { name: row.provider_screening_name, status: row.provider_screening_status },
     },
   };
-  if (proof.__typename === "AopdSignatureProof") {
+  const decision = currentDecisionOf(row);
+  // A signature decides its proof, unless screening left it for review: then the officer's decision is the one stated.
+  if (proof.__typename === "AopdSignatureProof" && decision === null) {
     return {
       ...base,
       method: { kind: "signature", signatureScheme: proof.signatureScheme ?? null },
       decision: { outcome: "VERIFIED", action: "SIGNATURE_VERIFIED", decidedAt: row.updated_at.toISOString(), decider: signatureVerificationDecider },
     };
   }
-  const decision = currentDecisionOf(row);
   return {
     ...base,
-    method: { kind: row.kind },
+    method: proof.__typename === "AopdSignatureProof" ? { kind: "signature", signatureScheme: proof.signatureScheme ?? null } : { kind: row.kind },
     decision: {
       outcome: "VERIFIED",
       action: decision?.action ?? "DECIDED",

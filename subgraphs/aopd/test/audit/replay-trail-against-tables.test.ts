@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { sql } from "kysely";
@@ -37,8 +38,8 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     if (body.errors) throw new Error(body.errors[0]!.message);
     return body.data!.aopd as Record<string, unknown>;
   };
-  /** A media proof requested, its file uploaded through the portal and decided by an officer, as in production. */
-  const decidedMediaProof = async (assessment: "VERIFIED" | "FAILED") => {
+  /** A media proof requested and its file uploaded through the portal, as in production; `assessment`: then decided by an officer. */
+  const decidedMediaProof = async (assessment: "VERIFIED" | "FAILED" | "undecided") => {
     const requested = (
       await run(requester, `mutation($input: AopdRequestMediaProofInput!) { aopd { requestMediaProof(input: $input) { id portalUrl } } }`, {
         input: { customerId: "CUST-REPLAY", asset: bitcoin, expectedAddress: address },
@@ -50,6 +51,7 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
       body: new Uint8Array(pngImage(16, 16)),
     });
     expect(upload.status).toBe(200);
+    if (assessment === "undecided") return requested.id;
     const reason = assessment === "FAILED" ? ", reason: ADDRESS_NOT_SHOWN" : "";
     await run(alice, `mutation($id: ID!) { aopd { assessMediaProof(id: $id, assessment: ${assessment}${reason}, comment: "seen") { id } } }`, {
       id: requested.id,
@@ -69,6 +71,8 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
     const edited = await decidedMediaProof("VERIFIED");
     const held = await decidedMediaProof("FAILED");
     const lifted = await decidedMediaProof("VERIFIED");
+    const forgedOn = await decidedMediaProof("VERIFIED");
+    const undecided = await decidedMediaProof("undecided");
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "court order 7/2026") { id } } }`, { id: held });
     await run(alice, `mutation($id: ID!) { aopd { placeLegalHold(id: $id, reason: "inquiry") { id } } }`, { id: lifted });
     await run(alice, `mutation($id: ID!) { aopd { liftLegalHold(id: $id, reason: "inquiry closed") { id } } }`, { id: lifted });
@@ -90,12 +94,20 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
       .select("decision_id")
       .where("id", "=", edited)
       .executeTakeFirstOrThrow();
+    const forgedDecision = randomUUID();
     await aopd.services.db.transaction().execute(async (trx) => {
       await sql`ALTER TABLE aopd_proof_decision DISABLE TRIGGER ALL`.execute(trx);
       await sql`UPDATE aopd_proof_decision SET outcome = 'FAILED', reason = 'ADDRESS_NOT_SHOWN' WHERE id = ${decisionId}`.execute(trx);
+      // A decision in another officer's name that no one made: no entry of the trail records it.
+      await sql`
+        INSERT INTO aopd_proof_decision (id, proof_id, action, outcome, reason, reason_text, decider_subject, decider_client, decider_username, decider_system)
+        VALUES (${forgedDecision}, ${forgedOn}, 'DECIDED', 'FAILED', 'OTHER', 'backdated', 'demo-officer-2', 'console', 'demo-officer-2', false)
+      `.execute(trx);
       await sql`ALTER TABLE aopd_proof_decision ENABLE TRIGGER ALL`.execute(trx);
       await sql`SET LOCAL session_replication_role = replica`.execute(trx);
       await sql`DELETE FROM aopd_proof WHERE id = ${held}`.execute(trx);
+      // VERIFIED without any decision: only the proof's status says so.
+      await sql`UPDATE aopd_proof SET status = 'VERIFIED', assessment = 'VERIFIED' WHERE id = ${undecided}`.execute(trx);
     });
 
     const tampered = await runVerifyAudit(databaseUrl);
@@ -106,6 +118,12 @@ describe("verify-audit replays the trail against the tables (issue 35, attack 3)
       new RegExp(`aopd_proof_decision ${decisionId} \\(proof ${edited}\\): reason: the trail says none \\(entry \\d+\\), the table says "ADDRESS_NOT_SHOWN"`),
     );
     expect(tampered.output).toMatch(new RegExp(`aopd_proof ${held}: the trail says it is on legal hold \\(entry \\d+\\), the table has no such proof`));
+    expect(tampered.output).toContain(
+      `aopd_proof_decision ${forgedDecision} (proof ${forgedOn}): the table has a DECIDED by demo-officer-2, no entry of the trail records it`,
+    );
+    expect(tampered.output).toMatch(
+      new RegExp(`aopd_proof ${undecided}: status: the trail says "SUBMITTED" \\(SUBMITTED, entry \\d+\\), the table says "VERIFIED"`),
+    );
     // Nothing else differs: the untouched proof, its lifted hold, the decisions of the deleted proof (still in their table).
     expect(tampered.output).not.toContain(lifted);
     expect(tampered.code).toBe(1);

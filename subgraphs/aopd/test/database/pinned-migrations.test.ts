@@ -37,6 +37,7 @@ const pinned: Record<string, string> = {
   "0023-add-key-sibling-screening.ts": "6aabef79a570dc2a328ec7e012213f4c55a0f7e58bb7390701a86026c3442b6c",
   "0024-add-script-signatures.ts": "4d3e3a2b7f00ee233915b3cc88f99badd456f82bc33aeb1c0e4172140bd2e144",
   "0025-add-sign-in-messages.ts": "f068bef1a59a43fc117c52cdb2553d8016f46ba08ae3e1aef5aa7da7802141ee",
+  "0026-add-screening-reviews.ts": "ed96315173c67f4ffc0189f4b537432c01d15ebf637a612106ec0b7804ef6565",
 };
 
 const files = readdirSync(folder)

@@ -229,11 +229,12 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
 });
 
 describe("AOPD_FOUR_EYES_KINDS", () => {
-  it("is off by default, takes media and satoshi, and refuses anything else naming what is allowed", () => {
+  it("is off by default, takes media, satoshi and signature (its proofs left for review), and refuses anything else naming what is allowed", () => {
     expect(aopdConfigFromEnv({}).fourEyesKinds).toEqual([]);
     expect(aopdConfigFromEnv({ AOPD_FOUR_EYES_KINDS: "media, satoshi,media" }).fourEyesKinds).toEqual(["media", "satoshi"]);
-    expect(() => aopdConfigFromEnv({ AOPD_FOUR_EYES_KINDS: "media,signature" })).toThrow(
-      'AOPD_FOUR_EYES_KINDS names "signature"; allowed: media, satoshi (comma-separated), or empty for none.',
+    expect(aopdConfigFromEnv({ AOPD_FOUR_EYES_KINDS: "signature" }).fourEyesKinds).toEqual(["signature"]);
+    expect(() => aopdConfigFromEnv({ AOPD_FOUR_EYES_KINDS: "media,xpub" })).toThrow(
+      'AOPD_FOUR_EYES_KINDS names "xpub"; allowed: media, satoshi, signature (comma-separated), or empty for none.',
     );
   });
 });

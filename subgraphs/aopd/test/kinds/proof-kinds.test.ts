@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decisionReasons } from "../../src/decisions/decision-reason.js";
-import { officerDecidedKinds, proofKinds } from "../../src/kinds/proof-kinds.js";
+import { officerAssessedKinds, officerDecidedKinds, officerDecides, proofKinds } from "../../src/kinds/proof-kinds.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 
 // A proof kind is one module read through the registry: these hold the registry to what the API
@@ -15,9 +15,14 @@ describe("the proof kind registry", () => {
     ]);
   });
 
-  it("says once which kinds an officer decides, and only those have reason codes", () => {
+  it("says once which kinds and proofs an officer decides, and only those kinds have reason codes", () => {
     expect(officerDecidedKinds).toEqual(["satoshi", "media"]);
-    for (const kind of proofKinds) expect(kind.decisionReasons.length > 0).toBe(kind.decidedBy === "officer");
+    // A signature proof its signature left for review (a listed address under the refusal policy) too.
+    expect(officerAssessedKinds).toEqual(["signature", "satoshi", "media"]);
+    for (const kind of proofKinds) expect(kind.decisionReasons.length > 0).toBe(officerAssessedKinds.includes(kind.name));
+    expect(officerDecides({ kind: "signature", left_for_review: null })).toBe(false);
+    expect(officerDecides({ kind: "signature", left_for_review: "screening" })).toBe(true);
+    expect(officerDecides({ kind: "media", left_for_review: null })).toBe(true);
   });
 
   it("uses only the API's reason codes, each in the API's order, and together all of them", () => {
@@ -35,16 +40,26 @@ describe("configuration.proofKinds", () => {
   afterAll(() => aopd.close());
 
   it("tells a client each kind, who decides it, its reason codes and whether four eyes apply", async () => {
-    const { body } = await aopd.query(`{ aopd { configuration { proofKinds { name proofType decidedByOfficer decisionReasons fourEyes } } } }`);
+    const { body } = await aopd.query(
+      `{ aopd { configuration { proofKinds { name proofType decidedByOfficer decidedByOfficerWhenLeftForReview decisionReasons fourEyes } } } }`,
+    );
     expect(body.data).toEqual({
       aopd: {
         configuration: {
           proofKinds: [
-            { name: "signature", proofType: "AopdSignatureProof", decidedByOfficer: false, decisionReasons: [], fourEyes: false },
+            {
+              name: "signature",
+              proofType: "AopdSignatureProof",
+              decidedByOfficer: false,
+              decidedByOfficerWhenLeftForReview: true,
+              decisionReasons: ["SANCTIONED_ADDRESS", "OTHER"],
+              fourEyes: false,
+            },
             {
               name: "satoshi",
               proofType: "AopdSatoshiProof",
               decidedByOfficer: true,
+              decidedByOfficerWhenLeftForReview: true,
               decisionReasons: ["THIRD_PARTY_WALLET", "WRONG_AMOUNT", "WRONG_SENDER", "WRONG_RECIPIENT", "TRANSACTION_FAILED", "OTHER"],
               fourEyes: false,
             },
@@ -52,6 +67,7 @@ describe("configuration.proofKinds", () => {
               name: "media",
               proofType: "AopdMediaProof",
               decidedByOfficer: true,
+              decidedByOfficerWhenLeftForReview: true,
               decisionReasons: ["ADDRESS_NOT_SHOWN", "EVIDENCE_UNREADABLE", "SUSPECTED_MANIPULATION", "THIRD_PARTY_WALLET", "OTHER"],
               fourEyes: true,
             },

@@ -1,5 +1,5 @@
 import { ofacSdnListName } from "@compliance-graph/sanctions-lists";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
+import { p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
 import { postJson, requestSignatureProof } from "../support/portal-client.js";
@@ -11,6 +11,10 @@ const listedKey = testSecretKey("listed signer");
 const listedAddress = p2wpkhAddress(publicKeyOf(listedKey));
 const clearKey = testSecretKey("clear signer");
 const clearAddress = p2wpkhAddress(publicKeyOf(clearKey));
+/** A key whose legacy (P2PKH) address is listed, proving its own SegWit address, which no list names. */
+const siblingListedKey = testSecretKey("sibling listed signer");
+const siblingListedAddress = p2pkhAddress(publicKeyOf(siblingListedKey));
+const siblingProvenAddress = p2wpkhAddress(publicKeyOf(siblingListedKey));
 
 /**
  * Issue 35, attack 5: under AOPD_SCREENING_POLICY=refuse, an AOPP request without an address (so
@@ -28,7 +32,10 @@ describe.each(databaseDrivers)("a listed address's signature under the refusal p
       publishedOn: "2099-01-01",
       source: "listed-signature.test.ts",
       contentHash: "f".repeat(64),
-      addresses: [{ ofacAsset: "XBT", address: listedAddress, family: "bitcoin", sdnUid: "990035", sdnName: "LISTED SIGNER" }],
+      addresses: [
+        { ofacAsset: "XBT", address: listedAddress, family: "bitcoin", sdnUid: "990035", sdnName: "LISTED SIGNER" },
+        { ofacAsset: "XBT", address: siblingListedAddress, family: "bitcoin", sdnUid: "990036", sdnName: "LISTED KEY" },
+      ],
     });
   }, 180_000);
   afterAll(async () => {
@@ -96,5 +103,28 @@ describe.each(databaseDrivers)("a listed address's signature under the refusal p
     });
     expect(answer.body.proof).toMatchObject({ status: "VERIFIED" });
     expect((await submittedEntry(clear.proof.id)).details).not.toHaveProperty("leftForReview");
+  });
+
+  it("leaves for review a signature of a clear address whose key's other address is listed, naming the form and address that matched", async () => {
+    const { token, proof } = await requestSignatureProof(aopd, { format: "P2WPKH" });
+    const answer = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, {
+      address: siblingProvenAddress,
+      signature: signBip322PublicKeyHash(siblingListedKey, siblingProvenAddress, proof.message),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.proof).toMatchObject({ status: "SUBMITTED", address: siblingProvenAddress });
+    expect(JSON.stringify(answer.body)).not.toMatch(/LISTED|sanction|OFAC|screening/i);
+    expect(await officerView(proof.id)).toMatchObject({ status: "SUBMITTED", screening: { status: "LISTED", matchedEntry: { sdnUid: "990036" } } });
+    expect((await submittedEntry(proof.id)).details).toMatchObject({
+      leftForReview: "screening",
+      screening: { status: "LISTED", matchedForm: "P2PKH", matchedAddress: siblingListedAddress, entry: expect.stringContaining("990036") },
+    });
+    const row = await aopd.services.db
+      .selectFrom("aopd_proof")
+      .select(["left_for_review", "signature_scheme"])
+      .where("id", "=", proof.id)
+      .executeTakeFirstOrThrow();
+    // Left for an officer (assessSignatureProof), the scheme the key proved control with kept for them.
+    expect(row).toEqual({ left_for_review: "screening", signature_scheme: "bip322-simple" });
   });
 });

@@ -16,6 +16,7 @@ export const mediaKind: ProofKindModule<"media"> = {
   name: "media",
   typename: "AopdMediaProof",
   decidedBy: "officer",
+  leavesForReview: false,
   decisionReasons: ["ADDRESS_NOT_SHOWN", "EVIDENCE_UNREADABLE", "SUSPECTED_MANIPULATION", "THIRD_PARTY_WALLET", "OTHER"],
   exportColumns: {
     // The file is not in the sheet, only what identifies it: it is downloaded on its own.

@@ -15,6 +15,7 @@ export const satoshiKind: ProofKindModule<"satoshi"> = {
   name: "satoshi",
   typename: "AopdSatoshiProof",
   decidedBy: "officer",
+  leavesForReview: false,
   decisionReasons: ["THIRD_PARTY_WALLET", "WRONG_AMOUNT", "WRONG_SENDER", "WRONG_RECIPIENT", "TRANSACTION_FAILED", "OTHER"],
   exportColumns: {
     request: [

@@ -200,7 +200,9 @@ export async function acceptProofSignature(
   }
 
   const address = proof.address ?? canonicalAddress(family, resolved.address);
-  const listed = await listedUnderRefusal(db, config, proof.asset, address);
+  // Every address the signer's key controls, screened with the proven one (docs/screening.md).
+  const keyAddresses = verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, signerKey: verification.signerKey }) : [];
+  const listed = await listedUnderRefusal(db, config, proof.asset, address, keyAddresses);
   try {
     const verified = await changeProofStatus(db, proof.id, {
       action: "verified",
@@ -211,20 +213,20 @@ export async function acceptProofSignature(
       set: {
         // A valid signature for a listed address (refusal policy) proves control of it, but is left for review: never VERIFIED on its own.
         status: listed ? "SUBMITTED" : "VERIFIED",
+        // What makes it an officer's to decide (`officerDecides`, assess-signature-proof.ts).
+        left_for_review: listed ? "screening" : null,
         address,
         signature: resolved.signature,
         xpub: resolved.xpub ?? null,
         due_at: null,
         // A contract's acceptance is recorded with the block it was asked at, so the check can be repeated there.
-        signature_scheme: scheme === "none" || listed ? null : scheme,
+        signature_scheme: scheme === "none" ? null : scheme,
         contract_check_block_height: contractCheck ? String(contractCheck.blockHeight) : null,
         signature_script: verification.ok && verification.script ? JSON.stringify(verification.script) : null,
         // Set: the signature is over this sign-in message, and its nonce is used.
         signed_message: signedMessage,
-        // Every address the signer's key controls, screened with the proven one in this UPDATE (docs/screening.md).
-        key_addresses: keyAddressesJson(
-          verification.ok ? keyAddressesOf({ assetFamily: family, address: resolved.address, signerKey: verification.signerKey }) : [],
-        ),
+        // Every address the signer's key controls (docs/screening.md), screened again by the table's trigger in this UPDATE, as the check above screened them.
+        key_addresses: keyAddressesJson(keyAddresses),
       },
       audit: {
         origin,
@@ -256,16 +258,25 @@ export async function acceptProofSignature(
 /**
  * Threat: a sanctioned party proving an address and getting VERIFIED (and a receipt) because the
  * refusal policy looked only at the request, while an AOPP request without an address learns the
- * address from the signature. So under `AOPD_SCREENING_POLICY=refuse` the proven address is screened
- * before the status is written; a LISTED one is returned with what matched, for the review entry.
+ * address from the signature; or proving a clear address of a key whose other address is listed
+ * (the same key's P2PKH beside its P2WPKH, its TRON address beside its EVM one). So under
+ * `AOPD_SCREENING_POLICY=refuse` the proven address and its key's siblings are screened before the
+ * status is written, as the table's trigger screens them; a LISTED result is returned with what
+ * matched, for the review entry.
  */
-async function listedUnderRefusal(db: Kysely<AopdDatabase>, config: AopdConfig, asset: string, address: string): Promise<Screening | null> {
+async function listedUnderRefusal(
+  db: Kysely<AopdDatabase>,
+  config: AopdConfig,
+  asset: string,
+  address: string,
+  keyAddresses: readonly KeyAddress[],
+): Promise<Screening | null> {
   if (config.screening.policy !== "refuse") return null;
-  const screening = await screenAddress(db, asset, address);
+  const screening = await screenAddress(db, asset, address, keyAddresses);
   return screening.status === "LISTED" ? screening : null;
 }
 
-/** The screening as the officer reads it on the trail: the list, its version and the entry that matched. */
+/** The screening as the officer reads it on the trail: the list, its version, the entry that matched and which of the key's addresses it matched. */
 function screeningNamed(screening: Screening) {
   const entry = screening.matchedEntry;
   return {
@@ -273,6 +284,9 @@ function screeningNamed(screening: Screening) {
     list: screening.list,
     listVersion: screening.listVersion,
     entry: entry ? `${entry.asset} ${entry.address}${entry.sdnUid ? ` (SDN uid ${entry.sdnUid})` : ""}` : null,
+    // `PROVEN_ADDRESS`, or the form of the key's sibling address that the list names (P2PKH, TRON, ...).
+    matchedForm: screening.matchedForm,
+    matchedAddress: screening.matchedAddress,
   };
 }
 

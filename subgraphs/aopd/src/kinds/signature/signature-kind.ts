@@ -9,13 +9,16 @@ const signature = (proof: Proof): SignatureProof | undefined => (proof.__typenam
 /**
  * The signature proof (AOPP): the customer's wallet signs a message with the key of the address,
  * through an AOPP callback or the portal (`acceptProofSignature`); a verified signature is the
- * decision, so no officer decides it. Requested with `requestAoppProof`.
+ * decision, so no officer decides it, unless screening left it for review (a LISTED address under
+ * the refusal policy): an officer then decides it (`assessSignatureProof`). Requested with `requestAoppProof`.
  */
 export const signatureKind: ProofKindModule<"signature"> = {
   name: "signature",
   typename: "AopdSignatureProof",
   decidedBy: "evidence",
-  decisionReasons: [],
+  // Under AOPD_SCREENING_POLICY=refuse a listed address's signature is left for review (accept-proof-signature.ts).
+  leavesForReview: true,
+  decisionReasons: ["SANCTIONED_ADDRESS", "OTHER"],
   exportColumns: {
     address: [
       {
