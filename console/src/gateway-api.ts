@@ -1,3 +1,4 @@
+import { documentText, type SchemaChecked, type TypedDocument } from "./graphql/graphql.js";
 import type { OfficerSession } from "./officer-session.js";
 
 export interface ApiErrorEntry {
@@ -27,13 +28,21 @@ export function gatewayApi(session: OfficerSession) {
   }
   return {
     authorized,
-    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+    /**
+     * Sends a document typed from the schema (`graphql()` of graphql/graphql.ts): its variables
+     * are checked against the operation's, the answer is its result type, and a document that
+     * names a field or type the schema does not have is refused by the type check.
+     */
+    async graphql<Result, Variables>(
+      document: TypedDocument<Result, Variables> & SchemaChecked<Result, Variables>,
+      ...[variables]: Record<string, never> extends Variables ? [variables?: Variables] : [variables: Variables]
+    ): Promise<Result> {
       const response = await authorized("/graphql", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query: documentText(document as TypedDocument<unknown, never>), variables: variables ?? {} }),
       });
-      const body = (await response.json()) as { data?: T; errors?: ApiErrorEntry[] };
+      const body = (await response.json()) as { data?: Result; errors?: ApiErrorEntry[] };
       if (body.errors?.length) throw new ApiError(body.errors);
       if (!body.data) throw new ApiError([{ message: `HTTP ${response.status}` }]);
       return body.data;

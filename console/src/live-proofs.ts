@@ -1,6 +1,22 @@
 import { createClient, type Client } from "graphql-ws";
+import { documentText, graphql, type ResultOf, type SchemaChecked, type VariablesOf } from "./graphql/graphql.js";
 import { proofFields, type Proof } from "./proof-fields.js";
 import type { OfficerSession } from "./officer-session.js";
+
+/** Every proof event, after the cursor where one is given (resuming after a lost connection). */
+const proofEvents = graphql(
+  `
+    subscription LiveProofs($after: String) {
+      aopdProofs(after: $after) {
+        ...ProofFields
+      }
+    }
+  `,
+  [proofFields],
+);
+
+// The subscription is sent by graphql-ws, not `gatewayApi`: the same check that its selection is the schema's.
+const _proofEventsChecked: SchemaChecked<ResultOf<typeof proofEvents>, VariablesOf<typeof proofEvents>> = {};
 
 /** Longest wait between two reconnection attempts. @default 15_000 // 15 seconds */
 const maxBackoffMs = 15_000;
@@ -48,8 +64,8 @@ export function liveProofs(session: OfficerSession, onStateChange: (connected: b
       attempt += 1;
       setTimeout(connect, Math.min(maxBackoffMs, 500 * 2 ** attempt));
     };
-    current.subscribe<{ aopdProofs: Proof }>(
-      { query: `subscription($after: String) { aopdProofs(after: $after) { ${proofFields} } }`, variables: { after: lastCursor ?? null } },
+    current.subscribe<ResultOf<typeof proofEvents>>(
+      { query: documentText(proofEvents), variables: { after: lastCursor ?? null } satisfies VariablesOf<typeof proofEvents> },
       {
         next: ({ data }) => {
           if (!data) return;

@@ -1,12 +1,13 @@
 import "./style.css";
 import { loadConsoleConfig } from "./console-config.js";
-import type { ConsoleContext, ConsoleProofKind } from "./console-context.js";
+import { proofKindFields, type ConsoleContext } from "./console-context.js";
 import { h } from "@compliance-graph/web-dom";
 import { gatewayApi } from "./gateway-api.js";
 import { liveProofs } from "./live-proofs.js";
 import { applyOperatorTheme, operatorLogoUrl, operatorThemeFields } from "./operator-theme.js";
 import { startOfficerSession } from "./officer-session.js";
-import type { Asset, ProofKind } from "./proof-fields.js";
+import { assetFields, type Asset, type ProofKind } from "./proof-fields.js";
+import { graphql } from "./graphql/graphql.js";
 import { proofDetail } from "./screens/proof-detail.js";
 import { proofsOverview } from "./screens/proofs-overview.js";
 import { requestProof } from "./screens/request-proof.js";
@@ -15,6 +16,35 @@ import { currentLanguage, formatNumber, languages, setLanguage, t } from "./tran
 import { restoreDrafts } from "./form-drafts.js";
 
 const app = document.getElementById("app")!;
+
+/** Read once at start: the assets, the proof kinds (which an officer decides, their reason codes, four eyes) and the operator's look. */
+const startQuery = graphql(
+  `
+    query ConsoleStart {
+      aopd {
+        configuration {
+          supportedAssets {
+            ...SupportedAssetFields
+          }
+          proofKinds {
+            ...ConsoleProofKindFields
+          }
+        }
+        ...OperatorThemeFields
+      }
+    }
+  `,
+  [assetFields, proofKindFields, operatorThemeFields],
+);
+
+/** The review queue's count in the navigation: the SUBMITTED proofs. */
+const queueCountQuery = graphql(`
+  query QueueCount {
+    aopd {
+      proofsCount(filter: { is: { any: { status: [SUBMITTED] } } })
+    }
+  }
+`);
 
 async function start(): Promise<void> {
   setLanguage(currentLanguage());
@@ -30,14 +60,10 @@ async function start(): Promise<void> {
     connected = now;
     showConnection();
   });
-  const { aopd } = await api.graphql<{
-    aopd: { configuration: { supportedAssets: Asset[]; proofKinds: ({ name: ProofKind } & ConsoleProofKind)[] }; theme: string; logo: string };
-  }>(
-    `{ aopd { configuration { supportedAssets { asset name symbol network standard addressFamily decimals } proofKinds { name decidedByOfficer decidedByOfficerWhenLeftForReview decisionReasons fourEyes } } ${operatorThemeFields} } }`,
-  );
+  const { aopd } = await api.graphql(startQuery);
   applyOperatorTheme(document.documentElement, aopd.theme);
   const logo = operatorLogoUrl(aopd.logo);
-  const assets = new Map(aopd.configuration.supportedAssets.map((asset) => [asset.asset, asset]));
+  const assets = new Map<string, Asset>(aopd.configuration?.supportedAssets.map((asset) => [asset.asset, asset]));
 
   let cleanups: (() => void)[] = [];
   const main = h("main", { id: "main" });
@@ -48,7 +74,8 @@ async function start(): Promise<void> {
     api,
     live,
     assets,
-    proofKinds: new Map(aopd.configuration.proofKinds.map(({ name, ...kind }) => [name, kind])),
+    // The API names kinds as strings; the console knows the ones it has screens for (ProofKind), and a kind it does not know is never looked up.
+    proofKinds: new Map(aopd.configuration?.proofKinds.map(({ name, ...kind }) => [name as ProofKind, kind])),
     navigate(path, replace = false) {
       if (replace) history.replaceState(null, "", path);
       else history.pushState(null, "", path);
@@ -58,7 +85,7 @@ async function start(): Promise<void> {
   };
 
   const refreshQueueCount = async () => {
-    const data = await api.graphql<{ aopd: { proofsCount: number } }>(`{ aopd { proofsCount(filter: { is: { any: { status: [SUBMITTED] } } }) } }`);
+    const data = await api.graphql(queueCountQuery);
     queueCount.textContent = ` (${formatNumber(data.aopd.proofsCount)})`;
   };
   live.listen(() => void refreshQueueCount().catch(() => undefined));

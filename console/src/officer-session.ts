@@ -1,14 +1,21 @@
 import { UserManager, WebStorageStateStore, type User } from "oidc-client-ts";
 import type { ConsoleConfig } from "./console-config.js";
 import { saveDrafts } from "./form-drafts.js";
+import type { Role } from "./graphql/api-values.js";
 
-/** The console's roles: each screen and control shows only when the token carries its role. */
-export type Role = "proofs:read" | "proofs:export" | "proofs:write" | "proofs:assess" | "audit:read";
+/**
+ * The roles the token carries, asked by the roles the API names (`Role`, from the schema's
+ * `@requiresRole`): each screen and control shows only when the token carries its role, and a
+ * role the API does not name fails the type check.
+ */
+export interface Roles {
+  has(role: Role): boolean;
+}
 
 export interface OfficerSession {
   user: User;
   name: string;
-  roles: Set<string>;
+  roles: Roles;
   /** The access token, renewed first when it is about to expire. */
   accessToken(): Promise<string>;
   /** After the API refused the token (401): renew it once, or sign in again. */

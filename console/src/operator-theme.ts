@@ -1,3 +1,5 @@
+import { graphql } from "./graphql/graphql.js";
+
 /**
  * The operator's look, the same the customer portal wears: `theme` (AOPD_THEME_FILE: colours,
  * typography, shape) and `logo` (AOPD_LOGO_FILE, an SVG), read through the public API
@@ -13,7 +15,12 @@ export interface OperatorTheme {
 }
 
 /** The GraphQL selection that reads both (beside `configuration`, in one request at start). */
-export const operatorThemeFields = "theme logo";
+export const operatorThemeFields = graphql(`
+  fragment OperatorThemeFields on Aopd {
+    theme
+    logo
+  }
+`);
 
 const cssName = (name: string) => `--color-${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 

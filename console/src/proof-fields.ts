@@ -1,103 +1,177 @@
+import { graphql, type ResultOf } from "./graphql/graphql.js";
+import type { AopdScreeningStatus } from "./graphql/api-values.js";
+
+/**
+ * A union of object types (a proof of any kind) read as one object: the fields all kinds share as
+ * they are, each kind's own fields optional. A screen reads `proof.txId` without narrowing first
+ * (absent on kinds that have none), and every field's type is still the schema's.
+ */
+export type Flattened<Union> = Pick<Union, keyof Union> & {
+  [Key in Union extends unknown ? keyof Union : never]?: Union extends { [Own in Key]?: infer Value } ? Value : never;
+};
+
+/** A proof's sanctions screening (`AopdScreening`, docs/screening.md): one selection wherever a screening is shown. */
+export const screeningFields = graphql(`
+  fragment ProofScreeningFields on AopdScreening {
+    status
+    list
+    listVersion
+    screenedAt
+    matchedEntry {
+      asset
+      address
+      sdnUid
+      sdnName
+    }
+    matchedForm
+    matchedAddress
+  }
+`);
+
 /** The fields every screen reads of a proof, per kind: one fragment so the table, the detail and live events agree. */
-export const proofFields = `
-  __typename id address customerId asset status comment createdAt updatedAt dueAt eventCursor
-  screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } matchedForm matchedAddress }
-  ... on AopdSignatureProof { format message signature xpub signatureScheme contractCheckBlockHeight leftForReview assessment }
-  ... on AopdSatoshiProof { amount senderAddress depositAddress txId assessment blockHeight confirmations failureReason blockHash amountReceived amountReceivedUnits transactionSenders }
-  ... on AopdMediaProof { contentType byteSize sha256 uploadedAt assessment mediaUrl }
-`;
+export const proofFields = graphql(
+  `
+    fragment ProofFields on AopdProof {
+      __typename
+      id
+      address
+      customerId
+      asset
+      status
+      comment
+      createdAt
+      updatedAt
+      dueAt
+      eventCursor
+      screening {
+        ...ProofScreeningFields
+      }
+      ... on AopdSignatureProof {
+        format
+        message
+        signature
+        xpub
+        signatureScheme
+        contractCheckBlockHeight
+        leftForReview
+        assessment
+      }
+      ... on AopdSatoshiProof {
+        amount
+        senderAddress
+        depositAddress
+        txId
+        assessment
+        blockHeight
+        confirmations
+        failureReason
+        blockHash
+        amountReceived
+        amountReceivedUnits
+        transactionSenders
+      }
+      ... on AopdMediaProof {
+        contentType
+        byteSize
+        sha256
+        uploadedAt
+        assessment
+        mediaUrl
+      }
+    }
+  `,
+  [screeningFields],
+);
 
 /** One entry of a decided kind's decision history (`AopdDecision`), as the detail shows it. */
-export interface ProofDecision {
-  action: "DECIDED" | "REOPENED" | "PROPOSED" | "CONFIRMED" | "REJECTED" | "REOPEN_PROPOSED";
-  decidedAt: string;
-  outcome: string | null;
-  reason: string | null;
-  reasonText: string | null;
-  comment: string | null;
-  decider: { subject: string; username: string | null; client: string; system: boolean };
-}
-
-const decisionSelection = "action decidedAt outcome reason reasonText comment decider { subject username client system }";
+export const decisionEntryFields = graphql(`
+  fragment DecisionEntryFields on AopdDecision {
+    action
+    decidedAt
+    outcome
+    reason
+    reasonText
+    comment
+    decider {
+      subject
+      username
+      client
+      system
+    }
+  }
+`);
 
 /** What the detail reads beside `proofFields`: the decision in force, the proposal awaiting a second officer, and the whole history. */
-export const decisionFields = `
-  ... on AopdSignatureProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
-  ... on AopdSatoshiProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
-  ... on AopdMediaProof { decision { ${decisionSelection} } proposal { ${decisionSelection} } decisions { ${decisionSelection} } }
-`;
+export const decisionFields = graphql(
+  `
+    fragment ProofDecisionFields on AopdProof {
+      ... on AopdSignatureProof {
+        decision {
+          ...DecisionEntryFields
+        }
+        proposal {
+          ...DecisionEntryFields
+        }
+        decisions {
+          ...DecisionEntryFields
+        }
+      }
+      ... on AopdSatoshiProof {
+        decision {
+          ...DecisionEntryFields
+        }
+        proposal {
+          ...DecisionEntryFields
+        }
+        decisions {
+          ...DecisionEntryFields
+        }
+      }
+      ... on AopdMediaProof {
+        decision {
+          ...DecisionEntryFields
+        }
+        proposal {
+          ...DecisionEntryFields
+        }
+        decisions {
+          ...DecisionEntryFields
+        }
+      }
+    }
+  `,
+  [decisionEntryFields],
+);
 
-export type ScreeningStatus = "CLEAR" | "LISTED" | "NOT_SCREENED";
+export type ProofDecision = ResultOf<typeof decisionEntryFields>;
+
+export type ScreeningStatus = AopdScreeningStatus;
 
 /** The proof's address checked against the sanctions list (`AopdScreening`, docs/screening.md). */
-export interface ProofScreening {
-  status: ScreeningStatus;
-  list: string | null;
-  listVersion: string | null;
-  screenedAt: string | null;
-  matchedEntry: { asset: string; address: string; sdnUid: string | null; sdnName: string | null } | null;
-  /** Which of the proof's addresses matched: the proven one or a sibling its key controls (`AopdScreenedAddressForm`). */
-  matchedForm: string | null;
-  matchedAddress: string | null;
-}
+export type ProofScreening = ResultOf<typeof screeningFields>;
 
-export type ProofKind = "signature" | "satoshi" | "media";
+/** A proof kind: the API's kind conditions of `AopdProofFilterInput.is` (all but `any`), as `configuration.proofKinds` names them. */
+export type ProofKind = Exclude<keyof NonNullable<ReturnType<typeof graphql.scalar<"AopdProofFilterInput">>["is"]>, "any">;
 
-export interface Proof {
-  __typename: "AopdSignatureProof" | "AopdSatoshiProof" | "AopdMediaProof";
-  id: string;
-  address: string | null;
-  customerId: string;
-  asset: string;
-  status: string;
-  comment: string | null;
-  createdAt: string;
-  updatedAt: string;
-  dueAt: string | null;
-  eventCursor: string | null;
-  screening: ProofScreening;
-  format?: string | null;
-  message?: string;
-  signature?: string | null;
-  xpub?: string | null;
-  signatureScheme?: string | null;
-  contractCheckBlockHeight?: number | null;
-  /** Why its signature left a signature proof to an officer (`SCREENING`); null when the signature decided it. */
-  leftForReview?: "SCREENING" | null;
-  amount?: string;
-  senderAddress?: string;
-  depositAddress?: string;
-  txId?: string | null;
-  assessment?: string | null;
-  blockHeight?: number | null;
-  confirmations?: number | null;
-  failureReason?: string | null;
-  blockHash?: string | null;
-  amountReceived?: string | null;
-  amountReceivedUnits?: string | null;
-  transactionSenders?: string[] | null;
-  contentType?: string | null;
-  byteSize?: number | null;
-  sha256?: string | null;
-  uploadedAt?: string | null;
-  mediaUrl?: string;
-  decision?: ProofDecision | null;
-  proposal?: ProofDecision | null;
-  decisions?: ProofDecision[];
-}
+/** A proof as `proofFields` reads it. */
+export type Proof = Flattened<ResultOf<typeof proofFields>>;
 
 export function kindOf(proof: Pick<Proof, "__typename">): ProofKind {
   return proof.__typename === "AopdSatoshiProof" ? "satoshi" : proof.__typename === "AopdMediaProof" ? "media" : "signature";
 }
 
-export interface Asset {
-  asset: string;
-  name: string;
-  symbol: string | null;
-  network: string | null;
-  /** The token standard (ERC-20, TRC-20, ...); null for a network's native asset. */
-  standard: string | null;
-  /** How its addresses are written (bitcoin, ethereum, solana, tron, lightning), when known. */
-  addressFamily: string | null;
-  decimals: number | null;
-}
+/** What the console reads of each asset of `configuration.supportedAssets` (main.ts). */
+export const assetFields = graphql(`
+  fragment SupportedAssetFields on AopdSupportedAsset {
+    asset
+    name
+    symbol
+    network
+    standard
+    addressFamily
+    decimals
+  }
+`);
+
+/** An asset: its DTI code, name, symbol, network, token standard (null for a network's native asset), how its addresses are written, decimals. */
+export type Asset = ResultOf<typeof assetFields>;

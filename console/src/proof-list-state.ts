@@ -1,4 +1,9 @@
+import { AopdProofSortField, AopdProofStatus, AopdScreeningStatus, type AopdSortDirection } from "./graphql/api-values.js";
+import type { graphql } from "./graphql/graphql.js";
 import type { ProofKind } from "./proof-fields.js";
+
+/** The API's filter of proofs (`AopdProofFilterInput`), as the schema types it. */
+export type ProofFilter = ReturnType<typeof graphql.scalar<"AopdProofFilterInput">>;
 
 /**
  * The overview's filter, sort and page as the address bar carries them, so a link can be shared
@@ -6,9 +11,9 @@ import type { ProofKind } from "./proof-fields.js";
  * &customerMatch=pattern&sort=CREATED_AT:DESC&page=2&size=50`.
  */
 export interface ProofListState {
-  statuses: string[];
+  statuses: AopdProofStatus[];
   /** Screening results to show (`CLEAR`, `LISTED`, `NOT_SCREENED`); empty shows every proof. */
-  screenings: string[];
+  screenings: AopdScreeningStatus[];
   kind: ProofKind | "";
   asset: string;
   id: string;
@@ -18,15 +23,21 @@ export interface ProofListState {
   comment: string;
   createdFrom: string;
   createdTo: string;
-  sortField: string;
-  sortDirection: "ASC" | "DESC";
+  sortField: AopdProofSortField;
+  sortDirection: AopdSortDirection;
   page: number;
   size: number;
 }
 
-export const statuses = ["PENDING", "SUBMITTED", "VERIFIED", "FAILED", "EXPIRED"];
-export const screeningStatuses = ["LISTED", "CLEAR", "NOT_SCREENED"];
-export const sortFields = ["CREATED_AT", "ID", "ADDRESS", "CUSTOMER_ID", "ASSET", "STATUS", "SCREENING", "COMMENT"];
+/** The statuses, screening results and sort fields the form offers: the API's enums, so one added there is offered here. */
+export const statuses: readonly AopdProofStatus[] = AopdProofStatus;
+/** LISTED first: the result an officer looks for. */
+export const screeningStatuses: readonly AopdScreeningStatus[] = ["LISTED", ...AopdScreeningStatus.filter((status) => status !== "LISTED")];
+/** The default order (newest first by creation) first. */
+export const sortFields: readonly AopdProofSortField[] = ["CREATED_AT", ...AopdProofSortField.filter((field) => field !== "CREATED_AT")];
+
+/** Whether `value` (from the address bar or a form) is one of `values`. */
+export const isOneOf = <Value extends string>(values: readonly Value[], value: string | undefined): value is Value => values.includes(value as Value);
 export const pageSizes = [25, 50, 100, 200];
 
 export function readListState(search: string): ProofListState {
@@ -35,8 +46,8 @@ export function readListState(search: string): ProofListState {
   const kind = params.get("kind") ?? "";
   const size = Number(params.get("size") ?? 50);
   return {
-    statuses: (params.get("status") ?? "").split(",").filter((status) => statuses.includes(status)),
-    screenings: (params.get("screening") ?? "").split(",").filter((screening) => screeningStatuses.includes(screening)),
+    statuses: (params.get("status") ?? "").split(",").filter((status) => isOneOf(statuses, status)),
+    screenings: (params.get("screening") ?? "").split(",").filter((screening) => isOneOf(screeningStatuses, screening)),
     kind: kind === "signature" || kind === "satoshi" || kind === "media" ? kind : "",
     asset: params.get("asset") ?? "",
     id: params.get("id") ?? "",
@@ -46,7 +57,7 @@ export function readListState(search: string): ProofListState {
     comment: params.get("comment") ?? "",
     createdFrom: params.get("from") ?? "",
     createdTo: params.get("to") ?? "",
-    sortField: sortFields.includes(sortField ?? "") ? sortField! : "CREATED_AT",
+    sortField: isOneOf(sortFields, sortField) ? sortField : "CREATED_AT",
     sortDirection: sortDirection === "ASC" ? "ASC" : "DESC",
     page: Math.max(1, Math.floor(Number(params.get("page") ?? 1)) || 1),
     size: pageSizes.includes(size) ? size : 50,
@@ -74,8 +85,8 @@ export function writeListState(state: ProofListState): string {
 }
 
 /** The API's `AopdProofFilterInput` for the state; undefined matches every proof. */
-export function filterOf(state: ProofListState): Record<string, unknown> | undefined {
-  const any: Record<string, unknown> = {};
+export function filterOf(state: ProofListState): ProofFilter | undefined {
+  const any: NonNullable<NonNullable<ProofFilter["is"]>["any"]> = {};
   if (state.statuses.length) any.status = state.statuses;
   if (state.screenings.length) any.screening = { status: state.screenings };
   if (state.asset) any.asset = { eq: state.asset };
@@ -87,7 +98,7 @@ export function filterOf(state: ProofListState): Record<string, unknown> | undef
   if (state.createdFrom) createdAt.gte = new Date(state.createdFrom).toISOString();
   if (state.createdTo) createdAt.lt = new Date(state.createdTo).toISOString();
   if (Object.keys(createdAt).length) any.createdAt = createdAt;
-  const is: Record<string, unknown> = {};
+  const is: NonNullable<ProofFilter["is"]> = {};
   if (Object.keys(any).length) is.any = any;
   if (state.kind) is[state.kind] = {};
   return Object.keys(is).length ? { is } : undefined;

@@ -27,7 +27,7 @@ export function assetPicker(
   const filter = h("input", { id: filterId, type: "search", autocomplete: "off", "aria-controls": listId, "aria-describedby": countId }) as HTMLInputElement;
   const list = h("select", { id: listId, name: "asset", size: "6", required: true }) as HTMLSelectElement;
   const count = h("p", { id: countId, class: "hint", role: "status" });
-  const byCode = new Map(sorted.map((asset) => [asset.asset, asset]));
+  const byCode = new Map<string, Asset>(sorted.map((asset) => [asset.asset, asset]));
   const selected = () => byCode.get(list.value);
   const fill = (notify: boolean) => {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);

@@ -1,24 +1,32 @@
 import { h } from "@compliance-graph/web-dom";
+import type { Role } from "../graphql/api-values.js";
+import { graphql, type ResultOf } from "../graphql/graphql.js";
 import { formatDate, t, textOr } from "../translations.js";
 
 /** The role that reads a proof's `history` (and the whole trail): docs/authorization.md. */
-export const auditRole = "audit:read";
+export const auditRole: Role = "audit:read";
 
 /** One entry of a proof's audit trail (`AopdAuditEntry`), as the detail shows it. */
-export interface AuditEntry {
-  seq: string;
-  occurredAt: string;
-  action: string;
-  actor: { subject: string; username: string | null; client: string; system: boolean };
-  requestId: string | null;
-  details: string;
-}
+export const auditEntryFields = graphql(`
+  fragment AuditEntryFields on AopdAuditEntry {
+    seq
+    occurredAt
+    action
+    actor {
+      subject
+      username
+      client
+      system
+    }
+    requestId
+    details
+  }
+`);
+
+export type AuditEntry = ResultOf<typeof auditEntryFields>;
 
 /** Most entries `history` answers (the API's bound, oldest first); a proof with more shows a note that the rest is on the trail. */
 const historyLimit = 1000;
-
-/** What the detail selects of `history` when the user holds audit:read (the gateway refuses the whole query otherwise). */
-export const historyFields = "history { seq occurredAt action actor { subject username client system } requestId details }";
 
 /** Who acted, as a person reads it: aopd's own jobs, the customer through the door they used, or the named user. */
 function actorLabel(actor: AuditEntry["actor"]): string {

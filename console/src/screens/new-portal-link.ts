@@ -1,11 +1,24 @@
 import { h } from "@compliance-graph/web-dom";
 import type { ConsoleContext } from "../console-context.js";
+import type { Role } from "../graphql/api-values.js";
+import { graphql } from "../graphql/graphql.js";
 import { t } from "../translations.js";
 import { proofLinks } from "./proof-links.js";
 import { refusalText } from "./proposal-settlement.js";
 
 /** The role that issues a new link: the one that requests proofs (docs/authorization.md). */
-export const newPortalLinkRole = "proofs:write";
+export const newPortalLinkRole: Role = "proofs:write";
+
+const issuePortalLink = graphql(`
+  mutation IssuePortalLink($id: ID!) {
+    aopd {
+      issuePortalLink(id: $id) {
+        portalUrl
+        aoppUri
+      }
+    }
+  }
+`);
 
 /**
  * A pending proof's new portal link (`issuePortalLink`), for an officer who no longer has the one
@@ -25,10 +38,7 @@ export function newPortalLink(context: ConsoleContext, proofId: string): HTMLEle
     confirm.addEventListener("click", async () => {
       confirm.disabled = true;
       try {
-        const data = await context.api.graphql<{ aopd: { issuePortalLink: { portalUrl: string; aoppUri: string | null } } }>(
-          `mutation IssuePortalLink($id: ID!) { aopd { issuePortalLink(id: $id) { portalUrl aoppUri } } }`,
-          { id: proofId },
-        );
+        const data = await context.api.graphql(issuePortalLink, { id: proofId });
         const { portalUrl, aoppUri } = data.aopd.issuePortalLink;
         section.replaceChildren(
           h("h2", {}, title),

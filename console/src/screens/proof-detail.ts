@@ -4,11 +4,12 @@ import { decideRole, reasonLabel } from "../decide-proof.js";
 import { h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
-import { decisionFields, kindOf, proofFields, type Proof, type ProofDecision } from "../proof-fields.js";
+import { graphql, type ResultOf } from "../graphql/graphql.js";
+import { decisionFields, kindOf, proofFields, type Flattened, type Proof, type ProofDecision } from "../proof-fields.js";
 import { formatDate, formatNumber, t, textOr } from "../translations.js";
-import { legalHoldRole, type LegalHold } from "../legal-hold.js";
+import { legalHoldFields, legalHoldRole } from "../legal-hold.js";
 import { listedNotice, screeningBadge, screeningHistory, screeningRows, type ScreeningChangeRecord } from "../proof-screening.js";
-import { auditHistory, auditRole, historyFields, type AuditEntry } from "./audit-history.js";
+import { auditEntryFields, auditHistory, auditRole, type AuditEntry } from "./audit-history.js";
 import { decisionForm } from "./decision-form.js";
 import { legalHoldForm } from "./legal-hold-form.js";
 import { mediaViewer } from "./media-viewer.js";
@@ -20,13 +21,91 @@ import { reopenForm } from "./reopen-form.js";
 type Row = [string, Node | string | null | undefined];
 
 /** What the detail reads beside the proof's fields: its legal hold and the commercial provider's screening (both proofs:read). */
-const holdAndProviderFields = "legalHold { since reason } providerScreening { provider status screenedAt identifications { category name } }";
+const holdAndProviderFields = graphql(
+  `
+    fragment HoldAndProviderFields on AopdProof {
+      legalHold {
+        ...LegalHoldFields
+      }
+      providerScreening {
+        provider
+        status
+        screenedAt
+        identifications {
+          category
+          name
+        }
+      }
+    }
+  `,
+  [legalHoldFields],
+);
 
-interface DetailProof extends Proof {
-  legalHold: LegalHold | null;
-  providerScreening: { provider: string; status: string; screenedAt: string; identifications: { category: string; name: string }[] } | null;
-  history?: AuditEntry[];
-}
+/** A proof event as the detail reads it: the history of users without audit:read, and the screening's changes. */
+const detailEventFields = graphql(`
+  fragment DetailEventFields on AopdProofEvent {
+    change
+    recordedAt
+    proof {
+      status
+      screening {
+        status
+        listVersion
+      }
+    }
+  }
+`);
+
+/** The detail for users without audit:read. */
+const detailQuery = graphql(
+  `
+    query Detail($filter: AopdProofFilterInput) {
+      aopd {
+        proofs(filter: $filter, limit: 1) {
+          ...ProofFields
+          ...ProofDecisionFields
+          ...HoldAndProviderFields
+        }
+        proofEvents(filter: $filter, limit: 100) {
+          events {
+            ...DetailEventFields
+          }
+        }
+      }
+    }
+  `,
+  [proofFields, decisionFields, holdAndProviderFields, detailEventFields],
+);
+
+/** The same with the proof's `history` from the audit trail: asked for only with audit:read, as the gateway refuses the whole query otherwise. */
+const detailWithHistoryQuery = graphql(
+  `
+    query DetailWithHistory($filter: AopdProofFilterInput) {
+      aopd {
+        proofs(filter: $filter, limit: 1) {
+          ...ProofFields
+          ...ProofDecisionFields
+          ...HoldAndProviderFields
+          history {
+            ...AuditEntryFields
+          }
+        }
+        proofEvents(filter: $filter, limit: 100) {
+          events {
+            ...DetailEventFields
+          }
+        }
+      }
+    }
+  `,
+  [proofFields, decisionFields, holdAndProviderFields, detailEventFields, auditEntryFields],
+);
+
+/** One proof as the detail reads it; `history` only for users with audit:read. */
+type DetailProof = Flattened<NonNullable<ResultOf<typeof detailQuery>["aopd"]>["proofs"][number]> & { history?: AuditEntry[] };
+
+/** A proof event as the detail reads it. */
+type DetailEvent = ResultOf<typeof detailEventFields>;
 
 /** A card of facts; those without a value are left out, and a card left with none says `empty` ("none yet") rather than nothing. */
 function facts(label: string, rows: Row[], empty = t("history.none")): HTMLElement {
@@ -83,14 +162,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
   // The audit trail is asked for only with audit:read: the gateway refuses a whole query naming `history` without it.
   const readsAudit = context.session.roles.has(auditRole);
   const read = async () => {
-    const data = await context.api.graphql<{ aopd: { proofs: DetailProof[]; proofEvents: { events: DetailEvent[] } } }>(
-      `query Detail($filter: AopdProofFilterInput) { aopd {
-        proofs(filter: $filter, limit: 1) { ${proofFields} ${decisionFields} ${holdAndProviderFields} ${readsAudit ? historyFields : ""} }
-        proofEvents(filter: $filter, limit: 100) { events { change recordedAt proof { status screening { status listVersion } } } }
-      } }`,
-      { filter: { is: { any: { id: { eq: id } } } } },
-    );
-    return data.aopd;
+    const variables = { filter: { is: { any: { id: { eq: id } } } } };
+    const data = readsAudit ? await context.api.graphql(detailWithHistoryQuery, variables) : await context.api.graphql(detailQuery, variables);
+    const proofs: DetailProof[] = data.aopd?.proofs ?? [];
+    return { proofs, proofEvents: data.aopd?.proofEvents ?? { events: [] } };
   };
   let shown: string | undefined;
   const render = async () => {
@@ -267,13 +342,6 @@ function decisionHistory(events: DetailEvent[], decisions: ProofDecision[]): HTM
       ? h("ol", {}, ...history.map((entry) => h("li", {}, `${formatDate(entry.at)}: ${entry.text}`)))
       : h("p", { class: "empty" }, t("history.none")),
   );
-}
-
-/** A proof event as the detail reads it: the history of users without audit:read, and the screening's changes. */
-interface DetailEvent {
-  change: string;
-  recordedAt: string;
-  proof: { status: string; screening: { status: string; listVersion: string | null } };
 }
 
 /**

@@ -1,18 +1,28 @@
 import type { ConsoleContext } from "../console-context.js";
 import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
+import type { Role } from "../graphql/api-values.js";
+import { graphql, type ResultOf } from "../graphql/graphql.js";
 import { formatDate, t } from "../translations.js";
 
 /** The role `proofReceipt` needs (docs/receipts.md): a receipt takes the proof's record out, as an export does. */
-export const receiptRole = "proofs:export";
+export const receiptRole: Role = "proofs:export";
 
-interface ProofReceipt {
-  jws: string;
-  keyId: string;
-  issuedAt: string;
-  expiresAt: string;
-  jwksPath: string;
-}
+const receiptQuery = graphql(`
+  query Receipt($id: ID!) {
+    aopd {
+      proofReceipt(id: $id) {
+        jws
+        keyId
+        issuedAt
+        expiresAt
+        jwksPath
+      }
+    }
+  }
+`);
+
+type ProofReceipt = NonNullable<ResultOf<typeof receiptQuery>["aopd"]>["proofReceipt"];
 
 /**
  * A VERIFIED proof's signed receipt (`proofReceipt`), for an officer to hand to an auditor or
@@ -29,12 +39,9 @@ export function proofReceipt(context: ConsoleContext, proofId: string): HTMLElem
     status.textContent = t("receipt.issuing");
     void (async () => {
       try {
-        const data = await context.api.graphql<{ aopd: { proofReceipt: ProofReceipt } }>(
-          `query Receipt($id: ID!) { aopd { proofReceipt(id: $id) { jws keyId issuedAt expiresAt jwksPath } } }`,
-          { id: proofId },
-        );
+        const data = await context.api.graphql(receiptQuery, { id: proofId });
         status.textContent = "";
-        result.replaceChildren(receiptView(context, proofId, data.aopd.proofReceipt));
+        if (data.aopd) result.replaceChildren(receiptView(context, proofId, data.aopd.proofReceipt));
       } catch (error) {
         status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
       } finally {

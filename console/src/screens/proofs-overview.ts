@@ -2,14 +2,26 @@ import type { ConsoleContext } from "../console-context.js";
 import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
+import { graphql } from "../graphql/graphql.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";
-import { filterOf, pageSizes, readListState, screeningStatuses, sortFields, statuses, writeListState, type ProofListState } from "../proof-list-state.js";
+import type { AopdProofSortField } from "../graphql/api-values.js";
+import {
+  filterOf,
+  isOneOf,
+  pageSizes,
+  readListState,
+  screeningStatuses,
+  sortFields,
+  statuses,
+  writeListState,
+  type ProofListState,
+} from "../proof-list-state.js";
 import { screeningBadge } from "../proof-screening.js";
 import { formatDate, t, textOr } from "../translations.js";
 import { assetDescription } from "./asset-picker.js";
 import { exportControls } from "./export-controls.js";
 
-const columns: { key: string; sort?: string }[] = [
+const columns: { key: string; sort?: AopdProofSortField }[] = [
   { key: "address", sort: "ADDRESS" },
   { key: "id", sort: "ID" },
   { key: "status", sort: "STATUS" },
@@ -135,10 +147,17 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
   const read = (): ProofListState => {
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? "").trim();
+    const sortField = text("sortField");
     return readListState(
       writeListState({
-        statuses: data.getAll("status").map(String),
-        screenings: data.getAll("screening").map(String),
+        statuses: data
+          .getAll("status")
+          .map(String)
+          .filter((status) => isOneOf(statuses, status)),
+        screenings: data
+          .getAll("screening")
+          .map(String)
+          .filter((screening) => isOneOf(screeningStatuses, screening)),
         kind: text("kind") as ProofListState["kind"],
         asset: text("asset"),
         id: text("id"),
@@ -148,7 +167,7 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
         comment: text("comment"),
         createdFrom: text("from"),
         createdTo: text("to"),
-        sortField: text("sortField"),
+        sortField: isOneOf(sortFields, sortField) ? sortField : "CREATED_AT",
         sortDirection: text("sortDirection") === "ASC" ? "ASC" : "DESC",
         page: 1,
         size: Number(text("size")),
@@ -166,6 +185,20 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
   return form;
 }
 
+const overviewQuery = graphql(
+  `
+    query Overview($filter: AopdProofFilterInput, $sort: [AopdProofSortInput!], $offset: Int!, $limit: Int!) {
+      aopd {
+        proofsCount(filter: $filter)
+        proofs(filter: $filter, sortOrder: $sort, offset: $offset, limit: $limit) {
+          ...ProofFields
+        }
+      }
+    }
+  `,
+  [proofFields],
+);
+
 /** The proofs overview: filters, the table, sorting by column, paging with the total, live updates, export. */
 export async function proofsOverview(context: ConsoleContext, root: HTMLElement): Promise<void> {
   const state = readListState(location.search);
@@ -181,13 +214,14 @@ export async function proofsOverview(context: ConsoleContext, root: HTMLElement)
   );
 
   const load = async () => {
-    const data = await context.api.graphql<{ aopd: { proofsCount: number; proofs: Proof[] } }>(
-      `query Overview($filter: AopdProofFilterInput, $sort: [AopdProofSortInput!], $offset: Int!, $limit: Int!) {
-        aopd { proofsCount(filter: $filter) proofs(filter: $filter, sortOrder: $sort, offset: $offset, limit: $limit) { ${proofFields} } }
-      }`,
-      { filter: filter ?? null, sort: [{ field: state.sortField, direction: state.sortDirection }], offset: (state.page - 1) * state.size, limit: state.size },
-    );
-    const { proofsCount: total, proofs } = data.aopd;
+    const data = await context.api.graphql(overviewQuery, {
+      filter: filter ?? null,
+      sort: [{ field: state.sortField, direction: state.sortDirection }],
+      offset: (state.page - 1) * state.size,
+      limit: state.size,
+    });
+    const total = data.aopd?.proofsCount ?? 0;
+    const proofs: Proof[] = data.aopd?.proofs ?? [];
     const pages = Math.max(1, Math.ceil(total / state.size));
     // A page past the last (an old link, proofs gone from the filter) shows the last one, not "page 999 of 1".
     if (state.page > pages) return context.navigate(`/console/${writeListState({ ...state, page: pages })}`, true);

@@ -3,7 +3,9 @@ import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressFitsFamily } from "../address-shape.js";
 import { fieldErrors, type FieldError } from "../field-errors.js";
-import type { ProofKind, ProofScreening } from "../proof-fields.js";
+import type { AopdAsset } from "../graphql/api-values.js";
+import { graphql, type ResultOf, type TypedDocument } from "../graphql/graphql.js";
+import { screeningFields, type ProofKind } from "../proof-fields.js";
 import { matchedEntryText } from "../proof-screening.js";
 import { t, textOr } from "../translations.js";
 import { assetDescription, assetPicker } from "./asset-picker.js";
@@ -24,16 +26,69 @@ const fieldsOf: Record<ProofKind, FieldSpec[]> = {
   media: [{ name: "expectedAddress", required: true }],
 };
 
-const mutations: Record<ProofKind, string> = {
-  signature: `mutation Request($input: AopdRequestAoppProofInput!) { aopd { result: requestAoppProof(input: $input) { portalUrl aoppUri proof { id } } } }`,
-  satoshi: `mutation Request($input: AopdRequestSatoshiProofInput!) { aopd { result: requestSatoshiProof(input: $input) { portalUrl id } } }`,
-  media: `mutation Request($input: AopdRequestMediaProofInput!) { aopd { result: requestMediaProof(input: $input) { portalUrl id } } }`,
+/**
+ * One document per kind. The form builds each kind's input from its fields (`fieldsOf`) and the
+ * API checks it; the documents' own selections are typed from the schema.
+ */
+const mutations: Record<ProofKind, TypedDocument<{ aopd: { result: RequestResult } | null }, { input: never }>> = {
+  signature: graphql(`
+    mutation RequestAoppProof($input: AopdRequestAoppProofInput!) {
+      aopd {
+        result: requestAoppProof(input: $input) {
+          portalUrl
+          aoppUri
+          proof {
+            id
+          }
+        }
+      }
+    }
+  `),
+  satoshi: graphql(`
+    mutation RequestSatoshiProof($input: AopdRequestSatoshiProofInput!) {
+      aopd {
+        result: requestSatoshiProof(input: $input) {
+          portalUrl
+          id
+        }
+      }
+    }
+  `),
+  media: graphql(`
+    mutation RequestMediaProof($input: AopdRequestMediaProofInput!) {
+      aopd {
+        result: requestMediaProof(input: $input) {
+          portalUrl
+          id
+        }
+      }
+    }
+  `),
 };
+
+/** What each kind's request answers: the portal link, and for AOPP the wallet's URI; the proof's id, directly or in `proof`. */
+type RequestResult = { portalUrl: string | null; aoppUri?: string; id?: string; proof?: { id: string } };
 
 /** The address a kind's request is for: the one screened before the request is sent. */
 const screenedField: Record<ProofKind, string> = { signature: "expectedAddress", satoshi: "senderAddress", media: "expectedAddress" };
 
-type AddressCheck = { screening: ProofScreening; refused: boolean };
+const screenQuery = graphql(
+  `
+    query Screen($asset: AopdAsset!, $address: String!) {
+      aopd {
+        check: screenAddress(asset: $asset, address: $address) {
+          refused
+          screening {
+            ...ProofScreeningFields
+          }
+        }
+      }
+    }
+  `,
+  [screeningFields],
+);
+
+type AddressCheck = NonNullable<ResultOf<typeof screenQuery>["aopd"]>["check"];
 
 /**
  * Requesting a proof: a form per kind, the asset picked from a list that shows each asset's
@@ -161,11 +216,12 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
 
   const send = async (input: Record<string, unknown>) => {
     try {
-      const answer = await context.api.graphql<{ aopd: { result: { portalUrl: string; aoppUri?: string; id?: string; proof?: { id: string } } } }>(
-        mutations[current],
-        { input },
-      );
+      // The input is built from the kind's fields at run time; the API checks it and names the field it refuses.
+      const answer = await context.api.graphql(mutations[current], { input: input as never });
+      if (!answer.aopd) throw new Error("The API answered without the request.");
       const { portalUrl, aoppUri } = answer.aopd.result;
+      // Set on every answer of a request (the schema makes it nullable because a proof read later has none).
+      if (!portalUrl) throw new Error("The API answered without the portal link.");
       const id = answer.aopd.result.id ?? answer.aopd.result.proof?.id ?? "";
       result.replaceChildren(await requestResult(id, portalUrl, aoppUri));
     } catch (error) {
@@ -187,7 +243,9 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
     if (typeof address !== "string") return send(input);
     let check: AddressCheck;
     try {
-      check = (await context.api.graphql<{ aopd: { check: AddressCheck } }>(screenQuery, { asset: input.asset, address })).aopd.check;
+      const answer = await context.api.graphql(screenQuery, { asset: input.asset as AopdAsset, address });
+      if (!answer.aopd) throw new Error("The API answered without the screening.");
+      check = answer.aopd.check;
     } catch (error) {
       if (error instanceof ApiError) showErrors(fieldErrors(error.errors, new Set(errors.keys()), labelOf));
       else general.textContent = t("common.failed");
@@ -210,8 +268,6 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
     confirmation.querySelector<HTMLElement>("button")?.focus();
   });
 }
-
-const screenQuery = `query Screen($asset: AopdAsset!, $address: String!) { aopd { check: screenAddress(asset: $asset, address: $address) { refused screening { status list listVersion screenedAt matchedEntry { asset address sdnUid sdnName } } } } }`;
 
 /**
  * The match shown before a request for a LISTED address: the list, its version and the entry.

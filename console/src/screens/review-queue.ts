@@ -2,16 +2,48 @@ import type { ConsoleContext } from "../console-context.js";
 import { h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
-import { kindOf, proofFields, type Proof } from "../proof-fields.js";
+import { graphql, type ResultOf } from "../graphql/graphql.js";
+import { kindOf, proofFields, type Flattened } from "../proof-fields.js";
 import { screeningCellWithEntry } from "../proof-screening.js";
+import { formatDate, t } from "../translations.js";
 
 /** Whether a second officer is awaited (four eyes), and for which outcome: the queue says so per row. */
-const proposalFields = `
-  ... on AopdSignatureProof { proposal { outcome } }
-  ... on AopdSatoshiProof { proposal { outcome } }
-  ... on AopdMediaProof { proposal { outcome } }
-`;
-import { formatDate, t } from "../translations.js";
+const proposalFields = graphql(`
+  fragment QueueProposalFields on AopdProof {
+    ... on AopdSignatureProof {
+      proposal {
+        outcome
+      }
+    }
+    ... on AopdSatoshiProof {
+      proposal {
+        outcome
+      }
+    }
+    ... on AopdMediaProof {
+      proposal {
+        outcome
+      }
+    }
+  }
+`);
+
+const queueQuery = graphql(
+  `
+    query Queue($filter: AopdProofFilterInput, $limit: Int!) {
+      aopd {
+        proofsCount(filter: $filter)
+        proofs(filter: $filter, sortOrder: [{ field: CREATED_AT, direction: ASC }], limit: $limit) {
+          ...ProofFields
+          ...QueueProposalFields
+        }
+      }
+    }
+  `,
+  [proofFields, proposalFields],
+);
+
+type QueueProof = NonNullable<ResultOf<typeof queueQuery>["aopd"]>["proofs"][number];
 
 /** Most proofs the queue lists at once, oldest first. @default 200 */
 const queueLimit = 200;
@@ -22,11 +54,10 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
   const holder = h("div", { class: "table-holder" });
   root.replaceChildren(h("h1", {}, t("queue.title")), status, holder);
   const load = async () => {
-    const filter = { is: { any: { status: ["SUBMITTED"] } } };
-    const data = await context.api.graphql<{ aopd: { proofsCount: number; proofs: Proof[] } }>(
-      `query Queue($filter: AopdProofFilterInput, $limit: Int!) { aopd { proofsCount(filter: $filter) proofs(filter: $filter, sortOrder: [{ field: CREATED_AT, direction: ASC }], limit: $limit) { ${proofFields} ${proposalFields} } } }`,
-      { filter, limit: queueLimit },
-    );
+    const answer = await context.api.graphql(queueQuery, { filter: { is: { any: { status: ["SUBMITTED"] } } }, limit: queueLimit });
+    // Each kind's own fields read as optional (a proposal only where the kind has four eyes).
+    const proofs: Flattened<QueueProof>[] = answer.aopd?.proofs ?? [];
+    const data = { aopd: { proofsCount: answer.aopd?.proofsCount ?? 0, proofs } };
     status.textContent = t("queue.count", { count: data.aopd.proofsCount });
     holder.replaceChildren(
       data.aopd.proofs.length
