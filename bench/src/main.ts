@@ -21,6 +21,7 @@ import { chainChecksScenario } from "./scenarios/chain-checks.js";
 import { mediaTransferScenario } from "./scenarios/media-transfer.js";
 import { subscriptionCapsScenario } from "./scenarios/subscription-caps.js";
 import { proofReceiptsScenario } from "./scenarios/proof-receipts.js";
+import { usageRecordingScenario } from "./scenarios/usage-recording.js";
 import { auditTrailScenario } from "./scenarios/audit-trail.js";
 import { auditLogScenario } from "./scenarios/audit-log.js";
 import { sanctionsScreeningScenario } from "./scenarios/sanctions-screening.js";
@@ -51,6 +52,7 @@ const scenarios: BenchmarkScenario[] = [
   subscriptionCapsScenario,
   tracingCostScenario,
   proofReceiptsScenario,
+  usageRecordingScenario,
   auditTrailScenario,
   auditLogScenario,
   sanctionsScreeningScenario,

@@ -11,3 +11,6 @@ export { SubscriptionCloseCode } from "./subscriptions/subscription-close-code.j
 export { defaultSubscriptionLimits, subscriptionLimitsFromEnv, type SubscriptionLimits } from "./subscriptions/subscription-limits.js";
 export { quotaSettingsFromEnv, type QuotaLimits, type QuotaSettings } from "./quotas/quota-settings.js";
 export { createQuotaDoor, type QuotaDoor } from "./quotas/quota-door.js";
+export { GatewayMetrics } from "./gateway-metrics.js";
+export { createUsageRecorder, type UsageRecorder } from "./usage/usage-recorder.js";
+export { createOperationUsage, type OperationUsage } from "./usage/operation-usage.js";

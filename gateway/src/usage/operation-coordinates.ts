@@ -110,6 +110,20 @@ export function operationCoordinates(schema: GraphQLSchema, document: DocumentNo
   };
 }
 
+/**
+ * The coordinate texts of each input type's members (`AopdProofFilter.status`,
+ * `AopdProofStatus.VERIFIED`), made once per type and member: a request's variables then add
+ * strings that already exist to its set, rather than building each anew.
+ */
+const memberCoordinates = new WeakMap<GraphQLInputType, Map<string, string>>();
+function memberCoordinate(type: GraphQLInputType & { name: string }, member: string): string {
+  let members = memberCoordinates.get(type);
+  if (!members) memberCoordinates.set(type, (members = new Map()));
+  let coordinate = members.get(member);
+  if (coordinate === undefined) members.set(member, (coordinate = `${type.name}.${member}`));
+  return coordinate;
+}
+
 /** Deep enough for any input a sane client sends; the walk of a hostile one stops there. */
 const maxInputDepth = 16;
 
@@ -122,7 +136,7 @@ function valueCoordinates(type: GraphQLInputType, value: unknown, into: Set<stri
     return;
   }
   if (isEnumType(type)) {
-    if (typeof value === "string" && type.getValue(value)) into.add(`${type.name}.${value}`);
+    if (typeof value === "string" && type.getValue(value)) into.add(memberCoordinate(type, value));
     return;
   }
   if (isInputObjectType(type) && typeof value === "object") {
@@ -131,7 +145,7 @@ function valueCoordinates(type: GraphQLInputType, value: unknown, into: Set<stri
     for (const [key, fieldValue] of Object.entries(value as Record<string, unknown>)) {
       const field = fields[key];
       if (!field) continue;
-      into.add(`${type.name}.${key}`);
+      into.add(memberCoordinate(type, key));
       valueCoordinates(field.type, fieldValue, into, depth + 1);
     }
   }
