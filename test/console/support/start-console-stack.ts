@@ -25,6 +25,12 @@ export interface ConsoleStack {
   query(query: string, token: string, variables?: Record<string, unknown>): Promise<GraphQLBody>;
   /** A network cut for WebSockets only: cuts the open ones and refuses new ones until `restore` is called. */
   cutWebSockets(): { restore(): void };
+  /**
+   * What `npm start` stopped and started again does to an open console: the identity provider comes
+   * back with new signing keys and no sessions, and the gateway with it, behind the same origin (aopd
+   * keeps its data). Tokens issued before are refused from then on.
+   */
+  restartIdentityProviderAndGateway(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,10 +97,12 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
   );
   const baseUrl = `http://127.0.0.1:${(ingress.address() as AddressInfo).port}`;
   try {
-    const idp = await createDevIdentityProvider({
-      baseUrl,
-      ...(options.accessTokenTtlSeconds ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
-    });
+    const startIdentityProvider = () =>
+      createDevIdentityProvider({
+        baseUrl,
+        ...(options.accessTokenTtlSeconds ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds } : {}),
+      });
+    let idp = await startIdentityProvider();
     const internalKey = await generateInternalSigningKey();
     const verifierFor = (audience: string) => createInternalTokenVerifier({ audience, publicKeys: [internalKey.publicJwk] });
     const aopd = await startAopd({
@@ -119,26 +127,35 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
     closers.push(() => aopd.close());
     const trpd = await startTrpd({ config: { port: 0, production: false }, authenticate: verifierFor("trpd"), logger: createLogger("trpd", "silent") });
     closers.push(() => trpd.close());
-    const gateway = await startGateway({
-      port: 0,
-      production: false,
-      supergraph: { path: fileURLToPath(new URL("../../../supergraph.graphql", import.meta.url)), pollIntervalMs: 60_000 },
-      subgraphUrls: { aopd: aopd.url, trpd: trpd.url },
-      oidc: { issuer: idp.issuer, audience: idp.audience },
-      internalToken: { privateJwk: internalKey.privateJwk },
-      logger: createLogger("gateway", "silent"),
-    });
+    const startFrontGateway = () =>
+      startGateway({
+        port: 0,
+        production: false,
+        supergraph: { path: fileURLToPath(new URL("../../../supergraph.graphql", import.meta.url)), pollIntervalMs: 60_000 },
+        subgraphUrls: { aopd: aopd.url, trpd: trpd.url },
+        oidc: { issuer: idp.issuer, audience: idp.audience },
+        internalToken: { privateJwk: internalKey.privateJwk },
+        logger: createLogger("gateway", "silent"),
+      });
+    let gateway = await startFrontGateway();
     closers.push(() => gateway.close());
     gatewayPort = Number(new URL(gateway.baseUrl).port);
     const forwardPortal = forwardPathPrefix("/portal/", aopd.url);
     const serveConsole = consoleRoute(consoleDistDir, { issuer: idp.issuer });
     // The ingress's own routes, as npm start's gateway has them; everything else goes to the gateway.
-    const table = new RouteTable([...idp.routes, forwardPortal, ...serveConsole]);
-    handle = (request, response) => table.answer(request, response, "ingress");
+    const routeIngress = () => {
+      const table = new RouteTable([...idp.routes, forwardPortal, ...serveConsole]);
+      handle = (request, response) => table.answer(request, response, "ingress");
+    };
+    routeIngress();
     return {
       baseUrl,
-      idp,
-      gateway,
+      get idp() {
+        return idp;
+      },
+      get gateway() {
+        return gateway;
+      },
       aopd,
       apiToken: () => fetchToken(idp.tokenEndpoint, "dev-api-client", "dev-secret"),
       async userToken(username, password) {
@@ -155,6 +172,14 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
         socketsCut = true;
         for (const socket of openSockets) socket.destroy();
         return { restore: () => void (socketsCut = false) };
+      },
+      async restartIdentityProviderAndGateway() {
+        await gateway.close();
+        for (const socket of openSockets) socket.destroy();
+        idp = await startIdentityProvider();
+        gateway = await startFrontGateway();
+        gatewayPort = Number(new URL(gateway.baseUrl).port);
+        routeIngress();
       },
       close,
     };
