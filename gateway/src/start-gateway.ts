@@ -42,14 +42,12 @@ import { registryKeysFrom } from "./composition/registry-keys.js";
 import { createSupergraphSource } from "./composition/supergraph-source.js";
 import type { GatewayContext } from "./gateway-context.js";
 import { checkSubgraphsReady } from "./http/check-subgraphs-ready.js";
-import { forwardSubgraphRoutes } from "./http/forward-subgraph-routes.js";
 import { createGraphQLHandler } from "./http/handle-graphql.js";
 import { readSubgraphRoutes } from "./http/read-subgraph-routes.js";
 import { refuseHttpSubscriptions } from "./http/refuse-http-subscriptions.js";
 import { publicSubmissionLimit } from "./http/public-submission-limit.js";
+import { servedSubgraphRoutes } from "./http/served-subgraph-routes.js";
 import { registryDoorRoutes, registryDoorSubgraph } from "./http/registry-door-routes.js";
-import type { SubgraphRoute } from "./http/subgraph-route.js";
-import { switchableSubgraphRoutes, withPublishedRoutes } from "./http/switchable-subgraph-routes.js";
 import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
 import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.js";
 import { stringifyResult } from "./execution/serialized-data.js";
@@ -323,26 +321,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     logger,
     publicSubmissions: publicSubmissionLimit({ perMinute: options.publicSubmissionsPerMinute ?? 30, trustedProxyHops: options.trustedProxyHops ?? 0 }),
   };
-  let subgraphRoutes: { routes: RouteDefinition<Identity>[]; close(): Promise<void> };
-  if (registrySource) {
-    const served = (published: readonly SubgraphRoute[]) =>
-      withPublishedRoutes([...subgraphRouteList, ...doorRoutes], published, (route) =>
-        logger.warn({ path: route.path, subgraph: route.subgraph }, "a published route overlaps a route of the routes file; the file's is served"),
-      );
-    const initialRoutes = served(registrySource.routes());
-    const switchable = switchableSubgraphRoutes({ ...routeOptions, routes: initialRoutes, door });
-    servedRoles.setRouteRoles(initialRoutes.map((route) => route.role));
-    registrySource.onRoutes((published) => {
-      const routes = served(published);
-      servedRoles.setRouteRoles(routes.map((route) => route.role));
-      switchable.replace(routes);
-    });
-    subgraphRoutes = { routes: [switchable.route], close: () => switchable.close() };
-  } else {
-    const routes = [...subgraphRouteList, ...doorRoutes];
-    servedRoles.setRouteRoles(routes.map((route) => route.role));
-    subgraphRoutes = forwardSubgraphRoutes({ ...routeOptions, routes });
-  }
+  const subgraphRoutes = servedSubgraphRoutes({
+    ...routeOptions,
+    fileRoutes: [...subgraphRouteList, ...doorRoutes],
+    published: registrySource,
+    door,
+    servedRoles,
+  });
 
   const shell = createHttpServerShell({
     port: options.port,
