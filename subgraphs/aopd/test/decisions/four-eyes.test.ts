@@ -139,11 +139,11 @@ describe.each(databaseDrivers)("four eyes on %s", (driver) => {
       decider: { username: "bob" },
     });
 
-    await propose(bob, id, "FAILED", ', reason: WRONG_SENDER, reasonText: "other wallet"');
+    await propose(bob, id, "FAILED", ', reason: THIRD_PARTY_WALLET, reasonText: "other wallet"');
     const confirmed = await confirm(alice, id);
     expect(confirmed).toMatchObject({
       status: "FAILED",
-      decision: { action: "CONFIRMED", reason: "WRONG_SENDER", reasonText: "other wallet", decider: { username: "alice" } },
+      decision: { action: "CONFIRMED", reason: "THIRD_PARTY_WALLET", reasonText: "other wallet", decider: { username: "alice" } },
     });
     expect(confirmed.decisions.map((item) => item.action)).toEqual(["PROPOSED", "REJECTED", "PROPOSED", "CONFIRMED"]);
     await expect(confirm(bob, id)).rejects.toMatchObject({

@@ -142,10 +142,16 @@ describe.each(databaseDrivers)("decisions on the record on %s", (driver) => {
     expect(listed.at(-1)).toBe("OTHER");
   });
 
-  it("refuses FAILED without a reason, OTHER without a text, and a blank comment, naming the argument, and changes nothing", async () => {
+  it("refuses FAILED without a reason, a reason of another kind, OTHER without a text, and a blank comment, naming the argument, and changes nothing", async () => {
     const id = await submittedMediaProof();
     await expect(assessMedia(alice, { id, assessment: "FAILED" })).rejects.toMatchObject({
       message: expect.stringMatching(/^reason: is required when the assessment is FAILED: one of ADDRESS_NOT_SHOWN, .*OTHER/),
+      extensions: { code: "BAD_USER_INPUT", field: "reason" },
+    });
+    // A Satoshi proof's reason does not fit a file: the kind's own codes are named.
+    await expect(assessMedia(alice, { id, assessment: "FAILED", reason: "WRONG_AMOUNT" })).rejects.toMatchObject({
+      message:
+        "reason: WRONG_AMOUNT is not a reason code of this kind of proof; allowed: ADDRESS_NOT_SHOWN, EVIDENCE_UNREADABLE, SUSPECTED_MANIPULATION, THIRD_PARTY_WALLET, OTHER.",
       extensions: { code: "BAD_USER_INPUT", field: "reason" },
     });
     await expect(assessMedia(alice, { id, assessment: "FAILED", reason: "OTHER" })).rejects.toMatchObject({

@@ -4,6 +4,7 @@ import { decisionRequestOf, type AssessmentInput } from "../../decisions/assessm
 import { assessProof } from "../../decisions/assess-proof.js";
 import type { FourEyesRules } from "../../decisions/four-eyes-officer.js";
 import type { Decider } from "../../audit/decider.js";
+import { mediaKind } from "./media-kind.js";
 
 /** An officer reviews the uploaded file: SUBMITTED to VERIFIED or FAILED, recorded as their decision (or their proposal, under four eyes). */
 export async function assessMediaProof(
@@ -14,5 +15,5 @@ export async function assessMediaProof(
   decider: Decider,
   requestId: string | null,
 ): Promise<ProofRow> {
-  return assessProof(db, rules, decisionRequestOf("media", id, input, decider, requestId));
+  return assessProof(db, rules, decisionRequestOf("media", id, input, decider, requestId, mediaKind.decisionReasons));
 }

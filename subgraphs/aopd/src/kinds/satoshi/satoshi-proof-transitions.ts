@@ -10,6 +10,7 @@ import type { Decider } from "../../audit/decider.js";
 import type { AuditOrigin } from "../../audit/audit-origin.js";
 import { isMovedOn, SubmissionRefusal, UnknownProofRefusal } from "../../proofs/proof-refusal.js";
 import { changeProofStatus } from "../../proofs/change-proof-status.js";
+import { satoshiKind } from "./satoshi-kind.js";
 
 /** Transaction ids as each address family writes them; other families get a shape check. */
 const txIdRules: Record<string, { accepts: (txId: string) => boolean; allowed: string }> = {
@@ -81,5 +82,5 @@ export async function assessSatoshiProof(
   decider: Decider,
   requestId: string | null,
 ): Promise<ProofRow> {
-  return assessProof(db, config, decisionRequestOf("satoshi", id, input, decider, requestId));
+  return assessProof(db, config, decisionRequestOf("satoshi", id, input, decider, requestId, satoshiKind.decisionReasons));
 }
