@@ -51,6 +51,7 @@ import { registryDoorRoutes, registryDoorSubgraph } from "./http/registry-door-r
 import { createInflightRequestSharing } from "./http/share-inflight-requests.js";
 import { createPlanExecutingGateway } from "./execution/plan-executing-gateway.js";
 import { stringifyResult } from "./execution/serialized-data.js";
+import { startApollo } from "./execution/start-apollo.js";
 import { IdentityPropagatingDataSource } from "./identity-propagation/identity-propagating-data-source.js";
 import { createSubgraphFetcher } from "./identity-propagation/subgraph-fetcher.js";
 import { createQuotaDoor } from "./quotas/quota-door.js";
@@ -302,12 +303,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       ...(operationUsage ? [usageRecordingPlugin(operationUsage)] : []),
     ],
   });
-  await apollo.start();
-
-  const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
   const sharing = options.shareRequests === false ? undefined : createInflightRequestSharing({ shared: metrics.sharedRequests, maxTokens: limits.maxTokens });
   if (sharing) gateway.onSchemaLoadOrUpdate(() => sharing.supergraphChanged());
-  const handleGraphQL = createGraphQLHandler({ apollo, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
+  const started = await startApollo(apollo, registrySource, logger);
+
+  const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
+  const handleGraphQL = createGraphQLHandler({ apollo, serving: started.serving, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
   const door: RouteDoor<Identity> = (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse });
@@ -334,7 +335,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     host: options.host,
     logger,
     checkReady: async () => {
-      await Promise.all([checkSubgraphsReady(subgraphs()), verifier.ensureSigningKeys()]);
+      // Before an empty registry's first version there are no subgraphs to ask: the door serves, degraded.
+      await Promise.all([started.serving() ? checkSubgraphsReady(subgraphs()) : undefined, verifier.ensureSigningKeys()]);
       // Served from what it has (the registry's last verified supergraph), yet the operator should know.
       const degraded = source.degraded();
       return degraded.length > 0 ? { degraded } : undefined;
@@ -376,7 +378,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       closing ??= (async () => {
         await subscriptionServer.close();
         await shell.close();
-        await apollo.stop();
+        await started.stop();
         await fetcher.close();
         await subgraphRoutes.close();
         await quotas?.close();

@@ -34,7 +34,18 @@ export interface RegistrySupergraphSource extends SupergraphSource {
   routes(): SubgraphRoute[];
   /** Called with the routes of each new supergraph, after it is served. */
   onRoutes(listener: (routes: SubgraphRoute[]) => void): void;
+  /**
+   * Resolves when the registry serves nothing yet and there is no copy on disk: the supergraph
+   * hook then waits for a first version, and the gateway serves its door meanwhile (start-gateway.ts).
+   * Never resolves otherwise.
+   */
+  awaitingFirstVersion: Promise<void>;
+  /** Ends the wait for a first version, if any: the hook then fails, as the gateway is closing. */
+  close(): void;
 }
+
+/** The registry answered 404: nothing has been published to it yet. */
+class NothingPublishedError extends Error {}
 
 /** A verified answer, ready to serve. */
 interface Loaded {
@@ -62,6 +73,10 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
   let reachable = false;
   const routeListeners: ((routes: SubgraphRoute[]) => void)[] = [];
   let reload: () => Promise<void> = async () => {};
+  let waitingForFirstVersion = false;
+  let signalAwaiting: () => void = () => {};
+  const awaitingFirstVersion = new Promise<void>((resolve) => (signalAwaiting = resolve));
+  const closing = new AbortController();
 
   /** Verifies and builds an answer; throws with the reason when it cannot be served. */
   const load = async (body: unknown): Promise<Loaded> => {
@@ -91,6 +106,10 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
       await response.body?.cancel();
       return undefined;
     }
+    if (response.status === 404) {
+      await response.body?.cancel();
+      throw new NothingPublishedError(`The registry at ${supergraphUrl} serves no version yet.`);
+    }
     if (response.status !== 200) {
       await response.body?.cancel();
       throw new Error(`The registry answered ${response.status} at ${supergraphUrl}.`);
@@ -111,13 +130,18 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
 
   const refusal = (error: unknown): "refused" | "invalid" => (error instanceof SupergraphSignatureError ? "refused" : "invalid");
 
-  const initial = async (): Promise<Loaded> => {
+  /** The supergraph to start with: the registry's, else the copy on disk; undefined when the registry serves none yet and there is no copy. */
+  const initial = async (): Promise<Loaded | undefined> => {
     let fetched: unknown;
+    let nothingPublished = false;
     try {
       fetched = await fetchNewer();
     } catch (error) {
-      metrics.registrySupergraphFetches.inc({ outcome: "unreachable" });
-      logger.warn({ err: error, registry: supergraphUrl }, "the schema registry is unreachable at start; serving the last verified supergraph kept on disk");
+      nothingPublished = error instanceof NothingPublishedError;
+      if (!nothingPublished) {
+        metrics.registrySupergraphFetches.inc({ outcome: "unreachable" });
+        logger.warn({ err: error, registry: supergraphUrl }, "the schema registry is unreachable at start; serving the last verified supergraph kept on disk");
+      }
     }
     if (fetched !== undefined) {
       try {
@@ -134,6 +158,7 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
     try {
       copy = await readFile(cachePath, "utf8");
     } catch {
+      if (nothingPublished) return undefined;
       throw new Error(
         `No supergraph to serve: the schema registry at ${supergraphUrl} gave none that verifies, and there is no copy at ${cachePath} (GATEWAY_SUPERGRAPH_CACHE_PATH).`,
       );
@@ -142,8 +167,54 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
     return load(JSON.parse(copy) as unknown);
   };
 
+  /**
+   * Polls until the registry serves a version that verifies. Meanwhile the gateway is up with its
+   * door, so that the first subgraph is published through it like every later one.
+   */
+  const firstVersion = async (): Promise<Loaded> => {
+    waitingForFirstVersion = true;
+    signalAwaiting();
+    logger.warn({ registry: supergraphUrl }, "the schema registry serves no version yet: /graphql answers SERVICE_UNAVAILABLE until a first publish");
+    const pollIntervalMs = options.pollIntervalMs ?? 2_000;
+    for (;;) {
+      // Woken early by reload() (a test, an operator) or by closing.
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          closing.signal.removeEventListener("abort", wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, pollIntervalMs);
+        reload = async () => wake();
+        closing.signal.addEventListener("abort", wake);
+      });
+      if (closing.signal.aborted) throw new Error("The gateway closed before the schema registry served a first version.");
+      let fetched: unknown;
+      try {
+        fetched = await fetchNewer();
+      } catch (error) {
+        if (!(error instanceof NothingPublishedError)) {
+          metrics.registrySupergraphFetches.inc({ outcome: "unreachable" });
+          logger.warn({ err: error, registry: supergraphUrl }, "the schema registry is unreachable; still waiting for its first version");
+        }
+        continue;
+      }
+      try {
+        const loaded = await load(fetched);
+        metrics.registrySupergraphFetches.inc({ outcome: "updated" });
+        logger.info({ version: loaded.signed.version }, "the schema registry's first version is served");
+        await keep(loaded);
+        waitingForFirstVersion = false;
+        return loaded;
+      } catch (error) {
+        metrics.registrySupergraphFetches.inc({ outcome: refusal(error) });
+        logger.error({ err: error, registry: supergraphUrl }, "the registry's first supergraph is refused; still waiting for one that verifies");
+      }
+    }
+  };
+
   const hook: SupergraphSdlHook = async ({ update }) => {
-    current = await initial();
+    current = (await initial()) ?? (await firstVersion());
     metrics.registrySupergraphVersion.set(current.signed.version);
     let running: Promise<void> | undefined;
     reload = () => {
@@ -199,6 +270,8 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
     routes: () => current?.routes ?? [],
     onRoutes: (listener) => void routeListeners.push(listener),
     reload: () => reload(),
-    degraded: () => (reachable ? [] : ["schema registry"]),
+    degraded: () => (waitingForFirstVersion ? ["no supergraph published yet"] : reachable ? [] : ["schema registry"]),
+    awaitingFirstVersion,
+    close: () => closing.abort(),
   };
 }

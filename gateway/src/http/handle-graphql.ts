@@ -1,6 +1,7 @@
 import type { ApolloServer } from "@apollo/server";
 import type { Identity } from "@compliance-graph/identity";
-import type { Logger, RouteCall } from "@compliance-graph/process-shell";
+import { ServiceUnavailableError } from "@compliance-graph/errors";
+import { sendGraphQLError, type Logger, type RouteCall } from "@compliance-graph/process-shell";
 import { answerApolloRequest, readGraphQLBody, writeGraphQLAnswer } from "@compliance-graph/graphql-execution";
 import type { GatewayContext } from "../gateway-context.js";
 import type { QuotaDoor } from "../quotas/quota-door.js";
@@ -8,6 +9,8 @@ import type { InflightRequestSharing } from "./share-inflight-requests.js";
 
 export interface GraphQLHandlerOptions {
   apollo: ApolloServer<GatewayContext>;
+  /** Whether Apollo serves a supergraph yet: not while an empty schema registry waits for its first version. */
+  serving: () => boolean;
   maxBodyBytes: number;
   logger: Logger;
   /** Identical queries of one identity in flight share one execution (share-inflight-requests.ts); off when undefined. */
@@ -23,9 +26,16 @@ export interface GraphQLHandlerOptions {
  * and executes, or the request joins an identical request of the same caller already doing so.
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions) {
-  const { apollo, maxBodyBytes, logger, sharing, quotas } = options;
+  const { apollo, serving, maxBodyBytes, logger, sharing, quotas } = options;
   return async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
+    if (!serving()) {
+      const unavailable = new ServiceUnavailableError(
+        "supergraph",
+        "No supergraph is published yet: the schema registry serves no version; try again shortly.",
+      );
+      return sendGraphQLError(response, 503, unavailable);
+    }
     if (quotas?.refuseRequest(identity, response)) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
