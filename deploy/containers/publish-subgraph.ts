@@ -11,12 +11,9 @@
 //   starts at once) it tries again every 5 s, up to PUBLISH_TIMEOUT_SECONDS (default 900); then it exits 2.
 // - A refusal (exit 1: does not compose, or a breaking change in use) is final: the report says why, and forcing it is
 //   a person's decision (`--force --reason`), never a deployment's.
-// - The first version of an empty registry: a gateway serving from the registry cannot start before something is
-//   published, so nothing can reach the registry through it yet. With REGISTRY_BOOTSTRAP_URL (the registry's internal
-//   URL) and REGISTRY_BOOTSTRAP_PRIVATE_JWK (a key the registry trusts beside the gateway's, in its
-//   INTERNAL_JWT_PUBLIC_JWKS), a publisher that finds the registry serving nothing (`GET /supergraph` 404) publishes
-//   straight to it with a token it mints for the registry alone, as the same client (GRAPH_CLIENT_ID, which then owns
-//   the subgraph). Only the platform's first subgraph needs this; every later publish goes through the gateway.
+// - The first version of an empty registry goes through the gateway like every later one: a gateway whose registry
+//   serves nothing yet starts anyway and serves its door (the registry's command-line routes among them), so no
+//   publisher needs a way around it.
 // - SUBGRAPH_PUBLISHER_STAY=true: after publishing, it waits for SIGTERM instead of exiting, for a Pod whose restart
 //   policy would run it again and again (the stack Pod).
 import { spawn } from "node:child_process";
@@ -27,7 +24,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml, stringify } from "yaml";
-import { createInternalTokenMinter } from "@compliance-graph/identity";
 
 const env = process.env;
 const required = (name: string): string => {
@@ -55,19 +51,10 @@ async function ownRoutesFile(file: string): Promise<string> {
 }
 
 /** Runs the command line once; its exit code. */
-async function publish(arguments_: string[], extraEnv: Record<string, string>): Promise<number> {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, "publish", ...arguments_], { env: { ...env, ...extraEnv }, stdio: "inherit" });
+async function publish(arguments_: string[]): Promise<number> {
+  const child = spawn(process.execPath, ["--import", "tsx", cli, "publish", ...arguments_], { env, stdio: "inherit" });
   const [code] = (await once(child, "exit")) as [number | null];
   return code ?? 2;
-}
-
-/** True when the registry at `registryUrl` answers and serves no version yet. */
-async function registryIsEmpty(registryUrl: string): Promise<boolean> {
-  const answer = await fetch(new URL("supergraph", registryUrl.endsWith("/") ? registryUrl : `${registryUrl}/`), { signal: AbortSignal.timeout(5_000) }).catch(
-    () => undefined,
-  );
-  await answer?.body?.cancel();
-  return answer?.status === 404;
 }
 
 const deadline = Date.now() + timeoutSeconds * 1_000;
@@ -83,21 +70,10 @@ for (const file of [schema, env.SUBGRAPH_ROUTES_FILE].filter((path): path is str
 }
 const arguments_ = ["--name", name, "--url", url, "--schema", schema];
 if (env.SUBGRAPH_ROUTES_FILE) arguments_.push("--routes", await ownRoutesFile(env.SUBGRAPH_ROUTES_FILE));
-const bootstrap =
-  env.REGISTRY_BOOTSTRAP_URL && env.REGISTRY_BOOTSTRAP_PRIVATE_JWK
-    ? { url: env.REGISTRY_BOOTSTRAP_URL, mint: await createInternalTokenMinter({ privateJwk: JSON.parse(env.REGISTRY_BOOTSTRAP_PRIVATE_JWK) as never }) }
-    : undefined;
-const client = env.GRAPH_CLIENT_ID ?? "";
 
 let code = 2;
 for (;;) {
-  if (bootstrap && (await registryIsEmpty(bootstrap.url))) {
-    log(`the registry serves nothing yet: the first version goes straight to it, as the client ${client}`);
-    const token = await bootstrap.mint({ subject: `service-account-${client}`, client, roles: ["schema:publish"] }, "registry");
-    code = await publish(arguments_, { GRAPH_URL: bootstrap.url, GRAPH_TOKEN: token });
-  } else {
-    code = await publish(arguments_, {});
-  }
+  code = await publish(arguments_);
   if (code !== 2 || Date.now() > deadline) break;
   log("could not run yet; trying again in 5 s");
   await new Promise((resolve) => setTimeout(resolve, 5_000));

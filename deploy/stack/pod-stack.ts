@@ -64,8 +64,7 @@ export const podNameOf = (options: PodStackOptions = {}) => names(options.suffix
  * Creates the stack's Secret in podman's store unless it is there: the gateways' internal signing key and its public
  * half, aopd's receipt signing key (one for both replicas), the identity provider's signing key, PostgreSQL's password
  * and the URL aopd and the registry reach it at, the registry's signing key and its public half (the gateways' trusted
- * keys), the key its publishers bootstrap an empty registry with and the keys the registry trusts (the gateways' and
- * that one). Kept until `removeStack`: a new password would lock aopd out of the kept database, a new receipt key would
+ * keys). Kept until `removeStack`: a new password would lock aopd out of the kept database, a new receipt key would
  * void the receipts issued, a new identity provider key the tokens issued, a new registry key the versions signed.
  */
 async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
@@ -81,7 +80,6 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
   const receiptKey = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
   const password = randomBytes(24).toString("hex");
   const registryKey = await generateInternalSigningKey(`stack-registry-${randomBytes(6).toString("hex")}`);
-  const bootstrapKey = await generateInternalSigningKey(`stack-publisher-bootstrap-${randomBytes(6).toString("hex")}`);
   const values: Record<string, string> = {
     INTERNAL_JWT_PRIVATE_JWK: JSON.stringify(internal.privateJwk),
     INTERNAL_JWT_PUBLIC_JWKS: JSON.stringify({ keys: [internal.publicJwk] }),
@@ -94,8 +92,6 @@ async function ensureStackSecret(options: PodStackOptions = {}): Promise<void> {
     // An ES256 key pair like the internal one: the registry signs each version with it.
     REGISTRY_SIGNING_KEY: JSON.stringify(registryKey.privateJwk),
     REGISTRY_PUBLIC_JWKS: JSON.stringify({ keys: [registryKey.publicJwk] }),
-    REGISTRY_BOOTSTRAP_PRIVATE_JWK: JSON.stringify(bootstrapKey.privateJwk),
-    REGISTRY_TRUSTED_JWKS: JSON.stringify({ keys: [internal.publicJwk, bootstrapKey.publicJwk] }),
   };
   await createKubePlaySecret(secret, values);
 }

@@ -166,7 +166,6 @@ describe("the Kubernetes manifests", () => {
       "REGISTRY_DATABASE_URL",
       "REGISTRY_SIGNING_KEY",
       "GRAPH_CLIENT_SECRET",
-      "REGISTRY_BOOTSTRAP_PRIVATE_JWK",
     ];
     for (const map of ofKind("ConfigMap")) for (const name of secretNames) expect(map.data ?? {}, map.metadata.name).not.toHaveProperty(name);
     const secrets = ofKind("Secret")
@@ -269,16 +268,20 @@ describe("the Kubernetes manifests", () => {
         SUBGRAPH_URL: expect.stringMatching(new RegExp(`^http://${subgraph}:\\d+/graphql$`)),
         GRAPH_URL: "http://gateway:4000",
       });
-      expect(publisher.envFrom).toContainEqual({ secretRef: { name: "registry-publisher-client" } });
+      // The first version too goes through the gateway's door: no publisher holds a key or an address of the registry's.
+      expect(publisher.envFrom).toEqual([{ secretRef: { name: "registry-publisher-client" } }]);
+      expect(Object.keys(env).filter((name) => name.startsWith("REGISTRY_"))).toEqual([]);
     }
-    // The bootstrap key of an empty registry: aopd's publisher alone holds it, trpd's publishes through the door.
-    const holders = jobs.filter((job) =>
-      (job.spec as { template: JobPod }).template.spec.containers[0]!.envFrom.some((entry) => entry.secretRef.name === "registry-bootstrap-key"),
-    );
-    expect(holders.map((job) => job.metadata.name)).toEqual(["aopd-publish-0-1-0"]);
   });
 
-  it("let only the gateways and the publishers reach the registry, and the publishers reach the gateway's door", () => {
+  it("let the registry trust the gateway's internal-token key alone: every publish comes through the gateway", () => {
+    const keysOf = (name: string) =>
+      (JSON.parse(ofKind("ConfigMap").find((map) => map.metadata.name === name)!.data!.INTERNAL_JWT_PUBLIC_JWKS!) as { keys: { kid: string }[] }).keys;
+    expect(keysOf("registry-internal-jwks")).toEqual(keysOf("internal-jwks"));
+    expect(keysOf("registry-internal-jwks")).toHaveLength(1);
+  });
+
+  it("let only the gateways reach the registry, and the publishers reach the gateway's door", () => {
     const policies = ofKind("NetworkPolicy");
     const rulesFor = (name: string) =>
       policies
@@ -288,7 +291,7 @@ describe("the Kubernetes manifests", () => {
         .flatMap((policy) => (policy.spec as { ingress: { from: Record<string, unknown>[]; ports: { port: number }[] }[] }).ingress);
     const publishers = { podSelector: { matchLabels: { "compliance-graph.dev/publisher": "true" } } };
     expect(rulesFor("registry")).toEqual([
-      { from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }, publishers], ports: [{ port: 4010, protocol: "TCP" }] },
+      { from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "gateway" } } }], ports: [{ port: 4010, protocol: "TCP" }] },
     ]);
     expect(rulesFor("gateway")).toContainEqual({ from: [publishers], ports: [{ port: 4000, protocol: "TCP" }] });
   });
@@ -334,7 +337,6 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
       "POSTGRES_PASSWORD",
       "DATABASE_URL",
       "REGISTRY_SIGNING_KEY",
-      "REGISTRY_BOOTSTRAP_PRIVATE_JWK",
     ];
     const literal = containers.flatMap((container) =>
       (container.env ?? [])
@@ -358,6 +360,16 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
       expect(envOf(`publish-${subgraph}`, "SUBGRAPH_NAME")).toBe(subgraph);
       expect(envOf(`publish-${subgraph}`, "GRAPH_URL")).toBe("http://127.0.0.1:4000");
     }
+  });
+
+  it("lets the registry trust the gateways' internal-token key alone", () => {
+    const secretKeyOf = (container: string) =>
+      (
+        containers.find((candidate) => candidate.name === container)!.env!.find((entry) => entry.name === "INTERNAL_JWT_PUBLIC_JWKS")!.valueFrom as {
+          secretKeyRef: { key: string };
+        }
+      ).secretKeyRef.key;
+    expect(secretKeyOf("registry")).toBe("INTERNAL_JWT_PUBLIC_JWKS");
   });
 
   const haproxyConfigOfStack = () => stack.find((resource) => resource.kind === "ConfigMap")!.data!["haproxy.cfg"]!;
