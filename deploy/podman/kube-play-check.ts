@@ -193,9 +193,9 @@ try {
     // The registry's tables (registry_*) beside aopd's, in the check's one database.
     REGISTRY_DATABASE_URL: databaseUrl.toString(),
     REGISTRY_SIGNING_KEY: JSON.stringify(registryKey.privateJwk),
-    // The development realm's API client, granted schema:publish.
-    GRAPH_CLIENT_ID: "dev-api-client",
-    GRAPH_CLIENT_SECRET: "dev-secret",
+    // The development realm's publishers' client, granted schema:publish alone: the one secrets.yaml names.
+    GRAPH_CLIENT_ID: "compliance-graph-publisher",
+    GRAPH_CLIENT_SECRET: "publisher-dev-secret",
   };
   for (const secret of (await read("secrets.yaml")).filter((resource) => resource.kind === "Secret")) {
     const values = Object.fromEntries(
@@ -309,6 +309,11 @@ try {
     },
   );
   console.log(`kube play: the gateway serves aopd and trpd as their Jobs published them: ${served.slice(0, 120)}`);
+  // The gateway's image holds no subgraph's routes: aopd's public routes are the ones its Job published.
+  const receiptKeys = await fetch(`${gatewayUrl}/.well-known/aopd-receipt-keys.json`);
+  await receiptKeys.body?.cancel();
+  if (receiptKeys.status !== 200) throw new Error(`aopd's published route /.well-known/aopd-receipt-keys.json answered ${receiptKeys.status} at the gateway`);
+  console.log("kube play: the gateway serves aopd's routes as its Job published them");
 
   /**
    * Runs `name`'s publish Job (in `name`.yaml) as kube play cannot: its init container (the subgraph's image) copies

@@ -95,8 +95,8 @@ try {
   )) as { versions?: { subgraph: string; action: string; client: string }[] };
   const published = new Set((history.versions ?? []).filter((entry) => entry.action === "publish").map((entry) => `${entry.subgraph} by ${entry.client}`));
   check(
-    "the registry's history, read through the door, holds aopd and trpd as their publishers published them",
-    published.has("aopd by dev-api-client") && published.has("trpd by dev-api-client"),
+    "the registry's history, read through the door, holds aopd and trpd as their publishers' client published them",
+    published.has("aopd by compliance-graph-publisher") && published.has("trpd by compliance-graph-publisher"),
     history,
   );
   // Round robin: four reads reach both gateways twice.

@@ -41,6 +41,16 @@ const resources = files.flatMap((file) => resourcesOf(file).map((resource) => ({
 const cluster = resources.filter(({ resource }) => resource.kind !== "Kustomization").map(({ resource }) => resource);
 const ofKind = (kind: string) => cluster.filter((resource) => resource.kind === kind);
 
+/** The realm roles of a service-account client of the committed realm; undefined when the realm has no such client. */
+function realmRolesOfClient(clientId: string): string[] | undefined {
+  const realm = JSON.parse(readFileSync("dev-identity-provider/realm/dev-realm.json", "utf8")) as {
+    clients: { clientId: string; serviceAccountsEnabled?: boolean }[];
+    users: { serviceAccountClientId?: string; realmRoles?: string[] }[];
+  };
+  if (!realm.clients.some((client) => client.clientId === clientId && client.serviceAccountsEnabled)) return undefined;
+  return realm.users.find((user) => user.serviceAccountClientId === clientId)?.realmRoles;
+}
+
 /** The paths of docs/operations.md's "What an ingress routes" (but the trial's /auth/), without a trailing slash, sorted. */
 function ingressPaths(): string[] {
   const operations = readFileSync("docs/operations.md", "utf8");
@@ -274,6 +284,11 @@ describe("the Kubernetes manifests", () => {
     }
   });
 
+  it("name a publishers' client that the committed realm defines, granted schema:publish and nothing else", () => {
+    const client = ofKind("Secret").find((secret) => secret.metadata.name === "registry-publisher-client")!.stringData as Record<string, string>;
+    expect(realmRolesOfClient(client.GRAPH_CLIENT_ID!)).toEqual(["schema:publish"]);
+  });
+
   it("let the registry trust the gateway's internal-token key alone: every publish comes through the gateway", () => {
     const keysOf = (name: string) =>
       (JSON.parse(ofKind("ConfigMap").find((map) => map.metadata.name === name)!.data!.INTERNAL_JWT_PUBLIC_JWKS!) as { keys: { kid: string }[] }).keys;
@@ -325,6 +340,10 @@ describe("the stack Pod (deploy/stack/stack.yaml, npm run stack:pod)", () => {
     ).toEqual([4000, 4080]);
     const issuer = `${envOf("dev-identity-provider", "DEV_IDP_PUBLIC_URL")}/auth/realms/dev`;
     expect([envOf("gateway-1", "OIDC_ISSUER"), envOf("gateway-2", "OIDC_ISSUER"), envOf("console", "CONSOLE_OIDC_ISSUER")]).toEqual([issuer, issuer, issuer]);
+  });
+
+  it("publishes as the realm's publishers' client, granted schema:publish and nothing else", () => {
+    for (const publisher of ["publish-aopd", "publish-trpd"]) expect(realmRolesOfClient(envOf(publisher, "GRAPH_CLIENT_ID")!)).toEqual(["schema:publish"]);
   });
 
   it("takes every secret from its Secret, never as a value", () => {
