@@ -308,7 +308,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const started = await startApollo(apollo, registrySource, logger);
 
   const subgraphs = () => source.subgraphs().map(({ name, url }) => ({ name, url: subgraphUrls[name] ?? url }));
-  const handleGraphQL = createGraphQLHandler({ apollo, serving: started.serving, maxBodyBytes: options.maxBodyBytes ?? 1_048_576, logger, sharing, quotas });
+  const handleGraphQL = createGraphQLHandler({
+    apollo,
+    serving: started.serving,
+    maxBodyBytes: options.maxBodyBytes ?? 1_048_576,
+    logger,
+    sharing,
+    quotas,
+    usage: operationUsage,
+  });
   // Files (media proofs, downloads) are too large for GraphQL's JSON: the subgraphs' routes behind the same door.
   // The one door of the gateway's identified routes: the caller's bearer token (authenticate-request.ts).
   const door: RouteDoor<Identity> = (request, response, requestId, refuse) => authenticateRequest(request, response, { verifier, logger, requestId, refuse });

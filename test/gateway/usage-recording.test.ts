@@ -9,6 +9,7 @@ import { createLogger } from "@compliance-graph/process-shell";
 import { fetchToken, pollUntil, postGraphQL } from "@compliance-graph/test-kit";
 import { startRegistryTestPeer, type RegistryTestPeer, type UsageReport } from "../support/registry-test-peer.js";
 import { kycSchemaFiles, startKycSubgraph } from "../support/kyc/start-kyc-subgraph.js";
+import { heldSchemaFiles, startHeldSubgraph, type RunningHeldSubgraph } from "../support/held/start-held-subgraph.js";
 import { modernClient, subscribeModern, wsUrl } from "../subscriptions/support/subscription-clients.js";
 
 /** The reports of one operation and client added up, as the registry adds the deltas. */
@@ -33,14 +34,21 @@ function totals(reports: readonly UsageReport[]): Map<string, { count: number; c
 describe("usage recording", () => {
   let idp: RunningDevIdentityProvider;
   let kyc: RunningSubgraphServer;
+  let held: RunningHeldSubgraph;
   let registry: RegistryTestPeer;
   let gateway: RunningGateway;
 
   beforeAll(async () => {
     const internalKey = await generateInternalSigningKey();
     kyc = await startKycSubgraph(createInternalTokenVerifier({ audience: "kyc", publicKeys: [internalKey.publicJwk] }));
+    held = await startHeldSubgraph(createInternalTokenVerifier({ audience: "held", publicKeys: [internalKey.publicJwk] }));
     registry = await startRegistryTestPeer(createInternalTokenVerifier({ audience: "registry", publicKeys: [internalKey.publicJwk] }));
-    registry.publish(await composeSubgraphs([{ name: "kyc", routingUrl: kyc.url, schemaFile: kycSchemaFiles.v1 }]));
+    registry.publish(
+      await composeSubgraphs([
+        { name: "kyc", routingUrl: kyc.url, schemaFile: kycSchemaFiles.v1 },
+        { name: "held", routingUrl: held.url, schemaFile: heldSchemaFiles.v1 },
+      ]),
+    );
     idp = await startDevIdentityProvider({
       clients: [...readDevRealm().clients, { clientId: "kyc-pipeline", clientSecret: "kyc-secret", roles: ["kyc:review"], serviceAccount: true }],
     });
@@ -58,7 +66,8 @@ describe("usage recording", () => {
 
   afterAll(async () => {
     await gateway?.close();
-    await Promise.all([kyc?.close(), registry?.close(), idp?.close()]);
+    held?.release();
+    await Promise.all([kyc?.close(), held?.close(), registry?.close(), idp?.close()]);
   });
 
   it("sends each operation's count per client and hour with the coordinates it selected and the values it gave", async () => {
@@ -104,6 +113,26 @@ describe("usage recording", () => {
       expect(key).toMatch(/^[0-9a-f]{64} /);
       expect([...total.hours]).toEqual([hour]);
     }
+  });
+
+  it("counts a request answered with an identical request's execution as one more use", async () => {
+    const pipeline = await fetchToken(idp.tokenEndpoint, "kyc-pipeline", "kyc-secret");
+    const sharedRequests = async () =>
+      Number(/^gateway_shared_requests_total(?:\{[^}]*\})? (\d+)$/m.exec(await (await fetch(gateway.metricsUrl)).text())?.[1] ?? 0);
+    const query = "query Held { heldAnswer }";
+    const first = postGraphQL(gateway.url, query, pipeline);
+    await held.entered();
+    const second = postGraphQL(gateway.url, query, pipeline);
+    await pollUntil("the second request joined the first's execution", sharedRequests, (shared) => shared >= 1, { timeoutMs: 30_000 });
+    held.release();
+    expect([(await first).status, (await second).status]).toEqual([200, 200]);
+    const heldTotal = await pollUntil(
+      "both requests counted",
+      async () => [...totals(registry.usage).values()].find((total) => total.coordinates.has("Query.heldAnswer")),
+      (total) => (total?.count ?? 0) >= 2,
+      { timeoutMs: 30_000 },
+    );
+    expect(heldTotal?.count).toBe(2);
   });
 
   it("refuses a subscription with a clear error when the supergraph served has none", async () => {

@@ -5,6 +5,7 @@ import { sendGraphQLError, type Logger, type RouteCall } from "@compliance-graph
 import { answerApolloRequest, readGraphQLBody, writeGraphQLAnswer } from "@compliance-graph/graphql-execution";
 import type { GatewayContext } from "../gateway-context.js";
 import type { QuotaDoor } from "../quotas/quota-door.js";
+import type { OperationUsage, ServedOperation } from "../usage/operation-usage.js";
 import type { InflightRequestSharing } from "./share-inflight-requests.js";
 
 export interface GraphQLHandlerOptions {
@@ -17,6 +18,8 @@ export interface GraphQLHandlerOptions {
   sharing?: InflightRequestSharing | undefined;
   /** Requests and cost per client and subject (quotas/); none when undefined. */
   quotas?: QuotaDoor | undefined;
+  /** Usage recording (usage/): a request answered with another's execution is counted by the other's operation. */
+  usage?: OperationUsage | undefined;
 }
 
 /**
@@ -26,7 +29,7 @@ export interface GraphQLHandlerOptions {
  * and executes, or the request joins an identical request of the same caller already doing so.
  */
 export function createGraphQLHandler(options: GraphQLHandlerOptions) {
-  const { apollo, serving, maxBodyBytes, logger, sharing, quotas } = options;
+  const { apollo, serving, maxBodyBytes, logger, sharing, quotas, usage } = options;
   return async ({ request, response, requestId, identity }: RouteCall<Identity>): Promise<void> => {
     if (!identity) return;
     if (!serving()) {
@@ -39,13 +42,19 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions) {
     if (quotas?.refuseRequest(identity, response)) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
-    const execute = () =>
-      answerApolloRequest(apollo, request, read.body, async () => ({
+    let served: ServedOperation | undefined;
+    const execute = async () => ({
+      ...(await answerApolloRequest(apollo, request, read.body, async () => ({
         identity,
         requestId,
         logger: logger.child({ requestId, subject: identity.subject, client: identity.client }),
-      }));
+        usageRecorded: (operation) => (served = operation),
+      }))),
+      served,
+    });
     const key = sharing?.keyOf(identity, request, read.body);
-    writeGraphQLAnswer(response, key === undefined ? await execute() : await sharing!.share(key, execute));
+    // A request that joins an identical one's execution is one more use of the same operation by the same client (the key holds both).
+    const countJoined = (answer: { served: ServedOperation | undefined }) => answer.served && usage?.record(answer.served);
+    writeGraphQLAnswer(response, key === undefined ? await execute() : await sharing!.share(key, execute, countJoined));
   };
 }

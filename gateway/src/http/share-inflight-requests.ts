@@ -33,8 +33,12 @@ export const sharedRequestHeaders = ["content-type", "accept", "apollo-require-p
 export interface InflightRequestSharing {
   /** The request's sharing key, or `undefined` when it must run on its own (not a query, not a POST, not parseable). */
   keyOf(identity: Identity, request: IncomingMessage, body: unknown): string | undefined;
-  /** Runs `execute` unless a request with the same key is in flight, whose answer is then returned. */
-  share(key: string, execute: () => Promise<GraphQLAnswer>): Promise<GraphQLAnswer>;
+  /**
+   * Runs `execute` unless a request with the same key is in flight, whose answer is then returned
+   * and `joined` called with it (the answer's own fields beside status, headers and body are the
+   * leader's: usage recording counts the joining request by them).
+   */
+  share<Answer extends GraphQLAnswer>(key: string, execute: () => Promise<Answer>, joined?: (answer: Answer) => void): Promise<Answer>;
   /** The gateway serves a new supergraph: no request joins an execution that started before. */
   supergraphChanged(): void;
 }
@@ -98,11 +102,12 @@ export function createInflightRequestSharing(options: InflightRequestSharingOpti
         extensions ?? null,
       ]);
     },
-    share(key, execute) {
-      const running = inflight.get(key);
+    share<Answer extends GraphQLAnswer>(key: string, execute: () => Promise<Answer>, joined?: (answer: Answer) => void) {
+      // Every execution under a key was started by this same function with the same `execute` type.
+      const running = inflight.get(key) as Promise<Answer> | undefined;
       if (running) {
         options.shared.inc();
-        return running;
+        return joined ? running.then((answer) => (joined(answer), answer)) : running;
       }
       const answer = execute();
       inflight.set(key, answer);

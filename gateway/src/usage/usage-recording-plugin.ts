@@ -13,7 +13,9 @@ export function usageRecordingPlugin(usage: OperationUsage): ApolloServerPlugin<
       return {
         async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation) return;
-          usage.record({ schema, document, operation, variables: request.variables, client: contextValue.identity.client });
+          const served = { schema, document, operation, variables: request.variables, client: contextValue.identity.client };
+          usage.record(served);
+          contextValue.usageRecorded?.(served);
         },
       };
     },
