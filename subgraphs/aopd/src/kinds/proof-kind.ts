@@ -52,6 +52,7 @@ export type PublicProofSource = Pick<
   | "media_byte_size"
   | "media_sha256"
   | "media_uploaded_at"
+  | "left_for_review"
 >;
 
 export const publicProofColumns = [
@@ -74,6 +75,7 @@ export const publicProofColumns = [
   "media_byte_size",
   "media_sha256",
   "media_uploaded_at",
+  "left_for_review",
 ] as const satisfies readonly (keyof PublicProofSource)[];
 
 /**
