@@ -157,8 +157,9 @@ const reject = graphql(
 );
 
 /**
- * Corrections: sets a decided Satoshi or media proof's decision aside (`reopenProof`); it returns to
- * SUBMITTED to be decided again, and the earlier decision stays in its history.
+ * Corrections: sets an officer's decision aside (`reopenProof`: a Satoshi or media proof, a signature
+ * proof left for review); it returns to SUBMITTED to be decided again, and the earlier decision stays
+ * in its history.
  */
 export async function reopenProof(api: GatewayApi, id: string, reason: string): Promise<Settled> {
   const data = await api.graphql(reopen, { id, reason });

@@ -9,13 +9,16 @@ import { startConsoleStack, type ConsoleStack } from "./support/start-console-st
 
 const listedKey = testSecretKey("console listed signer");
 const listedAddress = p2wpkhAddress(publicKeyOf(listedKey));
+const clearKey = testSecretKey("console clear signer");
+const clearAddress = p2wpkhAddress(publicKeyOf(clearKey));
 
 /**
  * Issue 35: under AOPD_SCREENING_POLICY=refuse a valid signature of a listed address is left for
  * review, and the console must let an officer decide it (the signature kind is otherwise decided by
  * its evidence, so the console showed no decision controls and the proof stayed SUBMITTED forever).
  * In a real browser against the whole stack: the detail says why it waits, VERIFIED needs the
- * reason in words (the API's refusal is shown), and the decision is the API's.
+ * reason in words (the API's refusal is shown), the decision is the API's, and it can be corrected
+ * (reopened) as any officer's; a signature proof its signature decided offers no correction.
  */
 describe("a listed signature left for review in the officer console", { timeout: 300_000 }, () => {
   let stack: ConsoleStack;
@@ -93,7 +96,35 @@ describe("a listed signature left for review in the officer console", { timeout:
       status: "VERIFIED",
       decision: { outcome: "VERIFIED", reasonText: "Former exchange deposit address; risk accepted by the MLRO.", decider: { username: "demo-officer" } },
     });
-    // Decided by an officer after review: no correction offered (a reviewed signature's decision stands).
+    // Decided by an officer after review: the decision can be corrected as any officer's, back to review.
+    expect(await page.getByRole("region", { name: "Decide" }).count()).toBe(0);
+    const correct = page.getByRole("region", { name: "Correct the decision" });
+    await correct.getByLabel("Why the decision is reopened").fill("The exchange denies the address was ever the customer's.");
+    await correct.getByRole("button", { name: "Reopen the proof" }).click();
+    await correct.getByRole("button", { name: "Confirm reopening" }).click();
+    await page.getByRole("region", { name: "Overview" }).getByText("Submitted", { exact: true }).waitFor(slow);
+    await page.getByRole("region", { name: "Decide" }).waitFor(slow);
+    expect(await status()).toEqual({ status: "SUBMITTED", decision: null });
+  });
+
+  it("offers no correction of a signature proof its signature decided", async () => {
+    const { aopd } = await apiQuery<{ aopd: { requestAoppProof: { portalUrl: string; proof: { id: string; message: string } } } }>(
+      stack,
+      `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { portalUrl proof { id message } } } }`,
+      { input: { customerId: `CUST-CLEAR-SIG-${Date.now()}`, asset: bitcoin, format: "P2WPKH" } },
+    );
+    const { id, message } = aopd.requestAoppProof.proof;
+    const signed = await fetch(`${stack.baseUrl}/portal/api/proof/${credentialOf(aopd.requestAoppProof.portalUrl)}/signature`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: clearAddress, signature: signBip322PublicKeyHash(clearKey, clearAddress, message) }),
+    });
+    expect(signed.status).toBe(200);
+    const page = await signedIn(browser, stack, `/console/proofs/${id}`);
+    await page.getByRole("region", { name: "Overview" }).getByText("Verified", { exact: true }).waitFor(slow);
+    // The detail is whole once its history shows; neither a decision nor a correction is offered.
+    await page.getByRole("region", { name: "History" }).waitFor(slow);
+    expect(await page.getByRole("region", { name: "Correct the decision" }).count()).toBe(0);
     expect(await page.getByRole("region", { name: "Decide" }).count()).toBe(0);
   });
 });

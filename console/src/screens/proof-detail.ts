@@ -293,8 +293,8 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status))
         sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
-      // Only a kind an officer always decides is reopened: a reviewed signature's decision stands.
-      else if ((proof.status === "VERIFIED" || proof.status === "FAILED") && kindInfo?.decidedByOfficer)
+      // An officer's decision can be set aside (a reviewed signature's too); a signature's own cannot, and shows no controls.
+      else if (proof.status === "VERIFIED" || proof.status === "FAILED")
         sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";

@@ -6,8 +6,9 @@ import { t } from "../translations.js";
 import { refusalText } from "./proposal-settlement.js";
 
 /**
- * Corrections: a decided Satoshi or media proof is reopened with the reason in words (required),
- * after a confirmation step; it goes back to review and the decision set aside stays in its history.
+ * Corrections: a proof an officer decided (Satoshi, media, a signature proof left for review) is
+ * reopened with the reason in words (required), after a confirmation step; it goes back to review
+ * and the decision set aside stays in its history.
  * Under four eyes the same button proposes the reopening, and the words say so: the decision stays
  * in force until a second officer confirms. `done` re-reads the proof.
  */

@@ -28,12 +28,17 @@ const noDecision = {
 } as const;
 
 /**
- * Sets a decision aside: a VERIFIED or FAILED Satoshi or media proof returns to SUBMITTED, to be
+ * Sets a decision aside: a VERIFIED or FAILED proof an officer decided returns to SUBMITTED, to be
  * decided again. Nothing is erased: the decision stays in the history and the reopening is
  * appended after it, in the transaction that moves the status (whose event the log records as for
  * any status change). The chain watcher does not take the proof up again (`chain_check_until` is
- * cleared): a person reopened it, so a person decides it. Only a proof of a kind an officer
- * decides (`officerKinds`: the registry's `officerDecidedKinds`) can be reopened.
+ * cleared): a person reopened it, so a person decides it.
+ *
+ * Only a decision a person made can be set aside by one: `officerDecides` is the registry's rule
+ * (kinds/proof-kinds.ts), passed in by the edge. Every Satoshi and media proof; a signature proof
+ * only when its evidence left it for review (`left_for_review`, never cleared, so the reopened
+ * proof is SUBMITTED for review again and `assessSignatureProof` decides it as before). A proof
+ * its evidence decided (a verified signature) is refused: there is no officer's decision to undo.
  *
  * Where the kind is under four eyes, one officer cannot undo what two decided: the reopening is a
  * proposal (`REOPEN_PROPOSED`), and the decision stays in force until a second officer confirms it
@@ -46,16 +51,21 @@ export async function reopenProof(
   reason: string,
   decider: Decider,
   requestId: string | null,
-  officerKinds: readonly ProofKind[],
+  officerDecides: (proof: Pick<ProofRow, "kind" | "left_for_review">) => boolean,
 ): Promise<ProofRow> {
   const reasonText = optionalOfficerText("reason", reason);
   if (reasonText === null) throw new UserInputError("reason", "is required: say why the decision is set aside, in 1 to 2000 characters.");
   if (!isUuid(id)) throw new NotFoundError("The proof", id);
-  const current = await db.selectFrom("aopd_proof").select(["kind", "status"]).where("id", "=", id.toLowerCase()).executeTakeFirst();
+  const current = await db.selectFrom("aopd_proof").select(["kind", "status", "left_for_review"]).where("id", "=", id.toLowerCase()).executeTakeFirst();
   if (!current) throw new NotFoundError("The proof", id);
-  const kind = officerKinds.find((candidate) => candidate === current.kind);
-  if (!kind)
-    throw new UserInputError("id", `names a ${current.kind} proof; only ${officerKinds.join(" and ")} proofs are decided by people and can be reopened.`);
+  if (!officerDecides(current)) {
+    throw new UserInputError(
+      "id",
+      `names a ${current.kind} proof that is ${current.status} and was not left for an officer's review: its evidence decides it, ` +
+        "so there is no officer's decision to set aside. Only a decision an officer made can be reopened.",
+    );
+  }
+  const kind = current.kind;
   if (rules.fourEyesKinds.includes(kind)) {
     requireFourEyesOfficer(decider, rules, "propose a reopening");
     return proposeReopening(db, id.toLowerCase(), kind, reasonText, decider, requestId);

@@ -10,7 +10,7 @@ import { assessSatoshiProof, finalizeSatoshiProof } from "../kinds/satoshi/satos
 import { assessMediaProof } from "../kinds/media/assess-media-proof.js";
 import { assessSignatureProof } from "../kinds/signature/assess-signature-proof.js";
 import { requestMediaProof, type RequestMediaProofInput } from "../kinds/media/request-media-proof.js";
-import { officerDecidedKinds } from "../kinds/proof-kinds.js";
+import { officerDecides } from "../kinds/proof-kinds.js";
 import { issuePortalLink } from "../kinds/issue-portal-link.js";
 import { toProof } from "../proofs/proof.js";
 import type { AopdContext } from "./aopd-context.js";
@@ -57,7 +57,7 @@ export const aopdMutationResolvers: GraphQLResolverMap<AopdContext> = {
     rejectProofDecision: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
       toProof(await rejectProposal(context.db, context.config, id, reason, deciderOf(context.identity), context.requestId)),
     reopenProof: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
-      toProof(await reopenProof(context.db, context.config, id, reason, deciderOf(context.identity), context.requestId, officerDecidedKinds)),
+      toProof(await reopenProof(context.db, context.config, id, reason, deciderOf(context.identity), context.requestId, officerDecides)),
     placeLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>
       toProof(await changeLegalHold(context.db, id, true, reason, originOf(context))),
     liftLegalHold: async (_parent, { id, reason }: { id: string; reason: string }, context: AopdContext) =>

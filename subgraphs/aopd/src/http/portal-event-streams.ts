@@ -88,6 +88,10 @@ export class PortalEventStreams {
             address: proof.address,
             ...(proof.txId !== undefined ? { tx_id: proof.txId } : {}),
           };
+          // No event carries `left_for_review` (set as the proof leaves PENDING), on which it depends
+          // whether a decision is the end (an officer's can be reopened): so the row is read once more
+          // before the stream ends on it.
+          if (isSettled(source)) source = (await read()) ?? source;
           send(source);
           if (isSettled(source)) break;
         }

@@ -2,7 +2,7 @@ import type { PublicProofView } from "@compliance-graph/portal-contract";
 import type { AopdConfig } from "../aopd-config.js";
 import type { ProofKind } from "../database/database-schema.js";
 import type { PublicProofSource } from "../kinds/proof-kind.js";
-import { proofKinds } from "../kinds/proof-kinds.js";
+import { officerDecides, proofKinds } from "../kinds/proof-kinds.js";
 
 // What the holder of a proof's one-time credential may see is built field by field from an
 // allow-list (here, and each kind's `portalView`), so a column added to the table later is not
@@ -13,12 +13,13 @@ export { publicProofColumns, type PublicProofSource } from "../kinds/proof-kind.
 
 /**
  * Whether the proof's status can no longer change: EXPIRED is the end; VERIFIED and FAILED are
- * the end only where the evidence decided (an officer's decision can be reopened).
+ * the end only where the evidence decided (an officer's decision can be reopened: `officerDecides`,
+ * so a signature proof an officer decided after screening left it for review is not settled).
  */
-export function isSettled(row: Pick<PublicProofSource, "kind" | "status">): boolean {
+export function isSettled(row: Pick<PublicProofSource, "kind" | "status" | "left_for_review">): boolean {
   if (row.status === "EXPIRED") return true;
   if (row.status !== "VERIFIED" && row.status !== "FAILED") return false;
-  return proofKinds.find((kind) => kind.name === row.kind)?.decidedBy !== "officer";
+  return !officerDecides(row);
 }
 
 /** The proof as the portal's API shows it: the fields every kind has, then each kind's part (null but for the proof's own kind). */

@@ -52,6 +52,7 @@ export type PublicProofSource = Pick<
   | "media_byte_size"
   | "media_sha256"
   | "media_uploaded_at"
+  | "left_for_review"
 >;
 
 export const publicProofColumns = [
@@ -74,6 +75,7 @@ export const publicProofColumns = [
   "media_byte_size",
   "media_sha256",
   "media_uploaded_at",
+  "left_for_review",
 ] as const satisfies readonly (keyof PublicProofSource)[];
 
 /**
@@ -94,7 +96,7 @@ export interface ProofKindModule<Name extends ProofKind = ProofKind> {
   /**
    * Of a kind its evidence decides: whether the evidence may leave one of its proofs to an officer
    * instead (`left_for_review`: a valid signature of a LISTED address under the refusal policy).
-   * Such a proof is decided as an officer-decided kind's is (`assess…Proof`, four eyes); the rule
+   * Such a proof is decided as an officer-decided kind's is (`assess…Proof`, four eyes, reopening); the rule
    * is `officerDecides` (proof-kinds.ts). False for a kind an officer decides anyway.
    */
   leavesForReview: boolean;

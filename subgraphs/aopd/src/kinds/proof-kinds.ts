@@ -12,7 +12,7 @@ import { signatureKind } from "./signature/signature-kind.js";
  */
 export const proofKinds: readonly ProofKindModule[] = [signatureKind, satoshiKind, mediaKind];
 
-/** The kinds an officer decides every proof of (`assess…Proof`, reopening, four eyes), in registry order. */
+/** The kinds an officer decides every proof of (`assess…Proof`, four eyes), in registry order. */
 export const officerDecidedKinds: readonly ProofKind[] = proofKinds.filter((kind) => kind.decidedBy === "officer").map((kind) => kind.name);
 
 /**
@@ -27,8 +27,9 @@ export const officerAssessedKinds: readonly ProofKind[] = proofKinds
  * Whether an officer decides this proof: the one rule of which kinds and states go to a person.
  * Every proof of an officer-decided kind; of a kind its evidence decides, only a proof the evidence
  * left for review (`left_for_review`, set with SUBMITTED and kept after the officer's decision).
- * `assessSignatureProof` refuses the others; the API tells clients the same per kind
- * (`configuration.proofKinds`: `decidedByOfficer`, `decidedByOfficerWhenLeftForReview`).
+ * `assessSignatureProof` refuses the others, and `reopenProof` the decisions it did not make; the
+ * API tells clients the same per kind (`configuration.proofKinds`: `decidedByOfficer`,
+ * `decidedByOfficerWhenLeftForReview`).
  */
 export function officerDecides(proof: Pick<ProofRow, "kind" | "left_for_review">): boolean {
   const kind = proofKindNamed(proof.kind);

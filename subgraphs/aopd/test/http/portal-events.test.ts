@@ -2,7 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { forwardPathPrefix, RouteTable } from "@compliance-graph/process-shell";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ofacSdnListName } from "@compliance-graph/sanctions-lists";
 import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
+import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
 import { portalApi, postJson, requestSatoshiProofFor, requestSignatureProof } from "../support/portal-client.js";
 import { readEventStream, type StreamEvent } from "../support/read-event-stream.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
@@ -10,6 +12,8 @@ import { databaseDrivers } from "../support/test-database.js";
 
 const key = testSecretKey("portal events");
 const address = p2wpkhAddress(publicKeyOf(key));
+const listedKey = testSecretKey("portal events listed");
+const listedAddress = p2wpkhAddress(publicKeyOf(listedKey));
 
 describe.each(databaseDrivers)("the portal's live updates on %s", (driver) => {
   let aopd: TestAopd;
@@ -17,7 +21,16 @@ describe.each(databaseDrivers)("the portal's live updates on %s", (driver) => {
   let ingress: Server;
   let ingressUrl: string;
   beforeAll(async () => {
-    aopd = await startTestAopd(driver, { config: { rateLimitPerCredential: 0, rateLimitPerClient: 0, maxEventStreamsPerCredential: 2 } });
+    aopd = await startTestAopd(driver, {
+      config: { rateLimitPerCredential: 0, rateLimitPerClient: 0, maxEventStreamsPerCredential: 2, screening: { policy: "refuse", provider: undefined } },
+    });
+    await importSanctionsList(aopd.services.db, aopd.services.config.assets, {
+      list: ofacSdnListName,
+      publishedOn: "2099-01-01",
+      source: "portal-events.test.ts",
+      contentHash: "d".repeat(64),
+      addresses: [{ ofacAsset: "XBT", address: listedAddress, family: "bitcoin", sdnUid: "993503", sdnName: "LISTED SIGNER" }],
+    });
     const forward = new RouteTable([forwardPathPrefix("/portal/", aopd.url)]);
     ingress = createServer((request, response) => void forward.answer(request, response, "ingress"));
     await new Promise<void>((resolve) => ingress.listen(0, "127.0.0.1", resolve));
@@ -76,6 +89,26 @@ describe.each(databaseDrivers)("the portal's live updates on %s", (driver) => {
     expect((await next(events)).data).toMatchObject({ status: "FAILED", settled: false });
     // An officer's decision is not the end: its reopening reaches the page on the same stream.
     await aopd.query(`mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "Checked the wrong transaction.") { id } } }`, { id });
+    expect((await next(events)).data).toMatchObject({ status: "SUBMITTED", settled: false });
+    await events.return?.(undefined);
+  });
+
+  it("keeps streaming a signature proof an officer decided after screening left it for review, on to its reopening", async () => {
+    const { token, proof } = await requestSignatureProof(aopd, { format: "P2WPKH" });
+    const events = await openStream(ingressUrl, token);
+    expect((await next(events)).data).toMatchObject({ status: "PENDING" });
+    const signed = await postJson(aopd, `${token}/signature`, {
+      address: listedAddress,
+      signature: signBip322PublicKeyHash(listedKey, listedAddress, proof.message),
+    });
+    expect(signed.status).toBe(200);
+    expect((await next(events)).data).toMatchObject({ status: "SUBMITTED", settled: false });
+    const decide = `mutation($id: ID!) { aopd { assessSignatureProof(id: $id, assessment: FAILED, reason: SANCTIONED_ADDRESS) { id } } }`;
+    expect((await aopd.query(decide, { id: proof.id })).body.errors).toBeUndefined();
+    // The officer's decision, not the signature's: it can be reopened, so the stream goes on.
+    expect((await next(events)).data).toMatchObject({ status: "FAILED", settled: false });
+    const reopen = `mutation($id: ID!) { aopd { reopenProof(id: $id, reason: "Failed the wrong customer's proof.") { id } } }`;
+    expect((await aopd.query(reopen, { id: proof.id })).body.errors).toBeUndefined();
     expect((await next(events)).data).toMatchObject({ status: "SUBMITTED", settled: false });
     await events.return?.(undefined);
   });
