@@ -80,6 +80,7 @@ describe("an empty schema registry's first version, published through the gatewa
     const token = await fetchToken(idp.tokenEndpoint, client.clientId, client.clientSecret);
     const answer = await postGraphQL(gateway.url, "{ __typename }", token);
     expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("2");
     expect(answer.body.errors?.[0]).toMatchObject({
       extensions: { code: "SERVICE_UNAVAILABLE" },
       message: expect.stringMatching(/No supergraph is published yet/),

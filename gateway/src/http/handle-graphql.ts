@@ -37,6 +37,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions) {
         "supergraph",
         "No supergraph is published yet: the schema registry serves no version; try again shortly.",
       );
+      // About one poll of the registry (GATEWAY_REGISTRY_POLL_INTERVAL_MS) after a publish, it is served.
+      response.setHeader("retry-after", "2");
       return sendGraphQLError(response, 503, unavailable);
     }
     if (quotas?.refuseRequest(identity, response)) return;
