@@ -9,15 +9,15 @@ const address = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 const script = JSON.stringify({ template: "sortedmulti", threshold: 2, keyCount: 3, signers: ["02aa", "03bb"] });
 
 /**
- * Migration 0028: a PSBT signed by a single key spends no script, so its proof is written without
+ * Migration 0027: a PSBT signed by a single key spends no script, so its proof is written without
  * `signature_script`; a `bip322-script` proof still needs its script and no other scheme has one.
  * Undone, a single key's PSBT proof is recorded as the BIP-322 simple signature it holds.
  */
-describe.each(databaseDrivers)("migration 0028 (single-key PSBT proofs) on %s", (driver) => {
+describe.each(databaseDrivers)("migration 0027 (single-key PSBT proofs) on %s", (driver) => {
   let database: Database;
 
   beforeAll(async () => {
-    const databaseUrl = driver === "postgres" ? await createTestDatabase("migration_0028") : undefined;
+    const databaseUrl = driver === "postgres" ? await createTestDatabase("migration_0027") : undefined;
     database = await openDatabase(databaseUrl ? { databaseUrl, maxConnections: 2 } : { dataDir: "memory://" });
   }, 60_000);
   afterAll(async () => {
