@@ -69,8 +69,15 @@ const psbtOptions = { allowUnknownOutputs: true, allowUnknownVersion: true };
 /**
  * What a vault's coordinator does with an offered PSBT (base64): add the spending data it keeps
  * (witness script, Taproot leaves), pass the PSBT to each signer in turn, and finalize it if asked.
+ * A single-key wallet (`btc.p2wpkh(key)`, `btc.p2sh(btc.p2wpkh(key))` with its redeem script,
+ * `btc.p2tr(key)`) does the same with its one key as the only signer.
  */
-export function signPsbtAsCoordinator(vault: VaultPayment, psbt: string, signers: readonly Uint8Array[], options: { finalize?: boolean } = {}): string {
+export function signPsbtAsCoordinator(
+  vault: { script: Uint8Array },
+  psbt: string,
+  signers: readonly Uint8Array[],
+  options: { finalize?: boolean } = {},
+): string {
   const transaction = btc.Transaction.fromPSBT(base64.decode(psbt), psbtOptions);
   const spending = vault as Partial<ReturnType<btc.Transaction["getInput"]>>;
   const { witnessScript, redeemScript, tapLeafScript, tapInternalKey, tapMerkleRoot } = spending;

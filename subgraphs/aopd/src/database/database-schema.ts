@@ -98,7 +98,7 @@ export interface ProofTable {
   legal_hold_reason: string | null;
   /** Signature proofs verified by a wallet contract (ERC-1271, migration 0015): the block it accepted the signature at (bigint: read as a string). */
   contract_check_block_height: ColumnType<string | null, string | number | null | undefined, string | number | null>;
-  /** Exactly for the schemes `bip322-script` and `psbt` (migration 0024): the script spent and its signers. */
+  /** For the scheme `bip322-script`, and `psbt` when the PSBT spent a script (migrations 0024, 0027): the script spent and its signers. */
   signature_script: ColumnType<SignatureScript | null, string | null | undefined, string | null>;
   /** Signature proofs (migration 0025): the single-use nonce their sign-in message (EIP-4361, CAIP-122) names. */
   signin_nonce: ColumnType<string | null, string | null | undefined, string | null>;

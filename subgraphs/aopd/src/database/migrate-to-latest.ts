@@ -25,6 +25,7 @@ import * as addKeySiblingScreening from "./migrations/0023-add-key-sibling-scree
 import * as addScriptSignatures from "./migrations/0024-add-script-signatures.js";
 import * as addSignInMessages from "./migrations/0025-add-sign-in-messages.js";
 import * as addScreeningReviews from "./migrations/0026-add-screening-reviews.js";
+import * as allowSingleKeyPsbtProofs from "./migrations/0027-allow-single-key-psbt-proofs.js";
 
 /**
  * The migrations, in order. Listed here rather than read from a folder so that they are part of
@@ -57,6 +58,7 @@ export const aopdMigrations: Readonly<Record<string, Migration>> = {
   "0024-add-script-signatures": addScriptSignatures,
   "0025-add-sign-in-messages": addSignInMessages,
   "0026-add-screening-reviews": addScreeningReviews,
+  "0027-allow-single-key-psbt-proofs": allowSingleKeyPsbtProofs,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -13,8 +13,9 @@ import { keccakAddressOf } from "./recover-keccak-address.js";
  * addresses, and a customer could prove the P2WPKH address of a key whose P2PKH address OFAC names,
  * or the TRON address of a key whose Ethereum address it names. Where a signature reveals the
  * signer's public key (a legacy Bitcoin message signature and Ethereum's and TRON's recoverable
- * signatures recover it; a BIP-322 P2WPKH or P2SH-P2WPKH signature carries it), these are the
- * addresses that key controls on its chain family, so that screening can check every one.
+ * signatures recover it; a BIP-322 P2WPKH or P2SH-P2WPKH signature carries it, and so does the
+ * proof's PSBT signed by such a key), these are the addresses that key controls on its chain
+ * family, so that screening can check every one.
  *
  * Not covered, because the signature reveals no key whose other addresses follow from it: Taproot
  * (the output key is tweaked), Solana (one address per key), contract wallets (ERC-1271: the

@@ -6,7 +6,7 @@ import { parseBitcoinAddress, type BitcoinAddress } from "./parse-bitcoin-addres
 import type { ScriptSpend } from "./verify-bip322-script.js";
 import { verifyBip322Simple } from "./verify-bip322-simple.js";
 import { verifyLegacyBitcoinMessage } from "./verify-legacy-bitcoin-message.js";
-import { psbtBase64Prefix, verifyPsbtProof, verifySignedProofTransaction } from "./verify-psbt-proof.js";
+import { psbtBase64Prefix, verifyPsbtProof, verifySignedProofTransaction, type PsbtVerification } from "./verify-psbt-proof.js";
 
 /**
  * Checks that whoever holds the key behind a Bitcoin address signed the exact message the proof
@@ -99,9 +99,14 @@ function verifyPsbt(address: BitcoinAddress, message: string, text: string): Bit
   } catch {
     return ownershipFailure("MALFORMED_SIGNATURE", "The PSBT is not valid base64.");
   }
-  const result = verifyPsbtProof(address, message, psbt);
+  return asPsbtScheme(verifyPsbtProof(address, message, psbt));
+}
+
+/** A PSBT's verification as the `psbt` scheme, with the script it spent or the single key that signed it. */
+function asPsbtScheme(result: PsbtVerification): BitcoinMessageVerification {
   if (!result.ok) return result;
-  return result.script ? { ok: true, scheme: "psbt", script: result.script } : { ok: true, scheme: "psbt" };
+  if (result.script) return { ok: true, scheme: "psbt", script: result.script };
+  return result.signerKey ? { ok: true, scheme: "psbt", signerKey: result.signerKey } : { ok: true, scheme: "psbt" };
 }
 
 /**
@@ -113,9 +118,7 @@ const signedProofTransaction = /^000000000001[0-9a-f]+$/i;
 function verifySignedTransaction(address: BitcoinAddress, message: string, hex: string): BitcoinMessageVerification {
   if (hex.length > maxPsbtLength || hex.length % 2 !== 0)
     return ownershipFailure("MALFORMED_SIGNATURE", "The signed transaction is too long or not whole bytes of hex.");
-  const result = verifySignedProofTransaction(address, message, hexToBytes(hex));
-  if (!result.ok) return result;
-  return result.script ? { ok: true, scheme: "psbt", script: result.script } : { ok: true, scheme: "psbt" };
+  return asPsbtScheme(verifySignedProofTransaction(address, message, hexToBytes(hex)));
 }
 
 function verifyLegacy(address: BitcoinAddress, message: string, signature: Uint8Array): BitcoinMessageVerification {

@@ -52,8 +52,9 @@ export type OwnershipVerification =
       /**
        * The signer's public key (SEC1: 33 bytes compressed, 65 uncompressed) where the signature
        * recovers it (a legacy Bitcoin message signature, EIP-191, TIP-191) or carries it (a BIP-322
-       * P2WPKH or P2SH-P2WPKH signature); absent for Taproot, scripts, PSBTs and Solana. Handed on
-       * so that `keyAddressesOf` names the key's other addresses without recovering it a second time.
+       * P2WPKH or P2SH-P2WPKH signature, or the proof's PSBT signed by such a key); absent for
+       * Taproot, scripts (a vault's PSBT among them) and Solana. Handed on so that `keyAddressesOf`
+       * names the key's other addresses without recovering it a second time.
        */
       readonly signerKey?: Uint8Array;
     }

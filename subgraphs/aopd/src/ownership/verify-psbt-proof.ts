@@ -39,7 +39,7 @@ export function proofPsbt(address: BitcoinAddress, message: string): Uint8Array 
   return toSign.toPSBT(0);
 }
 
-export function verifyPsbtProof(address: BitcoinAddress, message: string, psbt: Uint8Array): { ok: true; script?: ScriptSpend } | OwnershipFailure {
+export function verifyPsbtProof(address: BitcoinAddress, message: string, psbt: Uint8Array): PsbtVerification {
   let transaction: btc.Transaction;
   try {
     transaction = btc.Transaction.fromPSBT(psbt, { allowUnknownOutputs: true, allowUnknownVersion: true, allowUnknownInputs: true, disableScriptCheck: true });
@@ -53,7 +53,7 @@ export function verifyPsbtProof(address: BitcoinAddress, message: string, psbt: 
 }
 
 /** The proof's PSBT as a finished transaction (consensus serialisation, with its witness). */
-export function verifySignedProofTransaction(address: BitcoinAddress, message: string, raw: Uint8Array): { ok: true; script?: ScriptSpend } | OwnershipFailure {
+export function verifySignedProofTransaction(address: BitcoinAddress, message: string, raw: Uint8Array): PsbtVerification {
   let transaction: btc.Transaction;
   try {
     transaction = btc.Transaction.fromRaw(raw, { allowUnknownOutputs: true, allowUnknownVersion: true, allowUnknownInputs: true, disableScriptCheck: true });
@@ -78,9 +78,17 @@ function notThisProof(): OwnershipFailure {
   );
 }
 
-function verifyWitnesses(address: BitcoinAddress, message: string, witnesses: readonly Uint8Array[][]): { ok: true; script?: ScriptSpend } | OwnershipFailure {
+/**
+ * What the PSBT's signatures prove: a script's spend and its signers, or, for a single key's
+ * (P2WPKH, P2SH-P2WPKH) witness, the key, as its BIP-322 signature would reveal it, so that the
+ * key's sibling addresses are screened alike (`keyAddressesOf`).
+ */
+export type PsbtVerification = { ok: true; script?: ScriptSpend; signerKey?: Uint8Array } | OwnershipFailure;
+
+function verifyWitnesses(address: BitcoinAddress, message: string, witnesses: readonly Uint8Array[][]): PsbtVerification {
   const signers = new Set<string>();
   let script: ScriptSpend | undefined;
+  let signerKey: Uint8Array | undefined;
   for (const witness of witnesses) {
     const result = verifyBip322Simple(address, message, witness);
     if (!result.ok) return result;
@@ -88,8 +96,11 @@ function verifyWitnesses(address: BitcoinAddress, message: string, witnesses: re
       script = result.script;
       for (const signer of result.script.signers) signers.add(signer);
     }
+    signerKey = result.signerKey;
   }
-  return script ? { ok: true, script: { ...script, signers: [...signers] } } : { ok: true };
+  if (script) return { ok: true, script: { ...script, signers: [...signers] } };
+  // A single key's PSBT has exactly one witness: [signature, key].
+  return signerKey ? { ok: true, signerKey } : { ok: true };
 }
 
 type PsbtInput = ReturnType<btc.Transaction["getInput"]>;

@@ -38,6 +38,7 @@ const pinned: Record<string, string> = {
   "0024-add-script-signatures.ts": "4d3e3a2b7f00ee233915b3cc88f99badd456f82bc33aeb1c0e4172140bd2e144",
   "0025-add-sign-in-messages.ts": "f068bef1a59a43fc117c52cdb2553d8016f46ba08ae3e1aef5aa7da7802141ee",
   "0026-add-screening-reviews.ts": "ed96315173c67f4ffc0189f4b537432c01d15ebf637a612106ec0b7804ef6565",
+  "0027-allow-single-key-psbt-proofs.ts": "78fc38d43f02ea35cc93a19ea80a8e8c1f6b7c556d7a932eb5bcb1f65433e081",
 };
 
 const files = readdirSync(folder)

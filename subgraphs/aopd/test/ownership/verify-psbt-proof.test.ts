@@ -15,7 +15,7 @@ const { secrets: keys, publicKeys, xOnlyKeys } = vaultKeys("psbt vault", 3);
 const message = "I confirm that I control this vault for CUST-9. Nonce: 5f0c2a7d9e31b4c6a8f0e2d1";
 const psbtOptions = { allowUnknownOutputs: true, allowUnknownVersion: true };
 
-function offeredPsbt(vault: VaultPayment, text = message): Uint8Array {
+function offeredPsbt(vault: Pick<VaultPayment, "address">, text = message): Uint8Array {
   const address = parseBitcoinAddress(vault.address!);
   if (!address.ok) throw new Error(address.reason);
   return proofPsbt(address, text);
@@ -66,6 +66,18 @@ describe("proof of control by PSBT", () => {
     const taproot = taprootVault([{ multiA: { threshold: 2, xOnlyKeys } }]);
     const result = verifyBitcoinMessage({ address: taproot.address!, message, signature: signed(taproot, [keys[0]!, keys[1]!]) });
     expect(result).toMatchObject({ ok: true, scheme: "psbt", script: { template: "multi_a", threshold: 2, keyCount: 3 } });
+  });
+
+  it.each([false, true])("names the key of a single-key PSBT (finalized: %s), as its BIP-322 signature would, and none for a Taproot key path", (finalize) => {
+    const [key] = keys;
+    const publicKey = publicKeys[0]!;
+    for (const wallet of [btc.p2wpkh(publicKey), btc.p2sh(btc.p2wpkh(publicKey))]) {
+      const signature = signPsbtAsCoordinator(wallet, base64.encode(offeredPsbt(wallet)), [key!], { finalize });
+      expect(verifyBitcoinMessage({ address: wallet.address!, message, signature })).toEqual({ ok: true, scheme: "psbt", signerKey: publicKey });
+    }
+    const taproot = btc.p2tr(xOnlyKeys[0]!);
+    const signature = signPsbtAsCoordinator(taproot, base64.encode(offeredPsbt(taproot)), [key!], { finalize });
+    expect(verifyBitcoinMessage({ address: taproot.address!, message, signature })).toEqual({ ok: true, scheme: "psbt" });
   });
 
   it("refuses a PSBT below the threshold, for another message, or with a changed transaction", () => {

@@ -1,8 +1,9 @@
 import { ofacSdnListName } from "@compliance-graph/sanctions-lists";
-import { p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
+import { p2pkhAddress, p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, signPsbtAsCoordinator, testSecretKey } from "@compliance-graph/test-kit";
+import * as btc from "@scure/btc-signer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
-import { postJson, requestSignatureProof } from "../support/portal-client.js";
+import { portalApi, postJson, requestSignatureProof } from "../support/portal-client.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 import { databaseDrivers } from "../support/test-database.js";
 
@@ -105,26 +106,43 @@ describe.each(databaseDrivers)("a listed address's signature under the refusal p
     expect((await submittedEntry(clear.proof.id)).details).not.toHaveProperty("leftForReview");
   });
 
-  it("leaves for review a signature of a clear address whose key's other address is listed, naming the form and address that matched", async () => {
-    const { token, proof } = await requestSignatureProof(aopd, { format: "P2WPKH" });
-    const answer = await postJson<{ proof: Record<string, unknown> }>(aopd, `${token}/signature`, {
-      address: siblingProvenAddress,
-      signature: signBip322PublicKeyHash(siblingListedKey, siblingProvenAddress, proof.message),
-    });
+  /** What a proof of a clear address whose key's P2PKH address is listed must come to, whatever the key signed. */
+  const expectLeftForSiblingReview = async (proofId: string, answer: { status: number; body: unknown }, provenAddress: string, scheme: string) => {
     expect(answer.status).toBe(200);
-    expect(answer.body.proof).toMatchObject({ status: "SUBMITTED", address: siblingProvenAddress });
+    expect((answer.body as { proof: unknown }).proof).toMatchObject({ status: "SUBMITTED", address: provenAddress });
     expect(JSON.stringify(answer.body)).not.toMatch(/LISTED|sanction|OFAC|screening/i);
-    expect(await officerView(proof.id)).toMatchObject({ status: "SUBMITTED", screening: { status: "LISTED", matchedEntry: { sdnUid: "990036" } } });
-    expect((await submittedEntry(proof.id)).details).toMatchObject({
+    expect(await officerView(proofId)).toMatchObject({ status: "SUBMITTED", screening: { status: "LISTED", matchedEntry: { sdnUid: "990036" } } });
+    expect((await submittedEntry(proofId)).details).toMatchObject({
       leftForReview: "screening",
       screening: { status: "LISTED", matchedForm: "P2PKH", matchedAddress: siblingListedAddress, entry: expect.stringContaining("990036") },
     });
     const row = await aopd.services.db
       .selectFrom("aopd_proof")
       .select(["left_for_review", "signature_scheme"])
-      .where("id", "=", proof.id)
+      .where("id", "=", proofId)
       .executeTakeFirstOrThrow();
     // Left for an officer (assessSignatureProof), the scheme the key proved control with kept for them.
-    expect(row).toEqual({ left_for_review: "screening", signature_scheme: "bip322-simple" });
+    expect(row).toEqual({ left_for_review: "screening", signature_scheme: scheme });
+  };
+
+  it("leaves for review a signature of a clear address whose key's other address is listed, naming the form and address that matched", async () => {
+    const { token, proof } = await requestSignatureProof(aopd, { format: "P2WPKH" });
+    const answer = await postJson(aopd, `${token}/signature`, {
+      address: siblingProvenAddress,
+      signature: signBip322PublicKeyHash(siblingListedKey, siblingProvenAddress, proof.message),
+    });
+    await expectLeftForSiblingReview(proof.id, answer, siblingProvenAddress, "bip322-simple");
+  });
+
+  // The same key signing the proof's PSBT instead (a wallet that signs transactions, not messages) reveals the same key.
+  it.each([
+    { form: "P2WPKH", payment: btc.p2wpkh(publicKeyOf(siblingListedKey)), finalize: false },
+    { form: "P2SH-P2WPKH", payment: btc.p2sh(btc.p2wpkh(publicKeyOf(siblingListedKey))), finalize: true },
+  ])("leaves for review the $form PSBT (finalized: $finalize) of a clear address whose key's other address is listed", async ({ payment, finalize }) => {
+    const { token, proof } = await requestSignatureProof(aopd, { expectedAddress: payment.address });
+    const offered = (await portalApi<{ signature: { psbt: string | null } }>(aopd, token)).body.signature.psbt;
+    expect(offered).toMatch(/^cHNidP8/);
+    const answer = await postJson(aopd, `${token}/signature`, { signature: signPsbtAsCoordinator(payment, offered!, [siblingListedKey], { finalize }) });
+    await expectLeftForSiblingReview(proof.id, answer, payment.address!, "psbt");
   });
 });
