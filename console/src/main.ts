@@ -93,20 +93,25 @@ async function start(): Promise<void> {
   /**
    * The navigation token: each screen opened gets the next number, and only the screen of the
    * current number may still change the page. A screen still loading when another is opened (a slow
-   * detail, then a click on Proofs) finishes into a root of its own that is no longer on the page,
-   * instead of drawing over the newer screen; it cannot navigate, and what it registers to clean up
-   * (a live listener) is cleaned up at once rather than left to re-draw an old screen.
+   * detail, then a click on Proofs) has its reads aborted; whatever of it still finishes (an action
+   * the officer sent, which is never aborted) finishes into a root of its own that is no longer on
+   * the page, instead of drawing over the newer screen; it cannot navigate, and what it registers to
+   * clean up (a live listener) is cleaned up at once rather than left to re-draw an old screen.
    */
   let opened = 0;
   const route = async () => {
     for (const cleanup of cleanups) cleanup();
-    cleanups = [];
+    // Leaving a screen abandons its reads still in flight (the slow detail's query): aborted, not
+    // only their answers dropped, so neither the browser nor the gateway works on for nothing.
+    const leaving = new AbortController();
+    cleanups = [() => leaving.abort()];
     const token = ++opened;
     const current = () => token === opened;
     const root = h("div", { class: "screen" });
     main.replaceChildren(root);
     const screen: ConsoleContext = {
       ...context,
+      api: api.within(leaving.signal),
       navigate: (path, replace) => (current() ? context.navigate(path, replace) : undefined),
       onLeave: (cleanup) => (current() ? void cleanups.push(cleanup) : cleanup()),
     };

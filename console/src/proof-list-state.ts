@@ -40,7 +40,8 @@ export const sortFields: readonly AopdProofSortField[] = ["CREATED_AT", ...AopdP
 export const isOneOf = <Value extends string>(values: readonly Value[], value: string | undefined): value is Value => values.includes(value as Value);
 export const pageSizes = [25, 50, 100, 200];
 
-export function readListState(search: string): ProofListState {
+/** The state the address bar (`search`) names; a kind counts only when it is one of `kinds` (the API's `configuration.proofKinds`). */
+export function readListState(search: string, kinds: readonly ProofKind[]): ProofListState {
   const params = new URLSearchParams(search);
   const [sortField, sortDirection] = (params.get("sort") ?? "CREATED_AT:DESC").split(":");
   const kind = params.get("kind") ?? "";
@@ -48,7 +49,7 @@ export function readListState(search: string): ProofListState {
   return {
     statuses: (params.get("status") ?? "").split(",").filter((status) => isOneOf(statuses, status)),
     screenings: (params.get("screening") ?? "").split(",").filter((screening) => isOneOf(screeningStatuses, screening)),
-    kind: kind === "signature" || kind === "satoshi" || kind === "media" ? kind : "",
+    kind: isOneOf(kinds, kind) ? kind : "",
     asset: params.get("asset") ?? "",
     id: params.get("id") ?? "",
     customer: params.get("customer") ?? "",

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "@compliance-graph/test-kit";
 import { launchBrowser } from "../portal/support/browser.js";
@@ -12,14 +13,18 @@ const folder = new URL("../../test-artifacts/screens/desktop/", import.meta.url)
  * A pending proof's detail gives the officer who lost the customer's link a new one
  * (`issuePortalLink`): after a confirmation that the old links stop working, the new portal link,
  * AOPP URI, copy buttons and QR code, as the request form shows them; the old link then answers
- * 404 on the portal and the new one opens the proof.
+ * 404 on the portal and the new one opens the proof. A proof past its due time, not yet expired,
+ * gets none (the API would refuse it), and the card says why.
  */
 describe("a new portal link from a pending proof's detail", { timeout: 240_000 }, () => {
   let stack: ConsoleStack;
   let browser: Browser;
+  let databaseUrl: string;
 
   beforeAll(async () => {
-    stack = await startConsoleStack({ databaseUrl: await createTestDatabase("console_portal_link") });
+    databaseUrl = await createTestDatabase("console_portal_link");
+    // No expiry job: a proof past its due time stays PENDING, as it does until the job's next run.
+    stack = await startConsoleStack({ databaseUrl, expiryIntervalSeconds: 0 });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -60,6 +65,30 @@ describe("a new portal link from a pending proof's detail", { timeout: 240_000 }
     expect(await portalStatus(oldLink)).toBe(404);
     mkdirSync(folder, { recursive: true });
     await page.screenshot({ path: new URL("detail-new-portal-link.png", folder).pathname, fullPage: true });
+  });
+
+  it("offers no new link on a pending proof past its due time, and says why", async () => {
+    const { aopd } = await apiQuery<{ aopd: { requestAoppProof: { proof: { id: string } } } }>(
+      stack,
+      `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { proof { id } } } }`,
+      { input: { customerId: `CUST-LINK-${Date.now()}`, asset: bitcoin, expectedAddress: bitcoinAddress } },
+    );
+    const { id } = aopd.requestAoppProof.proof;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query("UPDATE aopd_proof SET due_at = now() - interval '1 minute' WHERE id = $1", [id]);
+    } finally {
+      await client.end();
+    }
+
+    const page = await signedIn(browser, stack, `/console/proofs/${id}`);
+    await page.getByRole("region", { name: "Overview" }).getByText("Pending", { exact: true }).waitFor(slow);
+    const card = page.getByRole("region", { name: "Customer's link" });
+    await card.getByText("The proof's due time has passed, so no new link can be issued", { exact: false }).waitFor(slow);
+    expect(await card.getByRole("button").count()).toBe(0);
+    mkdirSync(folder, { recursive: true });
+    await page.screenshot({ path: new URL("detail-portal-link-overdue.png", folder).pathname, fullPage: true });
   });
 
   it("offers no new link on a proof that is no longer pending", async () => {

@@ -2,6 +2,7 @@ import type { ConsoleContext } from "../console-context.js";
 import { decideProof, reasonInWords, reasonLabel, type Decision, type DecisionReason } from "../decide-proof.js";
 import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
+import { AopdAssessment } from "../graphql/api-values.js";
 import type { Proof, ProofKind } from "../proof-fields.js";
 import { t } from "../translations.js";
 
@@ -22,8 +23,8 @@ export function decisionForm(context: ConsoleContext, proof: Proof, kind: ProofK
       "fieldset",
       {},
       h("legend", {}, t("decide.decision")),
-      h("label", {}, h("input", { type: "radio", name: "decision", value: "VERIFIED", required: true }), t("status.VERIFIED")),
-      h("label", {}, h("input", { type: "radio", name: "decision", value: "FAILED" }), t("status.FAILED")),
+      // The API's assessments (`AopdAssessment`), each named as the status it gives the proof.
+      ...AopdAssessment.map((value) => h("label", {}, h("input", { type: "radio", name: "decision", value, required: true }), t(`status.${value}`))),
     ),
     h(
       "div",

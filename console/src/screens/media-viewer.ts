@@ -1,5 +1,6 @@
 import type { ConsoleContext } from "../console-context.js";
 import { h } from "@compliance-graph/web-dom";
+import { wasAbandoned } from "../gateway-api.js";
 import type { Proof } from "../proof-fields.js";
 import { t } from "../translations.js";
 
@@ -47,8 +48,8 @@ export function mediaViewer(context: ConsoleContext, proof: Proof): HTMLElement 
         check.setAttribute("role", "alert");
         check.textContent = t("media.hashDiffers", { digest });
       }
-    } catch {
-      check.textContent = t("common.failed");
+    } catch (error) {
+      if (!wasAbandoned(error)) check.textContent = t("common.failed");
     }
   })();
   return section;

@@ -2,8 +2,10 @@ import { explorerUrl } from "../console-config.js";
 import type { ConsoleContext } from "../console-context.js";
 import { decideRole, reasonLabel } from "../decide-proof.js";
 import { h } from "@compliance-graph/web-dom";
-import { ApiError } from "../gateway-api.js";
+import { ApiError, wasAbandoned } from "../gateway-api.js";
+import { supersedingReads } from "../superseding-reads.js";
 import { addressCell, assetLabel, wholeUnits } from "../proof-cells.js";
+import { AopdAssessment, type AopdProofStatus } from "../graphql/api-values.js";
 import { graphql, type ResultOf } from "../graphql/graphql.js";
 import { decisionFields, kindOf, proofFields, type Flattened, type Proof, type ProofDecision } from "../proof-fields.js";
 import { formatDate, formatNumber, t, textOr } from "../translations.js";
@@ -19,6 +21,13 @@ import { proposalSettlement } from "./proposal-settlement.js";
 import { reopenForm } from "./reopen-form.js";
 
 type Row = [string, Node | string | null | undefined];
+
+/**
+ * The statuses a decision gives a proof: the API's assessments (`AopdAssessment`). Typed as
+ * statuses, so an assessment the schema stops naming as a status fails the type check.
+ */
+const decidedStatuses: readonly AopdProofStatus[] = AopdAssessment;
+const isDecided = (status: AopdProofStatus) => decidedStatuses.includes(status);
 
 /** What the detail reads beside the proof's fields: its legal hold and the commercial provider's screening (both proofs:read). */
 const holdAndProviderFields = graphql(
@@ -161,9 +170,11 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
   root.replaceChildren(h("h1", {}, t("detail.title", { id })), status);
   // The audit trail is asked for only with audit:read: the gateway refuses a whole query naming `history` without it.
   const readsAudit = context.session.roles.has(auditRole);
+  const nextRead = supersedingReads(context.api);
   const read = async () => {
+    const api = nextRead();
     const variables = { filter: { is: { any: { id: { eq: id } } } } };
-    const data = readsAudit ? await context.api.graphql(detailWithHistoryQuery, variables) : await context.api.graphql(detailQuery, variables);
+    const data = readsAudit ? await api.graphql(detailWithHistoryQuery, variables) : await api.graphql(detailQuery, variables);
     const proofs: DetailProof[] = data.aopd?.proofs ?? [];
     return { proofs, proofEvents: data.aopd?.proofEvents ?? { events: [] } };
   };
@@ -281,7 +292,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     if (proof.history) sections.push(auditHistory(proof.history));
     else sections.push(decisionHistory(proofEvents.events, proof.decisions ?? []));
     // The customer's link was shown once, at the request; a proof still waiting for them can get a new one.
-    if (proof.status === "PENDING" && context.session.roles.has(newPortalLinkRole)) sections.push(newPortalLink(context, proof.id));
+    if (proof.status === "PENDING" && context.session.roles.has(newPortalLinkRole)) sections.push(newPortalLink(context, proof));
     if (context.session.roles.has(legalHoldRole)) sections.push(legalHoldForm(context, proof.id, proof.legalHold, () => void render()));
     // Some kinds are decided by their evidence (a verified signature), unless it left the proof for review
     // (a listed signature under the refusal policy); the others by an officer with proofs:assess.
@@ -290,11 +301,10 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
     if (officerDecides && context.session.roles.has(decideRole)) {
       const again = () => void render();
       // A proposal (four eyes) awaits its second officer: a decision on a SUBMITTED proof, a reopening on a decided one.
-      if (proof.proposal && ["SUBMITTED", "VERIFIED", "FAILED"].includes(proof.status))
-        sections.push(proposalSettlement(context, proof, proof.proposal, again));
+      if (proof.proposal && (proof.status === "SUBMITTED" || isDecided(proof.status))) sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
       // An officer's decision can be set aside (a reviewed signature's too); a signature's own cannot, and shows no controls.
-      else if (proof.status === "VERIFIED" || proof.status === "FAILED")
+      else if (isDecided(proof.status))
         sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";
@@ -303,6 +313,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
   try {
     await render();
   } catch (error) {
+    if (wasAbandoned(error)) return;
     status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
     return;
   }

@@ -1,6 +1,7 @@
 import type { ConsoleContext } from "../console-context.js";
 import { fieldId, h } from "@compliance-graph/web-dom";
-import { ApiError } from "../gateway-api.js";
+import { ApiError, wasAbandoned } from "../gateway-api.js";
+import { supersedingReads } from "../superseding-reads.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { graphql } from "../graphql/graphql.js";
 import { kindOf, proofFields, type Proof } from "../proof-fields.js";
@@ -172,6 +173,7 @@ function filterForm(context: ConsoleContext, state: ProofListState): HTMLElement
         page: 1,
         size: Number(text("size")),
       }),
+      [...context.proofKinds.keys()],
     );
   };
   form.addEventListener("submit", (event) => {
@@ -201,7 +203,7 @@ const overviewQuery = graphql(
 
 /** The proofs overview: filters, the table, sorting by column, paging with the total, live updates, export. */
 export async function proofsOverview(context: ConsoleContext, root: HTMLElement): Promise<void> {
-  const state = readListState(location.search);
+  const state = readListState(location.search, [...context.proofKinds.keys()]);
   const filter = filterOf(state);
   const status = h("p", { role: "status", class: "summary" }, t("common.loading"));
   const tableHolder = h("div", { class: "table-holder" });
@@ -213,8 +215,9 @@ export async function proofsOverview(context: ConsoleContext, root: HTMLElement)
     tableHolder,
   );
 
+  const nextRead = supersedingReads(context.api);
   const load = async () => {
-    const data = await context.api.graphql(overviewQuery, {
+    const data = await nextRead().graphql(overviewQuery, {
       filter: filter ?? null,
       sort: [{ field: state.sortField, direction: state.sortDirection }],
       offset: (state.page - 1) * state.size,
@@ -231,6 +234,7 @@ export async function proofsOverview(context: ConsoleContext, root: HTMLElement)
   try {
     await load();
   } catch (error) {
+    if (wasAbandoned(error)) return;
     status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
     return;
   }

@@ -1,6 +1,7 @@
 import type { ConsoleContext } from "../console-context.js";
 import { h } from "@compliance-graph/web-dom";
-import { ApiError } from "../gateway-api.js";
+import { ApiError, wasAbandoned } from "../gateway-api.js";
+import { supersedingReads } from "../superseding-reads.js";
 import { addressCell, assetLabel, evidenceSummary } from "../proof-cells.js";
 import { graphql, type ResultOf } from "../graphql/graphql.js";
 import { kindOf, proofFields, type Flattened } from "../proof-fields.js";
@@ -53,8 +54,9 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
   const status = h("p", { role: "status" }, t("common.loading"));
   const holder = h("div", { class: "table-holder" });
   root.replaceChildren(h("h1", {}, t("queue.title")), status, holder);
+  const nextRead = supersedingReads(context.api);
   const load = async () => {
-    const answer = await context.api.graphql(queueQuery, { filter: { is: { any: { status: ["SUBMITTED"] } } }, limit: queueLimit });
+    const answer = await nextRead().graphql(queueQuery, { filter: { is: { any: { status: ["SUBMITTED"] } } }, limit: queueLimit });
     // Each kind's own fields read as optional (a proposal only where the kind has four eyes).
     const proofs: Flattened<QueueProof>[] = answer.aopd?.proofs ?? [];
     const data = { aopd: { proofsCount: answer.aopd?.proofsCount ?? 0, proofs } };
@@ -101,6 +103,7 @@ export async function reviewQueue(context: ConsoleContext, root: HTMLElement): P
   try {
     await load();
   } catch (error) {
+    if (wasAbandoned(error)) return;
     status.textContent = error instanceof ApiError ? t("common.refused", { message: error.message }) : t("common.failed");
     return;
   }

@@ -23,6 +23,11 @@ export interface ConsoleStack {
   /** A realm user's token through the password grant of the frontend client. */
   userToken(username: string, password: string): Promise<string>;
   query(query: string, token: string, variables?: Record<string, unknown>): Promise<GraphQLBody>;
+  /**
+   * Holds the next `/graphql` request of the operation named `operationName` at the ingress (a slow
+   * network, a slow aopd), before it reaches the gateway, until `release` is called.
+   */
+  holdOperation(operationName: string): HeldRequest;
   /** A network cut for WebSockets only: cuts the open ones and refuses new ones until `restore` is called. */
   cutWebSockets(): { restore(): void };
   /**
@@ -32,6 +37,16 @@ export interface ConsoleStack {
    */
   restartIdentityProviderAndGateway(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A request `holdOperation` holds at the ingress. */
+export interface HeldRequest {
+  /** Resolves when the request has reached the ingress and is held there. */
+  reached: Promise<void>;
+  /** Resolves when the browser gave up the held request (aborted it: its connection closed before an answer). */
+  abandoned: Promise<void>;
+  /** Passes the request on to the gateway (nothing, once it was abandoned). */
+  release(): void;
 }
 
 /**
@@ -52,6 +67,8 @@ export interface ConsoleStackOptions {
   screeningPolicy?: "flag" | "refuse";
   /** aopd's chain connections (`AOPD_CHAIN_*`, e.g. to a local anvil): Satoshi checks and ERC-1271 wallets. @default none */
   chain?: AopdConfig["chain"];
+  /** AOPD_EXPIRY_INTERVAL_SECONDS; 0 runs no expiry, so a proof past its due time stays PENDING, as between two runs. @default aopd's (10 seconds) */
+  expiryIntervalSeconds?: number;
 }
 
 export async function startConsoleStack(options: ConsoleStackOptions): Promise<ConsoleStack> {
@@ -61,9 +78,21 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
   };
   let handle: ((request: IncomingMessage, response: ServerResponse) => Promise<boolean>) | undefined;
   let gatewayPort = 0;
+  const holds = new Map<string, (request: IncomingMessage, response: ServerResponse, body: Buffer) => void>();
   const ingress = createServer((request, response) => {
-    void (handle?.(request, response) ?? Promise.resolve(false)).then((handled) => {
-      if (!handled) proxy(request, response, gatewayPort);
+    void (handle?.(request, response) ?? Promise.resolve(false)).then(async (handled) => {
+      if (handled) return;
+      if (holds.size === 0 || request.method !== "POST" || !request.url?.startsWith("/graphql")) return proxy(request, response, gatewayPort);
+      // An operation may be held: its body is read first, to find its name.
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      const query = String((JSON.parse(body.toString("utf8") || "{}") as { query?: unknown }).query ?? "");
+      const name = /^\s*(?:query|mutation|subscription)\s+(\w+)/.exec(query)?.[1];
+      const hold = name === undefined ? undefined : holds.get(name);
+      if (!hold) return proxy(request, response, gatewayPort, body);
+      holds.delete(name!);
+      hold(request, response, body);
     });
   });
   const openSockets = new Set<Duplex>();
@@ -119,6 +148,7 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
         ...(options.logoFile ? { logoFile: options.logoFile } : {}),
         ...(options.chain ? { chain: options.chain } : {}),
         ...(options.screeningPolicy ? { screening: { policy: options.screeningPolicy, provider: undefined } } : {}),
+        ...(options.expiryIntervalSeconds === undefined ? {} : { expiryIntervalSeconds: options.expiryIntervalSeconds }),
       },
       authenticate: verifierFor("aopd"),
       seedDemoProofs: 0,
@@ -168,6 +198,27 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
         return body.access_token;
       },
       query: async (query, token, variables) => (await postGraphQL(`${baseUrl}/graphql`, query, token, variables)).body,
+      holdOperation(operationName) {
+        let reach!: () => void;
+        let abandon!: () => void;
+        let release: () => void = () => {};
+        const reached = new Promise<void>((resolve) => (reach = resolve));
+        const abandoned = new Promise<void>((resolve) => (abandon = resolve));
+        holds.set(operationName, (request, response, body) => {
+          let gone = false;
+          // The connection closed before any answer: the browser aborted the request.
+          response.on("close", () => {
+            if (response.writableFinished) return;
+            gone = true;
+            abandon();
+          });
+          release = () => {
+            if (!gone) proxy(request, response, gatewayPort, body);
+          };
+          reach();
+        });
+        return { reached, abandoned, release: () => release() };
+      },
       cutWebSockets() {
         socketsCut = true;
         for (const socket of openSockets) socket.destroy();
@@ -189,8 +240,8 @@ export async function startConsoleStack(options: ConsoleStackOptions): Promise<C
   }
 }
 
-/** An ingress hop: the request as it came (every header, the body streamed) to the gateway, and its answer back. */
-function proxy(request: IncomingMessage, response: ServerResponse, port: number): void {
+/** An ingress hop: the request as it came (every header, the body streamed, or `body` where it was read already) to the gateway, and its answer back. */
+function proxy(request: IncomingMessage, response: ServerResponse, port: number, body?: Buffer): void {
   const upstream = httpRequest({ host: "127.0.0.1", port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
     response.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(response);
@@ -199,5 +250,6 @@ function proxy(request: IncomingMessage, response: ServerResponse, port: number)
     if (!response.headersSent) response.writeHead(502);
     response.end();
   });
-  request.pipe(upstream);
+  if (body) upstream.end(body);
+  else request.pipe(upstream);
 }
