@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -104,7 +104,9 @@ describe("an empty schema registry's first version, published through the gatewa
 
   it("serves the first version once it is published through its door with the client's credentials", { timeout: 300_000 }, async () => {
     const [gateway] = gateways as [RunningGateway];
-    const published = await subgraphCommand(["publish", "--name", "kyc", "--url", kyc.url, "--schema", kycSchemaFiles.v1], {
+    const routes = join(folder, "kyc-routes.yaml");
+    await writeFile(routes, "routes:\n  - path: /kyc/files/\n    subgraph: kyc\n    role: kyc:export\n");
+    const published = await subgraphCommand(["publish", "--name", "kyc", "--url", kyc.url, "--schema", kycSchemaFiles.v1, "--routes", routes], {
       GRAPH_URL: gateway.baseUrl,
       GRAPH_TOKEN: "",
       GRAPH_CLIENT_ID: client.clientId,
@@ -124,6 +126,10 @@ describe("an empty schema registry's first version, published through the gatewa
     );
     expect(served.body).toEqual({ data: { kycCases: [{ id: "c-1", status: "IN_REVIEW" }] } });
     expect(await readiness(gateway)).toEqual({ status: 200, body: { status: "ready" } });
+    // Its routes are served with it: the route exists (403 for a caller without its role, not 404).
+    const filesRoute = await fetch(`${gateway.baseUrl}/kyc/files/report.pdf`, { headers: { authorization: `Bearer ${token}` } });
+    await filesRoute.body?.cancel();
+    expect(filesRoute.status).toBe(403);
 
     // Kept on disk like any verified version: a gateway started now serves it at once.
     const next = await startRegistryGateway("first.json");

@@ -214,7 +214,10 @@ export function createRegistrySupergraphSource(options: RegistrySupergraphSource
   };
 
   const hook: SupergraphSdlHook = async ({ update }) => {
-    current = (await initial()) ?? (await firstVersion());
+    const atStart = await initial();
+    current = atStart ?? (await firstVersion());
+    // A first version that came after the start: the routes served were made when there were none.
+    if (!atStart) for (const listener of routeListeners) listener(current.routes);
     metrics.registrySupergraphVersion.set(current.signed.version);
     let running: Promise<void> | undefined;
     reload = () => {
