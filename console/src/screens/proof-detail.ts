@@ -304,8 +304,7 @@ export async function proofDetail(context: ConsoleContext, root: HTMLElement, id
       if (proof.proposal && (proof.status === "SUBMITTED" || isDecided(proof.status))) sections.push(proposalSettlement(context, proof, proof.proposal, again));
       else if (proof.status === "SUBMITTED") sections.push(decisionForm(context, proof, kind, again));
       // An officer's decision can be set aside (a reviewed signature's too); a signature's own cannot, and shows no controls.
-      else if (isDecided(proof.status))
-        sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
+      else if (isDecided(proof.status)) sections.push(reopenForm(context, proof, context.proofKinds.get(kind)?.fourEyes === true, again));
     }
     status.textContent = "";
     root.replaceChildren(h("h1", {}, t("detail.title", { id })), status, ...sections);
