@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
@@ -12,17 +10,9 @@ import { createLogger } from "@compliance-graph/process-shell";
 import { startRegistry, type RunningRegistry } from "@compliance-graph/registry";
 import { createTestDatabase, fetchToken, pollUntil, postGraphQL } from "@compliance-graph/test-kit";
 import { kycSchemaFiles, startKycSubgraph } from "../support/kyc/start-kyc-subgraph.js";
+import { subgraphCommand } from "../support/subgraph-command.js";
 
-const cli = fileURLToPath(new URL("../../registry/src/cli/main.ts", import.meta.url));
 const client = { clientId: "dev-api-client", clientSecret: "dev-secret" };
-
-function subgraphCommand(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", cli, ...args], { env: { ...process.env, ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
 
 /**
  * A platform's first day: the schema registry holds nothing, and the gateways take their

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDevRealm, startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
@@ -12,16 +10,7 @@ import { createLogger } from "@compliance-graph/process-shell";
 import { startRegistry, type RunningRegistry } from "@compliance-graph/registry";
 import { createTestDatabase, fetchToken, pollUntil, postGraphQL } from "@compliance-graph/test-kit";
 import { kycSchemaFiles, startKycSubgraph } from "../support/kyc/start-kyc-subgraph.js";
-
-const cli = fileURLToPath(new URL("../../registry/src/cli/main.ts", import.meta.url));
-
-function subgraph(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", cli, ...args], { env: { ...process.env, ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+import { subgraphCommand } from "../support/subgraph-command.js";
 
 // The whole loop with the real parts: the registry on PostgreSQL, a gateway taking its supergraph
 // from it (signature verified against the keys the registry publishes) and recording usage into it,
@@ -91,16 +80,16 @@ describe("publish, serve, record usage, check against it", () => {
     // The gateway flushes its counts to the registry off the request path; check until they arrive.
     const check = await pollUntil(
       "the check to see KycCase.status in use",
-      () => subgraph(["check", "--name", "kyc", "--url", kyc.url, "--schema", join(folder, "kyc-without-status.graphql"), "--json"], env),
+      () => subgraphCommand(["check", "--name", "kyc", "--url", kyc.url, "--schema", join(folder, "kyc-without-status.graphql"), "--json"], env),
       (outcome) => outcome.code === 1,
       { timeoutMs: 120_000 },
     );
     expect(JSON.parse(check.stdout)).toMatchObject({ safe: false, usage: [{ coordinate: "KycCase.status", requests: 1, clients: ["kyc-reviewers"] }] });
-    const refused = await subgraph(["publish", "--name", "kyc", "--url", kyc.url, "--schema", join(folder, "kyc-without-status.graphql")], env);
+    const refused = await subgraphCommand(["publish", "--name", "kyc", "--url", kyc.url, "--schema", join(folder, "kyc-without-status.graphql")], env);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain("breaking change in use: KycCase.status was requested 1 times in the last 30 days by kyc-reviewers");
 
-    const published = await subgraph(["publish", "--name", "kyc", "--url", kyc.url, "--schema", join(folder, "kyc-with-owner.graphql")], env);
+    const published = await subgraphCommand(["publish", "--name", "kyc", "--url", kyc.url, "--schema", join(folder, "kyc-with-owner.graphql")], env);
     expect(published.code).toBe(0);
     expect(published.stdout).toContain("kyc: published as version 2");
     // The gateway verifies the new version's signature and serves it (its version gauge; the field

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,21 +9,13 @@ import { createLogger } from "@compliance-graph/process-shell";
 import { startRegistry, verifySupergraphSignature, type RunningRegistry } from "@compliance-graph/registry";
 import { createTestDatabase } from "@compliance-graph/test-kit";
 import { defaultClient, startStack, type Stack } from "../support/start-stack.js";
+import { subgraphCommand } from "../support/subgraph-command.js";
 
-const cli = fileURLToPath(new URL("../../registry/src/cli/main.ts", import.meta.url));
 const subgraphRoutes = fileURLToPath(new URL("../../subgraph-routes.yaml", import.meta.url));
 const kyc = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"])
 type Query { kycStatus(address: String!): KycStatus }
 type KycStatus { address: String! verified: Boolean! }
 `;
-
-function subgraph(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", cli, ...args], { env: { ...process.env, ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
 
 // The path a team's pipeline takes: the command line with its client's credentials, the token
 // endpoint of the identity provider, the gateway's door (its registry routes, beside a supergraph file),
@@ -69,11 +60,11 @@ describe("the registry behind the gateway's door", () => {
       GRAPH_CLIENT_SECRET: defaultClient.clientSecret,
       GRAPH_ISSUER_URL: stack.idp.issuer,
     };
-    const published = await subgraph(["publish", "--name", "kyc", "--url", "http://127.0.0.1:4199/graphql", "--schema", join(dir, "kyc.graphql")], env);
+    const published = await subgraphCommand(["publish", "--name", "kyc", "--url", "http://127.0.0.1:4199/graphql", "--schema", join(dir, "kyc.graphql")], env);
     expect(published.stderr).toBe("");
     expect(published).toMatchObject({ code: 0 });
     expect(published.stdout).toContain("kyc: published as version 1");
-    const history = await subgraph(["history", "--json"], env);
+    const history = await subgraphCommand(["history", "--json"], env);
     expect(JSON.parse(history.stdout)).toMatchObject({ versions: [{ version: 1, subgraph: "kyc", action: "publish", client: "dev-api-client" }] });
 
     // The keys are public through the gateway, and verify what the registry serves its gateways.

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDevRealm, startDevIdentityProvider, type RunningDevIdentityProvider } from "@compliance-graph/dev-identity-provider";
 import { startGateway, type RunningGateway } from "@compliance-graph/gateway";
@@ -15,23 +13,7 @@ import { startTrpd, trpdSchemaFile, type RunningTrpd } from "@compliance-graph/t
 import { aopdStandInSchemaFile, startAopdStandIn } from "../support/aopd-stand-in.js";
 import { pepSchemaFiles, startPepYogaSubgraph, type RunningPepSubgraph } from "../support/pep/start-pep-yoga-subgraph.js";
 import { startSteadyLoad, type SteadyLoad } from "../support/steady-load.js";
-
-const cli = fileURLToPath(new URL("../../registry/src/cli/main.ts", import.meta.url));
-
-interface CliOutcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run subgraph -- ...` as a pipeline runs it: a process of its own, talking to the gateway's door. */
-function subgraph(args: string[], env: Record<string, string>): Promise<CliOutcome> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", cli, ...args], { env: { ...process.env, ...env }, timeout: 180_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+import { subgraphCommand, type SubgraphCommandOutcome } from "../support/subgraph-command.js";
 
 const screeningQuery = '{ pepScreening(customerId: "customer-1") { customerId listed position } }';
 
@@ -67,7 +49,7 @@ describe("a GraphQL Yoga subgraph published through the registry under load", ()
       );
     }
   };
-  const publishedVersion = (outcome: CliOutcome) => {
+  const publishedVersion = (outcome: SubgraphCommandOutcome) => {
     expect(outcome.code, outcome.stdout + outcome.stderr).toBe(0);
     return (JSON.parse(outcome.stdout) as { version: number }).version;
   };
@@ -149,7 +131,7 @@ describe("a GraphQL Yoga subgraph published through the registry under load", ()
       await load.completed(40);
       const before = await served(gateways[0] as RunningGateway);
       const answeredBeforePublish = load.count;
-      const published = publishedVersion(await subgraph(["publish", ...pepArgs(pepSchemaFiles.v1), "--json"], env));
+      const published = publishedVersion(await subgraphCommand(["publish", ...pepArgs(pepSchemaFiles.v1), "--json"], env));
       expect(published).toBe(before + 1);
       await converged(published);
       // The load was answered while the version travelled from the command line to both gateways.
@@ -184,10 +166,10 @@ describe("a GraphQL Yoga subgraph published through the registry under load", ()
   });
 
   it("accepts an added field as safe and serves it on both gateways", { timeout: 300_000 }, async () => {
-    const check = await subgraph(["check", ...pepArgs(pepSchemaFiles.v2), "--json"], env);
+    const check = await subgraphCommand(["check", ...pepArgs(pepSchemaFiles.v2), "--json"], env);
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ safe: true, compositionErrors: [], usage: [] });
-    const version = publishedVersion(await subgraph(["publish", ...pepArgs(pepSchemaFiles.v2), "--json"], env));
+    const version = publishedVersion(await subgraphCommand(["publish", ...pepArgs(pepSchemaFiles.v2), "--json"], env));
     await converged(version);
     for (const gateway of gateways) {
       const { body } = await postGraphQL(gateway.url, '{ pepScreening(customerId: "customer-1") { listSource } }', analystToken);
@@ -203,7 +185,7 @@ describe("a GraphQL Yoga subgraph published through the registry under load", ()
       // The gateways flush their counts to the registry off the request path; check until they arrive.
       const check = await pollUntil(
         "the check to see PepScreening.position in use",
-        () => subgraph(["check", ...pepArgs(withoutPosition), "--json"], env),
+        () => subgraphCommand(["check", ...pepArgs(withoutPosition), "--json"], env),
         (outcome) => outcome.code === 1,
         { timeoutMs: 120_000 },
       );
@@ -215,16 +197,16 @@ describe("a GraphQL Yoga subgraph published through the registry under load", ()
       ]);
       expect(report.usage[0]?.requests).toBeGreaterThanOrEqual(4);
 
-      const refused = await subgraph(["publish", ...pepArgs(withoutPosition)], env);
+      const refused = await subgraphCommand(["publish", ...pepArgs(withoutPosition)], env);
       expect(refused.code).toBe(1);
       expect(refused.stdout).toContain("PepScreening.position");
       expect(refused.stdout).toContain("pep-analysts");
       expect(refused.stdout).toContain("pep: publish refused");
 
       const reason = "The analysts' console no longer shows the position (ticket PEP-12).";
-      const forced = publishedVersion(await subgraph(["publish", ...pepArgs(withoutPosition), "--force", "--reason", reason, "--json"], env));
+      const forced = publishedVersion(await subgraphCommand(["publish", ...pepArgs(withoutPosition), "--force", "--reason", reason, "--json"], env));
       await converged(forced);
-      const history = await subgraph(["history", "--name", "pep", "--json"], env);
+      const history = await subgraphCommand(["history", "--name", "pep", "--json"], env);
       expect(history.code).toBe(0);
       const versions = (JSON.parse(history.stdout) as { versions: { version: number; action: string; reason: string | null; client: string }[] }).versions;
       expect(versions[0]).toMatchObject({ version: forced, action: "publish", reason, client: "dev-api-client" });
@@ -237,9 +219,9 @@ describe("a GraphQL Yoga subgraph published through the registry under load", ()
   );
 
   it("rolls back to the previous version on both gateways", { timeout: 300_000 }, async () => {
-    const history = JSON.parse((await subgraph(["history", "--name", "pep", "--json"], env)).stdout) as { versions: { version: number }[] };
+    const history = JSON.parse((await subgraphCommand(["history", "--name", "pep", "--json"], env)).stdout) as { versions: { version: number }[] };
     const [removal, previous] = history.versions as [{ version: number }, { version: number }];
-    const rollback = await subgraph(["rollback", "--to", String(previous.version), "--json"], env);
+    const rollback = await subgraphCommand(["rollback", "--to", String(previous.version), "--json"], env);
     expect(rollback.code, rollback.stdout + rollback.stderr).toBe(0);
     const version = (JSON.parse(rollback.stdout) as { version: number }).version;
     expect(version).toBeGreaterThan(removal.version);

@@ -1,21 +1,17 @@
 import type { Identity } from "@compliance-graph/identity";
-import { ofacSdnListName } from "@compliance-graph/sanctions-lists";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assessSignatureProof } from "../../src/kinds/signature/assess-signature-proof.js";
 import { issueProofReceipt } from "../../src/receipts/issue-proof-receipt.js";
-import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
-import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
-import { bitcoinAsset, postJson } from "../support/portal-client.js";
+import {
+  refusal,
+  signatureProofFields as fields,
+  startListedSignatureReview,
+  type ListedSignatureReview,
+  type SignatureProofRow as Row,
+} from "../support/listed-signature-review.js";
 import { databaseDrivers } from "../support/test-database.js";
 
-const listedKey = testSecretKey("listed signature decisions");
-const listedAddress = p2wpkhAddress(publicKeyOf(listedKey));
-const clearKey = testSecretKey("clear signature decisions");
-const clearAddress = p2wpkhAddress(publicKeyOf(clearKey));
-
-const requester: Identity = { subject: "sa-requests", client: "intake-service", roles: ["proofs:read", "proofs:write"] };
 const alice: Identity = {
   subject: "alice-subject",
   client: "compliance-console",
@@ -23,11 +19,6 @@ const alice: Identity = {
   roles: ["proofs:read", "proofs:assess", "proofs:export", "audit:read"],
 };
 const bob: Identity = { subject: "bob-subject", client: "compliance-console", username: "bob", roles: ["proofs:read", "proofs:assess", "audit:read"] };
-
-const entry = "action outcome reason reasonText comment decider { username }";
-const fields = `id status leftForReview assessment decision { ${entry} } proposal { ${entry} } decisions { ${entry} }`;
-type Row = { id: string; status: string; leftForReview: string | null; decision: Record<string, unknown> | null; decisions: Record<string, unknown>[] };
-type Refusal = Error & { extensions?: Record<string, unknown> };
 
 /**
  * Issue 35: a signature that proves a LISTED address under AOPD_SCREENING_POLICY=refuse is left
@@ -37,57 +28,20 @@ type Refusal = Error & { extensions?: Record<string, unknown> };
  * receipt policy for a listed address. Any other signature proof stays out of an officer's hands.
  */
 describe.each(databaseDrivers)("deciding a signature proof left for review by screening on %s", (driver) => {
-  let aopd: AopdWithOfficers;
+  let review: ListedSignatureReview;
+  let aopd: ListedSignatureReview["aopd"];
   beforeAll(async () => {
-    aopd = await startAopdWithOfficers(driver, {
-      rateLimitPerCredential: 0,
-      rateLimitPerClient: 0,
-      screening: { policy: "refuse", provider: undefined },
-      fourEyesKinds: ["signature"],
-    });
-    await importSanctionsList(aopd.services.db, aopd.services.config.assets, {
-      list: ofacSdnListName,
-      publishedOn: "2099-01-01",
-      source: "listed-signature-decisions.test.ts",
-      contentHash: "e".repeat(64),
-      addresses: [{ ofacAsset: "XBT", address: listedAddress, family: "bitcoin", sdnUid: "993501", sdnName: "LISTED SIGNER" }],
-    });
+    review = await startListedSignatureReview(driver, "listed signature decisions");
+    aopd = review.aopd;
   }, 240_000);
   afterAll(async () => {
-    await aopd?.close();
+    await review?.close();
   });
 
-  const run = async (identity: Identity, query: string, variables: Record<string, unknown>) => {
-    const { body } = await aopd.queryAs(identity, query, variables);
-    if (body.errors) throw Object.assign(new Error(body.errors[0]!.message), { extensions: body.errors[0]!.extensions }) as Refusal;
-    return Object.values(body.data!.aopd as Record<string, Row>)[0]!;
-  };
-  const assess = (identity: Identity, id: string, args: string) =>
-    run(identity, `mutation($id: ID!) { aopd { assessSignatureProof(id: $id, ${args}) { ${fields} } } }`, { id });
+  const run: ListedSignatureReview["run"] = (...args) => review.run(...args);
+  const assess: ListedSignatureReview["assess"] = (...args) => review.assess(...args);
   const confirm = (identity: Identity, id: string) =>
     run(identity, `mutation($id: ID!) { aopd { confirmProofDecision(id: $id, comment: "agreed") { ... on AopdSignatureProof { ${fields} } } } }`, { id });
-  const refusal = (promise: Promise<unknown>) =>
-    promise.then(
-      () => expect.unreachable("the API accepted it"),
-      (error: Refusal) => ({ message: error.message, code: error.extensions?.code, field: error.extensions?.field }),
-    );
-  /** A signature proof requested without an address and signed in the portal by `key`: SUBMITTED for review when its address is listed. */
-  const signedProof = async (key: Uint8Array, address: string) => {
-    const requested = await run(
-      requester,
-      `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { portalUrl proof { id message } } } }`,
-      {
-        input: { customerId: "CUST-LISTED", asset: bitcoinAsset, format: "P2WPKH" },
-      },
-    );
-    const { portalUrl, proof } = requested as unknown as { portalUrl: string; proof: { id: string; message: string } };
-    const answer = await postJson(aopd, `${portalUrl.split("/").pop()!}/signature`, {
-      address,
-      signature: signBip322PublicKeyHash(key, address, proof.message),
-    });
-    expect(answer.status).toBe(200);
-    return proof.id;
-  };
   const trailOf = async (id: string) =>
     (
       await aopd.services.db
@@ -122,7 +76,7 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
   });
 
   it("lets one officer propose VERIFIED only with a stated reason, and a second confirm it; the trail, history and events record it, and no receipt is issued", async () => {
-    const id = await signedProof(listedKey, listedAddress);
+    const id = await review.signedProof(review.listed);
     const submitted = await run(
       alice,
       `query($id: String!) { aopd { proofs(filter: { is: { any: { id: { eq: $id } } } }, limit: 1) { ... on AopdSignatureProof { ${fields} } } } }`,
@@ -173,7 +127,7 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
   });
 
   it("fails a listed signature with a reason of the kind (SANCTIONED_ADDRESS), refusing a reason of another kind", async () => {
-    const id = await signedProof(listedKey, listedAddress);
+    const id = await review.signedProof(review.listed);
     expect(await refusal(assess(alice, id, "assessment: FAILED"))).toMatchObject({ code: "BAD_USER_INPUT", field: "reason" });
     expect(await refusal(assess(alice, id, "assessment: FAILED, reason: WRONG_AMOUNT"))).toMatchObject({
       code: "BAD_USER_INPUT",
@@ -186,7 +140,7 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
   });
 
   it("decides directly, one officer, where the deployment does not put signature proofs under four eyes", async () => {
-    const id = await signedProof(listedKey, listedAddress);
+    const id = await review.signedProof(review.listed);
     const decider = { subject: "carol-subject", client: "compliance-console", username: "carol", system: false };
     const row = await assessSignatureProof(
       aopd.services.db,
@@ -208,14 +162,14 @@ describe.each(databaseDrivers)("deciding a signature proof left for review by sc
   });
 
   it("refuses to decide a signature proof its signature decided, or one SUBMITTED without a listed review, naming why", async () => {
-    const verified = await signedProof(clearKey, clearAddress);
+    const verified = await review.signedProof(review.clear);
     expect(await refusal(assess(alice, verified, "assessment: FAILED, reason: SANCTIONED_ADDRESS"))).toEqual({
       code: "CONFLICT",
       field: undefined,
       message: expect.stringMatching(/^The signature proof is VERIFIED and was not left for review: its signature decides it\./),
     });
     // A signature proof SUBMITTED by other means than a listed review (written behind aopd's back) stays the signature's.
-    const unreviewed = await signedProof(clearKey, clearAddress);
+    const unreviewed = await review.signedProof(review.clear);
     await aopd.services.db.updateTable("aopd_proof").set({ status: "SUBMITTED", signature_scheme: null }).where("id", "=", unreviewed).execute();
     const refused = await refusal(assess(alice, unreviewed, `assessment: VERIFIED, reasonText: "no"`));
     expect(refused).toMatchObject({ code: "CONFLICT", message: expect.stringContaining("SUBMITTED and was not left for review") });

@@ -1,32 +1,17 @@
 import type { Identity } from "@compliance-graph/identity";
-import { ofacSdnListName } from "@compliance-graph/sanctions-lists";
-import { p2wpkhAddress, publicKeyOf, signBip322PublicKeyHash, testSecretKey } from "@compliance-graph/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replayTrailAgainstTables } from "../../src/audit/replay-trail-against-tables.js";
 import { reopenProof } from "../../src/decisions/reopen-proof.js";
 import { officerDecides } from "../../src/kinds/proof-kinds.js";
 import { assessSignatureProof } from "../../src/kinds/signature/assess-signature-proof.js";
 import { issueProofReceipt } from "../../src/receipts/issue-proof-receipt.js";
-import { importSanctionsList } from "../../src/screening/import-sanctions-list.js";
-import { startAopdWithOfficers, type AopdWithOfficers } from "../support/aopd-with-officers.js";
-import { bitcoinAsset, postJson } from "../support/portal-client.js";
+import { refusal, signatureProofFields as fields, startListedSignatureReview, type ListedSignatureReview } from "../support/listed-signature-review.js";
 import { databaseDrivers } from "../support/test-database.js";
 
-const listedKey = testSecretKey("reopen signature proof listed");
-const listedAddress = p2wpkhAddress(publicKeyOf(listedKey));
-const clearKey = testSecretKey("reopen signature proof clear");
-const clearAddress = p2wpkhAddress(publicKeyOf(clearKey));
-
-const requester: Identity = { subject: "sa-requests", client: "intake-service", roles: ["proofs:read", "proofs:write"] };
 const alice: Identity = { subject: "alice-subject", client: "compliance-console", username: "alice", roles: ["proofs:read", "proofs:assess"] };
 const bob: Identity = { subject: "bob-subject", client: "compliance-console", username: "bob", roles: ["proofs:read", "proofs:assess"] };
 const carol = { subject: "carol-subject", client: "compliance-console", username: "carol", system: false };
 const oneOfficer = { fourEyesKinds: [], fourEyesServiceClients: [] };
-
-const entry = "action outcome reason reasonText comment decider { username }";
-const fields = `id status leftForReview assessment decision { ${entry} } proposal { ${entry} } decisions { ${entry} }`;
-type Row = { id: string; status: string; leftForReview: string | null; decision: Record<string, unknown> | null; decisions: Record<string, unknown>[] };
-type Refusal = Error & { extensions?: Record<string, unknown> };
 
 /**
  * A signature proof an officer decided (its evidence left it for review: a LISTED address under
@@ -36,33 +21,18 @@ type Refusal = Error & { extensions?: Record<string, unknown> };
  * decided has no officer's decision to set aside, and stays refused.
  */
 describe.each(databaseDrivers)("reopening a signature proof an officer decided on %s", (driver) => {
-  let aopd: AopdWithOfficers;
+  let review: ListedSignatureReview;
+  let aopd: ListedSignatureReview["aopd"];
   beforeAll(async () => {
-    aopd = await startAopdWithOfficers(driver, {
-      rateLimitPerCredential: 0,
-      rateLimitPerClient: 0,
-      screening: { policy: "refuse", provider: undefined },
-      fourEyesKinds: ["signature"],
-    });
-    await importSanctionsList(aopd.services.db, aopd.services.config.assets, {
-      list: ofacSdnListName,
-      publishedOn: "2099-01-01",
-      source: "reopen-signature-proof.test.ts",
-      contentHash: "f".repeat(64),
-      addresses: [{ ofacAsset: "XBT", address: listedAddress, family: "bitcoin", sdnUid: "993502", sdnName: "LISTED SIGNER" }],
-    });
+    review = await startListedSignatureReview(driver, "reopen signature proof");
+    aopd = review.aopd;
   }, 240_000);
   afterAll(async () => {
-    await aopd?.close();
+    await review?.close();
   });
 
-  const run = async (identity: Identity, query: string, variables: Record<string, unknown>) => {
-    const { body } = await aopd.queryAs(identity, query, variables);
-    if (body.errors) throw Object.assign(new Error(body.errors[0]!.message), { extensions: body.errors[0]!.extensions }) as Refusal;
-    return Object.values(body.data!.aopd as Record<string, Row>)[0]!;
-  };
-  const assess = (identity: Identity, id: string, args: string) =>
-    run(identity, `mutation($id: ID!) { aopd { assessSignatureProof(id: $id, ${args}) { ${fields} } } }`, { id });
+  const run: ListedSignatureReview["run"] = (...args) => review.run(...args);
+  const assess: ListedSignatureReview["assess"] = (...args) => review.assess(...args);
   const settle = (identity: Identity, id: string, mutation: "confirmProofDecision" | "rejectProofDecision", args: string) =>
     run(identity, `mutation($id: ID!) { aopd { ${mutation}(id: $id, ${args}) { ... on AopdSignatureProof { ${fields} } } } }`, { id });
   const reopen = (identity: Identity, id: string, reason: string) =>
@@ -70,32 +40,12 @@ describe.each(databaseDrivers)("reopening a signature proof an officer decided o
       id,
       reason,
     });
-  const refusal = (promise: Promise<unknown>) =>
-    promise.then(
-      () => expect.unreachable("the API accepted it"),
-      (error: Refusal) => ({ message: error.message, code: error.extensions?.code, field: error.extensions?.field }),
-    );
-  /** A signature proof signed in the portal by `key`: SUBMITTED for review when its address is listed, VERIFIED by its signature otherwise. */
-  const signedProof = async (key: Uint8Array, address: string) => {
-    const requested = await run(
-      requester,
-      `mutation($input: AopdRequestAoppProofInput!) { aopd { requestAoppProof(input: $input) { portalUrl proof { id message } } } }`,
-      { input: { customerId: "CUST-REOPEN", asset: bitcoinAsset, format: "P2WPKH" } },
-    );
-    const { portalUrl, proof } = requested as unknown as { portalUrl: string; proof: { id: string; message: string } };
-    const answer = await postJson(aopd, `${portalUrl.split("/").pop()!}/signature`, {
-      address,
-      signature: signBip322PublicKeyHash(key, address, proof.message),
-    });
-    expect(answer.status).toBe(200);
-    return proof.id;
-  };
   const trailActions = async (id: string) =>
     (await aopd.services.db.selectFrom("aopd_audit_entry").select("action").where("proof_id", "=", id).orderBy("insertion").execute()).map((row) => row.action);
   const acceptedReason = `assessment: VERIFIED, reasonText: "The listed entry is the customer's former exchange address; risk accepted."`;
 
   it("under four eyes: one officer proposes the reopening, a second confirms it; the proof is SUBMITTED for review again and decided anew", async () => {
-    const id = await signedProof(listedKey, listedAddress);
+    const id = await review.signedProof(review.listed);
     await assess(alice, id, acceptedReason);
     await settle(bob, id, "confirmProofDecision", `comment: "agreed"`);
     const receipt = await issueProofReceipt(aopd.services.db, aopd.services.config.assets, aopd.services.receiptSigner, { forListed: "issue" }, id);
@@ -153,7 +103,7 @@ describe.each(databaseDrivers)("reopening a signature proof an officer decided o
   });
 
   it("one officer reopens directly where signature proofs are not under four eyes, and decides again", async () => {
-    const id = await signedProof(listedKey, listedAddress);
+    const id = await review.signedProof(review.listed);
     await assessSignatureProof(aopd.services.db, oneOfficer, id, { assessment: "FAILED", reason: "SANCTIONED_ADDRESS" }, carol, null);
     const reopened = await reopenProof(aopd.services.db, oneOfficer, id, "Failed the wrong customer's proof.", carol, null, officerDecides);
     expect(reopened).toMatchObject({ status: "SUBMITTED", left_for_review: "screening", assessment: null, decision_id: null, proposal_id: null });
@@ -177,7 +127,7 @@ describe.each(databaseDrivers)("reopening a signature proof an officer decided o
   });
 
   it("refuses to reopen a signature proof its signature decided, naming why, and changes nothing", async () => {
-    const id = await signedProof(clearKey, clearAddress);
+    const id = await review.signedProof(review.clear);
     expect(await refusal(reopen(alice, id, "The customer asks for it."))).toEqual({
       code: "BAD_USER_INPUT",
       field: "id",
