@@ -5,7 +5,7 @@ import { sendGraphQLError, type Logger, type RouteCall } from "@compliance-graph
 import { answerApolloRequest, readGraphQLBody, writeGraphQLAnswer } from "@compliance-graph/graphql-execution";
 import type { GatewayContext } from "../gateway-context.js";
 import type { QuotaDoor } from "../quotas/quota-door.js";
-import type { OperationUsage, ServedOperation } from "../usage/operation-usage.js";
+import type { OperationUsage } from "../usage/operation-usage.js";
 import type { InflightRequestSharing } from "./share-inflight-requests.js";
 
 export interface GraphQLHandlerOptions {
@@ -44,19 +44,20 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions) {
     if (quotas?.refuseRequest(identity, response)) return;
     const read = await readGraphQLBody(request, response, maxBodyBytes);
     if (!read) return;
-    let served: ServedOperation | undefined;
+    // What usage recorded for this request is found by its key: a request that joins its execution is counted by it.
+    const requestKey = {};
     const execute = async () => ({
       ...(await answerApolloRequest(apollo, request, read.body, async () => ({
         identity,
         requestId,
         logger: logger.child({ requestId, subject: identity.subject, client: identity.client }),
-        usageRecorded: (operation) => (served = operation),
+        requestKey,
       }))),
-      served,
+      requestKey,
     });
     const key = sharing?.keyOf(identity, request, read.body);
     // A request that joins an identical one's execution is one more use of the same operation by the same client (the key holds both).
-    const countJoined = (answer: { served: ServedOperation | undefined }) => answer.served && usage?.record(answer.served);
+    const countJoined = (answer: { requestKey: object }) => usage?.recordAgain(answer.requestKey);
     writeGraphQLAnswer(response, key === undefined ? await execute() : await sharing!.share(key, execute, countJoined));
   };
 }

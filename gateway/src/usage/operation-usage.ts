@@ -20,7 +20,10 @@ export interface ServedOperation {
 
 /** Counts operations served, over HTTP (usage-recording-plugin.ts) and over WebSocket (a subscription started). */
 export interface OperationUsage {
-  record(served: ServedOperation): void;
+  /** Counts one use; `request`, when given, names it for `recordAgain` while it is alive (held weakly). */
+  record(served: ServedOperation, request?: object): void;
+  /** Counts once more what was recorded for `request`: a request answered with its execution (GATEWAY_SHARE_REQUESTS). */
+  recordAgain(request: object): void;
 }
 
 /**
@@ -33,8 +36,11 @@ export interface OperationUsage {
  */
 export function createOperationUsage(recorder: UsageRecorder): OperationUsage {
   const known = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, KnownOperation>>>();
-  return {
-    record({ schema, document, operation, variables, client }) {
+  const servedFor = new WeakMap<object, ServedOperation>();
+  const usage: OperationUsage = {
+    record(served, request) {
+      const { schema, document, operation, variables, client } = served;
+      if (request) servedFor.set(request, served);
       let bySchema = known.get(schema);
       if (!bySchema) known.set(schema, (bySchema = new WeakMap()));
       let byName = bySchema.get(document);
@@ -52,5 +58,10 @@ export function createOperationUsage(recorder: UsageRecorder): OperationUsage {
       }
       recorder.record(entry.hash, client, entry.coordinates.document, entry.coordinates.variableCoordinates(variables));
     },
+    recordAgain(request) {
+      const served = servedFor.get(request);
+      if (served) usage.record(served);
+    },
   };
+  return usage;
 }

@@ -13,9 +13,7 @@ export function usageRecordingPlugin(usage: OperationUsage): ApolloServerPlugin<
       return {
         async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation) return;
-          const served = { schema, document, operation, variables: request.variables, client: contextValue.identity.client };
-          usage.record(served);
-          contextValue.usageRecorded?.(served);
+          usage.record({ schema, document, operation, variables: request.variables, client: contextValue.identity.client }, contextValue.requestKey);
         },
       };
     },
