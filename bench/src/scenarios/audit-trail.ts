@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 import { migrateToLatest, openDatabase, type AopdDatabase, type Database } from "@compliance-graph/aopd/internals";
 import {
   appendAuditEntries,
+  auditKeyring,
   chainAuditEntries,
   chainSpacingMs,
   decideProof,
@@ -237,7 +238,7 @@ export const auditTrailScenario: BenchmarkScenario = {
       const verification = await runVerifyAudit(url);
       // The replay of the trail against the tables, part of the run above, timed on its own.
       const replayStarted = performance.now();
-      const replay = await replayTrailAgainstTables(db);
+      const replay = await replayTrailAgainstTables(db, auditKeyring());
       const replaySeconds = (performance.now() - replayStarted) / 1_000;
       const total = Math.max(entries, before);
       const verifyTable: BenchmarkTable = {

@@ -30,6 +30,7 @@ export { selectAuditTrailPage } from "./audit/audit-trail-query.js";
 export { Sequencer } from "./database/sequencer.js";
 export { verifyAuditTrail } from "./audit/verify-audit-trail.js";
 export { replayTrailAgainstTables } from "./audit/replay-trail-against-tables.js";
+export { auditKeyring } from "./audit/audit-keyring.js";
 export { generateCheckpointKey } from "./audit/signed-note.js";
 export { sequenceAuditLog } from "./audit/sequence-audit-log.js";
 export { loadCheckpointSigner } from "./audit/checkpoint-signer.js";

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from "kysely";
 import type { AopdDatabase, ProofDecisionRow } from "../database/database-schema.js";
 import type { AuditAction } from "./audit-action.js";
+import type { AuditKeyring } from "./audit-keyring.js";
+import { authenticateUnchainedEntries, isAopdsEntry } from "./authenticate-unchained-entries.js";
 
 /**
  * Entries (and rows looked up) per query.
@@ -50,6 +52,9 @@ interface ProofAsReplayed {
  * Replays the audit trail against the tables it records and names every row that differs from
  * what the trail says happened. Threat: a superuser who disables the tables' triggers and edits a
  * decision or deletes a held proof, leaving the trail (whose chain and authentication hold) alone.
+ * Only aopd's entries count: chained ones (the sequencer authenticated them) and those not chained
+ * yet whose authentication verifies under `keyring` (authenticate-unchained-entries.ts); one that
+ * does not is forged or damaged, and is named instead of replayed.
  *
  * - Each decision entry (`DECIDED`, `CHAIN_CHECKED`, `PROPOSED`, `CONFIRMED`, `REJECTED`,
  *   `REOPENED`, `REOPEN_PROPOSED`) names its `aopd_proof_decision` row (`details.decisionId`):
@@ -59,22 +64,25 @@ interface ProofAsReplayed {
  * - A proof the trail last says was put on legal hold must exist and be on hold; one whose hold
  *   was lifted must not be (it may be gone after its retention).
  * - The other way round: each `aopd_proof_decision` row must be recorded by a decision entry of
- *   its proof naming it (`details.decisionId`), one aopd wrote (not set aside). A row inserted
- *   behind the triggers is a decision no one is on record for (`unrecordedDecisionRows`).
+ *   its proof naming it (`details.decisionId`), one of aopd's. A row inserted behind the triggers
+ *   is a decision no one is on record for (`unrecordedDecisionRows`).
  * - Each proof's status must be the one its last status entry left (`unexplainedStatuses`): a
  *   proof VERIFIED behind the triggers without any decision is named.
  *
  * Cost: one pass over the replayed entries in `seq` order (keyset pages of `replayBatchSize`, then
- * the entries committed but not chained yet, by insertion), one lookup of the page's decision rows
- * by primary key per page, then the proofs by primary key in pages, then the decision rows in
- * keyset pages, each looking its entries up through the trail's index by proof. Memory: one page, plus a few
- * columns per proof that has decision or hold entries. Everything is read in one repeatable-read
- * snapshot, so a change committed meanwhile is seen in both the trail and the tables, or in neither.
- * Entries set aside by the sequencer are not aopd's and are not replayed; rows the trail never
- * spoke of (proofs decided before the trail existed, demo data) are not judged.
+ * every entry committed but not chained yet, by insertion, each one's MAC computed), one lookup of
+ * the page's decision rows by primary key per page, then the proofs by primary key in pages, then
+ * the decision rows in keyset pages, each looking its entries up through the trail's index by
+ * proof. Memory: one page, plus a few columns per proof that has decision or hold entries, plus the
+ * insertion number of each authenticated entry not chained yet (those committed since the
+ * sequencer's last run). Everything is read in one repeatable-read snapshot, so a change committed
+ * meanwhile is seen in both the trail and the tables, or in neither. Entries set aside by the
+ * sequencer are not aopd's and are not replayed; rows the trail never spoke of (proofs decided
+ * before the trail existed, demo data) are not judged.
  */
 export async function replayTrailAgainstTables(
   db: Kysely<AopdDatabase>,
+  keyring: AuditKeyring,
   options: { batchSize?: number } = {},
 ): Promise<{ replayed: number; findings: string[] }> {
   const batchSize = options.batchSize ?? replayBatchSize;
@@ -106,37 +114,25 @@ export async function replayTrailAgainstTables(
         if (page.length < batchSize) break;
         afterSeq = String(page[page.length - 1]!.seq);
       }
-      let afterInsertion = "0";
-      for (;;) {
-        const page = await trx
-          .selectFrom("aopd_audit_entry")
-          .select(["insertion", "action", "proof_id", "actor_subject", "details"])
-          .where("seq", "is", null)
-          .where("insertion", ">", afterInsertion)
-          .where("action", "in", replayedActions)
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))),
-          )
-          .orderBy("insertion")
-          .limit(batchSize)
-          .execute();
-        await replay(
-          page.map((row) => ({
-            place: `pending insertion ${row.insertion}`,
-            action: row.action,
-            proofId: row.proof_id,
-            actorSubject: row.actor_subject,
-            details: row.details,
-          })),
-        );
-        if (page.length < batchSize) break;
-        afterInsertion = String(page[page.length - 1]!.insertion);
-      }
+      const unchained = await authenticateUnchainedEntries(trx, keyring, batchSize, (entries) =>
+        replay(
+          entries
+            .filter((row) => (replayedActions as readonly string[]).includes(row.action))
+            .map((row) => ({
+              place: `pending insertion ${row.insertion}`,
+              action: row.action,
+              proofId: row.proof_id,
+              actorSubject: row.actor_subject,
+              details: row.details,
+            })),
+        ),
+      );
+      findings.push(...unchained.findings);
       findings.push(...(await compareProofRows(trx, proofs, batchSize)));
-      findings.push(...(await unrecordedDecisionRows(trx, batchSize)));
+      findings.push(...(await unrecordedDecisionRows(trx, unchained.authenticated, batchSize)));
       // The decision replay compared the status of the proofs its entries decided; the rest here.
       const compared = new Set([...proofs].filter(([, said]) => said.status !== undefined).map(([id]) => id));
-      findings.push(...(await unexplainedStatuses(trx, compared, batchSize)));
+      findings.push(...(await unexplainedStatuses(trx, compared, unchained.authenticated, batchSize)));
       return { replayed, findings };
     });
 }
@@ -265,10 +261,10 @@ async function compareProofRows(db: Kysely<AopdDatabase>, proofs: Map<string, Pr
  * The decision rows no entry of the trail records, in keyset pages of `batchSize` by id. Rows
  * decided before the trail existed (migration 0012 ran) have no entry and are not judged; a row
  * backdated before that is the one blind spot, and its proof's status and decision still meet the
- * entries that speak of them. An entry counts only if aopd wrote it: one the sequencer set aside
- * (a forged INSERT) records nothing.
+ * entries that speak of them. An entry counts only if it is aopd's (`isAopdsEntry`): a forged
+ * INSERT records nothing, set aside by the sequencer or not yet.
  */
-async function unrecordedDecisionRows(db: Kysely<AopdDatabase>, batchSize: number): Promise<string[]> {
+async function unrecordedDecisionRows(db: Kysely<AopdDatabase>, authenticated: readonly string[], batchSize: number): Promise<string[]> {
   const trailStart = await sql<{ timestamp: string }>`SELECT timestamp FROM aopd_migration WHERE name = '0012-add-audit-trail'`.execute(db);
   const since = trailStart.rows[0]?.timestamp ?? "-infinity";
   const findings: string[] = [];
@@ -283,7 +279,7 @@ async function unrecordedDecisionRows(db: Kysely<AopdDatabase>, batchSize: numbe
           WHERE e.proof_id = d.proof_id
             AND e.action IN (${sql.join(decisionActions.map((action) => sql.lit(action)))})
             AND e.details::jsonb ->> 'decisionId' = d.id::text
-            AND NOT EXISTS (SELECT 1 FROM aopd_audit_set_aside AS s WHERE s.insertion = e.insertion)
+            AND ${isAopdsEntry("e", authenticated)}
         )
       ORDER BY d.id
       LIMIT ${batchSize}
@@ -337,9 +333,15 @@ function statusSaidBy(action: string, details: Record<string, unknown>): string 
  * Each proof against the last entry that moved its status (by insertion: one proof's changes are
  * serialized by its row lock, so their entries are inserted in the order they happened), in keyset
  * pages of proofs, each looking its entries up through the trail's index by proof. Proofs no entry
- * speaks of (made before the trail existed, demo data) are not judged, nor those in `compared`.
+ * speaks of (made before the trail existed, demo data) are not judged, nor those in `compared`;
+ * only aopd's entries count (`isAopdsEntry`).
  */
-async function unexplainedStatuses(db: Kysely<AopdDatabase>, compared: ReadonlySet<string>, batchSize: number): Promise<string[]> {
+async function unexplainedStatuses(
+  db: Kysely<AopdDatabase>,
+  compared: ReadonlySet<string>,
+  authenticated: readonly string[],
+  batchSize: number,
+): Promise<string[]> {
   const findings: string[] = [];
   let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
@@ -350,7 +352,7 @@ async function unexplainedStatuses(db: Kysely<AopdDatabase>, compared: ReadonlyS
         SELECT e.action, e.details, e.seq, e.insertion FROM aopd_audit_entry AS e
         WHERE e.proof_id = p.id
           AND e.action IN (${sql.join(statusActions.map((action) => sql.lit(action)))})
-          AND NOT EXISTS (SELECT 1 FROM aopd_audit_set_aside AS s WHERE s.insertion = e.insertion)
+          AND ${isAopdsEntry("e", authenticated)}
         ORDER BY e.insertion DESC
         LIMIT 1
       ) AS last ON true

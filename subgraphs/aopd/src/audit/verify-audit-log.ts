@@ -34,7 +34,7 @@ export async function verifyAuditLog(
       `audit entry set aside (insertion ${entry.insertion}, ${entry.action} by ${entry.actorSubject}, dated ${entry.occurredAt.toISOString()}): ${entry.reason}`,
     );
   }
-  const replay = await replayTrailAgainstTables(db);
+  const replay = await replayTrailAgainstTables(db, options.keyring);
   findings.push(...replay.findings);
   if (replay.findings.length === 0)
     notes.push(`the decisions, proofs and legal holds agree with the ${replay.replayed} entries that record them, and each decision row is on the trail`);

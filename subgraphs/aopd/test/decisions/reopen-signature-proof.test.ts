@@ -1,5 +1,6 @@
 import type { Identity } from "@compliance-graph/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditKeyring } from "../../src/audit/audit-keyring.js";
 import { replayTrailAgainstTables } from "../../src/audit/replay-trail-against-tables.js";
 import { reopenProof } from "../../src/decisions/reopen-proof.js";
 import { officerDecides } from "../../src/kinds/proof-kinds.js";
@@ -140,6 +141,6 @@ describe.each(databaseDrivers)("reopening a signature proof an officer decided o
   });
 
   it("leaves a trail the audit replay finds consistent with the tables", async () => {
-    expect(await replayTrailAgainstTables(aopd.services.db)).toMatchObject({ findings: [] });
+    expect(await replayTrailAgainstTables(aopd.services.db, auditKeyring())).toMatchObject({ findings: [] });
   });
 });
