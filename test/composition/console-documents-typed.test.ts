@@ -45,4 +45,14 @@ describe("the console's documents, typed from the schema", () => {
       diagnostics.some((line) => line.startsWith("console/src/main.ts: ") && line.includes("selects a field or names a type the API schema does not have")),
     ).toBe(true);
   }, 600_000);
+
+  it("fail the type check when the schema renames a field of a request's input", async () => {
+    const supergraph = await readFile(`${root}supergraph.graphql`, "utf8");
+    // `message` of an AOPP request: optional, so only the input's declared type can notice that the form still sends it.
+    const renamed = supergraph.replace(/(input AopdRequestAoppProofInput[\s\S]*?\n\s+)message:/, "$1walletMessage:");
+    expect(renamed).not.toBe(supergraph);
+    const [introspection] = consoleSchemaArtifacts(renamed);
+    const diagnostics = consoleDiagnostics(introspection!.text);
+    expect(diagnostics.some((line) => line.startsWith("console/src/proof-requests.ts: ") && line.includes("'message' does not exist in type"))).toBe(true);
+  }, 600_000);
 });

@@ -3,74 +3,13 @@ import { fieldId, h } from "@compliance-graph/web-dom";
 import { ApiError } from "../gateway-api.js";
 import { addressFitsFamily } from "../address-shape.js";
 import { fieldErrors, type FieldError } from "../field-errors.js";
-import type { AopdAsset } from "../graphql/api-values.js";
-import { graphql, type ResultOf, type TypedDocument } from "../graphql/graphql.js";
+import { graphql, type ResultOf } from "../graphql/graphql.js";
 import { screeningFields, type ProofKind } from "../proof-fields.js";
+import { fieldsOf, screenedField, sendProofRequest, type FieldSpec, type FilledRequest } from "../proof-requests.js";
 import { matchedEntryText } from "../proof-screening.js";
 import { t, textOr } from "../translations.js";
 import { assetDescription, assetPicker } from "./asset-picker.js";
 import { proofLinks } from "./proof-links.js";
-
-interface FieldSpec {
-  name: string;
-  required?: boolean;
-  type?: "text" | "textarea" | "checkbox";
-}
-
-const fieldsOf: Record<ProofKind, FieldSpec[]> = {
-  signature: [{ name: "expectedAddress" }, { name: "message", type: "textarea" }, { name: "xpubRequired", type: "checkbox" }],
-  satoshi: [
-    { name: "senderAddress", required: true },
-    { name: "depositAddress", required: true },
-  ],
-  media: [{ name: "expectedAddress", required: true }],
-};
-
-/**
- * One document per kind. The form builds each kind's input from its fields (`fieldsOf`) and the
- * API checks it; the documents' own selections are typed from the schema.
- */
-const mutations: Record<ProofKind, TypedDocument<{ aopd: { result: RequestResult } | null }, { input: never }>> = {
-  signature: graphql(`
-    mutation RequestAoppProof($input: AopdRequestAoppProofInput!) {
-      aopd {
-        result: requestAoppProof(input: $input) {
-          portalUrl
-          aoppUri
-          proof {
-            id
-          }
-        }
-      }
-    }
-  `),
-  satoshi: graphql(`
-    mutation RequestSatoshiProof($input: AopdRequestSatoshiProofInput!) {
-      aopd {
-        result: requestSatoshiProof(input: $input) {
-          portalUrl
-          id
-        }
-      }
-    }
-  `),
-  media: graphql(`
-    mutation RequestMediaProof($input: AopdRequestMediaProofInput!) {
-      aopd {
-        result: requestMediaProof(input: $input) {
-          portalUrl
-          id
-        }
-      }
-    }
-  `),
-};
-
-/** What each kind's request answers: the portal link, and for AOPP the wallet's URI; the proof's id, directly or in `proof`. */
-type RequestResult = { portalUrl: string | null; aoppUri?: string; id?: string; proof?: { id: string } };
-
-/** The address a kind's request is for: the one screened before the request is sent. */
-const screenedField: Record<ProofKind, string> = { signature: "expectedAddress", satoshi: "senderAddress", media: "expectedAddress" };
 
 const screenQuery = graphql(
   `
@@ -103,6 +42,7 @@ type AddressCheck = NonNullable<ResultOf<typeof screenQuery>["aopd"]>["check"];
 export function requestProof(context: ConsoleContext, root: HTMLElement): void {
   const kind = (new URLSearchParams(location.search).get("kind") ?? "signature") as ProofKind;
   const current: ProofKind = kind in fieldsOf ? kind : "signature";
+  const kindFields: readonly FieldSpec[] = fieldsOf[current];
   const errors = new Map<string, HTMLElement>();
   const controls = new Map<string, HTMLElement>();
   const labelOf = (name: string) => t(`request.${name}`);
@@ -155,7 +95,7 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
     field("kind", kindSelect, t("column.kind")),
     field("customerId", h("input", { name: "customerId", required: true })),
     h("div", { class: "field" }, picker.element, assetError),
-    ...fieldsOf[current].map((spec) =>
+    ...kindFields.map((spec) =>
       spec.type === "checkbox"
         ? field(spec.name, h("input", { type: "checkbox", name: spec.name }))
         : field(
@@ -190,40 +130,40 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
     first?.focus();
   };
 
-  const inputOf = (): Record<string, unknown> | undefined => {
+  /** The filled form, or undefined after naming beside each field what is missing or does not fit. */
+  const filledForm = (): FilledRequest | undefined => {
     const data = new FormData(form);
     const missing: FieldError[] = [];
-    const customerId = String(data.get("customerId") ?? "").trim();
+    const textOf = (name: string) => String(data.get(name) ?? "").trim();
+    const customerId = textOf("customerId");
     if (!customerId) missing.push({ field: "customerId", text: t("fieldError.missing", { field: labelOf("customerId") }), detail: undefined });
     const asset = picker.selected();
     if (!asset) missing.push({ field: "asset", text: t("fieldError.chooseAsset"), detail: undefined });
-    const input: Record<string, unknown> = { customerId, asset: asset?.asset };
-    for (const spec of fieldsOf[current]) {
-      if (spec.type === "checkbox") input[spec.name] = data.get(spec.name) === "on";
-      else {
-        const value = String(data.get(spec.name) ?? "").trim();
-        if (value) input[spec.name] = value;
-        else if (spec.required) missing.push({ field: spec.name, text: t("fieldError.missing", { field: labelOf(spec.name) }), detail: undefined });
-      }
+    for (const spec of kindFields) {
+      if (spec.required && spec.type !== "checkbox" && !textOf(spec.name))
+        missing.push({ field: spec.name, text: t("fieldError.missing", { field: labelOf(spec.name) }), detail: undefined });
     }
-    const comment = String(data.get("comment") ?? "").trim();
-    if (comment) input.comment = comment;
     if (!checkAddressShape()) missing.push({ field: screenedField[current], text: addressWarning.textContent ?? "", detail: undefined });
-    if (missing.length === 0) return input;
-    showErrors(missing);
-    return undefined;
+    if (missing.length > 0 || !asset) {
+      showErrors(missing);
+      return undefined;
+    }
+    return {
+      customerId,
+      asset: asset.asset,
+      comment: textOf("comment") || undefined,
+      text: (name) => textOf(name) || undefined,
+      required: textOf,
+      checked: (name) => data.get(name) === "on",
+    };
   };
 
-  const send = async (input: Record<string, unknown>) => {
+  const send = async (filled: FilledRequest) => {
     try {
-      // The input is built from the kind's fields at run time; the API checks it and names the field it refuses.
-      const answer = await context.api.graphql(mutations[current], { input: input as never });
-      if (!answer.aopd) throw new Error("The API answered without the request.");
-      const { portalUrl, aoppUri } = answer.aopd.result;
+      const { portalUrl, aoppUri, id, proof } = await sendProofRequest(context.api, current, filled);
       // Set on every answer of a request (the schema makes it nullable because a proof read later has none).
       if (!portalUrl) throw new Error("The API answered without the portal link.");
-      const id = answer.aopd.result.id ?? answer.aopd.result.proof?.id ?? "";
-      result.replaceChildren(await requestResult(id, portalUrl, aoppUri));
+      result.replaceChildren(await requestResult(id ?? proof?.id ?? "", portalUrl, aoppUri));
     } catch (error) {
       if (error instanceof ApiError) showErrors(fieldErrors(error.errors, new Set(errors.keys()), labelOf));
       else general.textContent = t("common.failed");
@@ -237,13 +177,13 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
     general.replaceChildren();
     confirmation.replaceChildren();
     result.replaceChildren();
-    const input = inputOf();
-    if (!input) return;
-    const address = input[screenedField[current]];
-    if (typeof address !== "string") return send(input);
+    const filled = filledForm();
+    if (!filled) return;
+    const address = filled.text(screenedField[current]);
+    if (address === undefined) return send(filled);
     let check: AddressCheck;
     try {
-      const answer = await context.api.graphql(screenQuery, { asset: input.asset as AopdAsset, address });
+      const answer = await context.api.graphql(screenQuery, { asset: filled.asset, address });
       if (!answer.aopd) throw new Error("The API answered without the screening.");
       check = answer.aopd.check;
     } catch (error) {
@@ -251,13 +191,13 @@ export function requestProof(context: ConsoleContext, root: HTMLElement): void {
       else general.textContent = t("common.failed");
       return;
     }
-    if (check.screening.status !== "LISTED") return send(input);
+    if (check.screening.status !== "LISTED") return send(filled);
     confirmation.replaceChildren(
       listedConfirmation(
         check,
         () => {
           confirmation.replaceChildren();
-          void send(input);
+          void send(filled);
         },
         () => {
           confirmation.replaceChildren();
