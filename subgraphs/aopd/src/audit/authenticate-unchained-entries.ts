@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { AopdDatabase, AuditEntryRow } from "../database/database-schema.js";
 import { auditEntryAuthenticationProblem } from "./audit-entry-authentication.js";
 import type { AuditKeyring } from "./audit-keyring.js";
+import { entriesWaitingToBeChained } from "./entries-waiting-to-be-chained.js";
 
 /** What the entries committed but not chained yet may count for. */
 export interface UnchainedEntries {
@@ -30,17 +31,7 @@ export async function authenticateUnchainedEntries(
   const result: UnchainedEntries = { authenticated: [], findings: [] };
   let afterInsertion = "0";
   for (;;) {
-    const page = await db
-      .selectFrom("aopd_audit_entry")
-      .selectAll()
-      .where("seq", "is", null)
-      .where("insertion", ">", afterInsertion)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))),
-      )
-      .orderBy("insertion")
-      .limit(batchSize)
-      .execute();
+    const page = await entriesWaitingToBeChained(db).where("insertion", ">", afterInsertion).orderBy("insertion").limit(batchSize).execute();
     const authentic: AuditEntryRow[] = [];
     for (const entry of page) {
       const problem = auditEntryAuthenticationProblem(keyring, entry);

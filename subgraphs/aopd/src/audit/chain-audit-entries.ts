@@ -4,6 +4,7 @@ import { auditEntryAuthenticationProblem } from "./audit-entry-authentication.js
 import { storedAuditEntryHash } from "./audit-entry-hash.js";
 import { auditKeyring } from "./audit-keyring.js";
 import { extendAuditTree } from "./audit-tree-store.js";
+import { entriesWaitingToBeChained } from "./entries-waiting-to-be-chained.js";
 
 /** Announced by every insert into the trail (migration 0018): there are entries to chain. */
 export const auditWritesChannel = "aopd_audit_writes";
@@ -57,16 +58,7 @@ export async function chainAuditEntries(
   for (;;) {
     const { chained, read, setAside, grown } = await db.transaction().execute(async (trx) => {
       const head = await trx.selectFrom("aopd_audit_head").select(["seq", "hash"]).forUpdate().executeTakeFirstOrThrow();
-      const waiting = await trx
-        .selectFrom("aopd_audit_entry")
-        .selectAll()
-        .where("seq", "is", null)
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom("aopd_audit_set_aside as s").select("s.insertion").whereRef("s.insertion", "=", "aopd_audit_entry.insertion"))),
-        )
-        .orderBy("insertion")
-        .limit(batchSize)
-        .execute();
+      const waiting = await entriesWaitingToBeChained(trx).orderBy("insertion").limit(batchSize).execute();
       const keyring = auditKeyring();
       const setAside: SetAsideEntry[] = [];
       const entries = waiting.filter((entry) => {
