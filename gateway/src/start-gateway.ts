@@ -175,11 +175,11 @@ export const internalJwksPath = "/.well-known/internal-jwks.json";
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger("gateway");
   const { production } = options;
-  // Read before anything starts: a wrong routes file stops the start with an error naming the field.
-  // With the registry, the file is optional: it holds the platform's own routes (the registry's door), the
-  // subgraphs' routes come published with the supergraph.
+  // Read before anything starts: a wrong routes file, or a SUBGRAPH_ROUTES_PATH that names none, stops the start
+  // with an error naming it. Without SUBGRAPH_ROUTES_PATH the file is optional (the image holds none): with the
+  // registry, the subgraphs' routes come published with the supergraph; with a supergraph file, none are served.
   const routesPath = options.subgraphRoutesPath ?? "subgraph-routes.yaml";
-  const subgraphRouteList = options.registry && options.subgraphRoutesPath === undefined && !existsSync(routesPath) ? [] : await readSubgraphRoutes(routesPath);
+  const subgraphRouteList = options.subgraphRoutesPath === undefined && !existsSync(routesPath) ? [] : await readSubgraphRoutes(routesPath);
   const registryKeys = options.registry ? registryKeysFrom(options.registry.keys, options.registry.url, production) : undefined;
   if (registryKeys && !registryKeys.pinned) logger.warn("no GATEWAY_SUPERGRAPH_KEYS: trusting the keys the registry itself publishes (development only)");
   const { privateJwk } = options.internalToken;
