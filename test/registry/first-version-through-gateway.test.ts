@@ -121,7 +121,7 @@ describe("an empty schema registry's first version, published through the gatewa
     await filesRoute.body?.cancel();
     expect(filesRoute.status).toBe(403);
 
-    // Kept on disk like any verified version: a gateway started now serves it at once.
+    // A gateway started now finds the version published and serves it at once.
     const next = await startRegistryGateway("first.json");
     expect((await postGraphQL(next.url, "{ kycCases { id } }", token)).status).toBe(200);
   });
