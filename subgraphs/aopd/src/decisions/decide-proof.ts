@@ -7,7 +7,7 @@ import type { Decider } from "../audit/decider.js";
 import type { CheckedReason } from "./decision-reason.js";
 
 export interface DecisionRequest extends CheckedReason {
-  /** A kind an officer decides (kinds/proof-kinds.ts, `officerDecidedKinds`). */
+  /** A kind an officer decides proofs of (kinds/proof-kinds.ts, `officerAssessedKinds`). */
   kind: ProofKind;
   id: string;
   outcome: Assessment;

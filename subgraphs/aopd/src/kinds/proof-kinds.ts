@@ -12,11 +12,8 @@ import { signatureKind } from "./signature/signature-kind.js";
  */
 export const proofKinds: readonly ProofKindModule[] = [signatureKind, satoshiKind, mediaKind];
 
-/** The kinds an officer decides every proof of (`assess…Proof`, four eyes), in registry order. */
-export const officerDecidedKinds: readonly ProofKind[] = proofKinds.filter((kind) => kind.decidedBy === "officer").map((kind) => kind.name);
-
 /**
- * The kinds an officer decides some proofs of: those above, and those whose evidence may leave a
+ * The kinds an officer decides some proofs of: those an officer decides every proof of, and those whose evidence may leave a
  * proof for review (`leavesForReview`). The kinds `assess…Proof` and four eyes (`AOPD_FOUR_EYES_KINDS`) may name.
  */
 export const officerAssessedKinds: readonly ProofKind[] = proofKinds

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decisionReasons } from "../../src/decisions/decision-reason.js";
-import { officerAssessedKinds, officerDecidedKinds, officerDecides, proofKinds } from "../../src/kinds/proof-kinds.js";
+import { officerAssessedKinds, officerDecides, proofKinds } from "../../src/kinds/proof-kinds.js";
 import { startTestAopd, type TestAopd } from "../support/start-test-aopd.js";
 
 // A proof kind is one module read through the registry: these hold the registry to what the API
@@ -16,7 +16,7 @@ describe("the proof kind registry", () => {
   });
 
   it("says once which kinds and proofs an officer decides, and only those kinds have reason codes", () => {
-    expect(officerDecidedKinds).toEqual(["satoshi", "media"]);
+    expect(proofKinds.filter((kind) => kind.decidedBy === "officer").map((kind) => kind.name)).toEqual(["satoshi", "media"]);
     // A signature proof its signature left for review (a listed address under the refusal policy) too.
     expect(officerAssessedKinds).toEqual(["signature", "satoshi", "media"]);
     for (const kind of proofKinds) expect(kind.decisionReasons.length > 0).toBe(officerAssessedKinds.includes(kind.name));
